@@ -1,0 +1,35 @@
+use quarterdeck_store::Database;
+use quarterdeck_store::people::{self, AdminBootstrap};
+use tokio::net::TcpListener;
+
+use crate::{AppState, Config, router};
+
+/// Opens the database, makes sure the admin exists, and serves until
+/// SIGINT or SIGTERM; then drains requests and stops the embedded database.
+pub async fn serve(config: Config) -> anyhow::Result<()> {
+    let database = Database::open(&config.database, "quarterdeck-api").await?;
+    match people::ensure_admin(&database.pool, config.admin_password.as_deref()).await? {
+        AdminBootstrap::Created {
+            generated_password: Some(password),
+        } => tracing::warn!(
+            email = people::ADMIN_EMAIL,
+            "created the admin with a generated password, shown only this once: {password}"
+        ),
+        AdminBootstrap::Created { .. } => {
+            tracing::info!(email = people::ADMIN_EMAIL, "created the admin")
+        }
+        AdminBootstrap::Existing => {}
+    }
+
+    let listener = TcpListener::bind(config.listen).await?;
+    tracing::info!(address = %listener.local_addr()?, "quarterdeck-api listening");
+    let app = router(AppState {
+        db: database.pool.clone(),
+    });
+    let served = axum::serve(listener, app)
+        .with_graceful_shutdown(quarterdeck_runtime::shutdown_signal())
+        .await;
+    database.close().await?;
+    served?;
+    Ok(())
+}

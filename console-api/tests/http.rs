@@ -1,0 +1,109 @@
+//! The API over real HTTP against a real PostgreSQL (one database per test).
+
+use std::net::SocketAddr;
+
+use quarterdeck_api::{AppState, router};
+use quarterdeck_store::people;
+use serde_json::Value;
+use sqlx::PgPool;
+use sqlx::postgres::PgPoolOptions;
+
+async fn serve(db: PgPool) -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, router(AppState { db })).await });
+    addr
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn about_reports_version_and_database(pool: PgPool) {
+    let addr = serve(pool).await;
+    let res = reqwest::get(format!("http://{addr}/api/about"))
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    assert!(res.headers().contains_key("x-request-id"));
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["database"], "ok");
+    assert_eq!(body["version"], env!("CARGO_PKG_VERSION"));
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn probes_answer(pool: PgPool) {
+    let addr = serve(pool).await;
+    for path in ["/healthz", "/readyz"] {
+        let res = reqwest::get(format!("http://{addr}{path}")).await.unwrap();
+        assert_eq!(res.status(), 200, "{path}");
+    }
+}
+
+#[tokio::test]
+async fn about_is_503_with_a_reason_when_the_database_is_unreachable() {
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = closed.local_addr().unwrap().port();
+    drop(closed);
+    let db = PgPoolOptions::new()
+        .acquire_timeout(std::time::Duration::from_secs(2))
+        .connect_lazy(&format!("postgres://postgres@127.0.0.1:{port}/none"))
+        .unwrap();
+    let addr = serve(db).await;
+
+    let res = reqwest::get(format!("http://{addr}/api/about"))
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 503);
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["database"], "unavailable");
+    assert!(
+        body["reason"]
+            .as_str()
+            .unwrap()
+            .contains("database unreachable")
+    );
+
+    let res = reqwest::get(format!("http://{addr}/readyz")).await.unwrap();
+    assert_eq!(res.status(), 503);
+    let res = reqwest::get(format!("http://{addr}/healthz"))
+        .await
+        .unwrap();
+    assert_eq!(
+        res.status(),
+        200,
+        "liveness does not depend on the database"
+    );
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn whoami_needs_valid_credentials(pool: PgPool) {
+    people::ensure_admin(&pool, Some("admin-password"))
+        .await
+        .unwrap();
+    let addr = serve(pool).await;
+    let client = reqwest::Client::new();
+    let url = format!("http://{addr}/api/auth/whoami");
+
+    let res = client.get(&url).send().await.unwrap();
+    assert_eq!(res.status(), 401);
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["error"], "EUNAUTHORIZED");
+
+    let res = client
+        .get(&url)
+        .basic_auth(people::ADMIN_EMAIL, Some("nope"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 401);
+
+    let res = client
+        .get(&url)
+        .basic_auth(people::ADMIN_EMAIL, Some("admin-password"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["payload"]["user"]["email"], people::ADMIN_EMAIL);
+    assert_eq!(body["payload"]["roles"], serde_json::json!(["admin"]));
+    assert!(body["payload"]["user"].get("password_hash").is_none());
+}

@@ -1,0 +1,184 @@
+//! The `quarterdeck-api` binary as users run it: real processes, real
+//! PostgreSQL, real HTTP.
+
+use std::io::{BufRead, BufReader};
+use std::os::unix::fs::PermissionsExt;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+
+struct Api {
+    child: Child,
+    port: u16,
+    log: mpsc::Receiver<String>,
+}
+
+impl Api {
+    fn start(envs: &[(&str, &str)]) -> Self {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_quarterdeck-api"));
+        cmd.env_remove("DATABASE_URL")
+            .env_remove("QUARTERDECK_ADMIN_PASSWORD")
+            .env("QUARTERDECK_LISTEN", format!("127.0.0.1:{port}"))
+            .env("QUARTERDECK_LOG_FORMAT", "text")
+            .env("NO_COLOR", "1")
+            .env("RUST_LOG", "info")
+            .envs(envs.iter().copied())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = cmd.spawn().unwrap();
+        let (tx, log) = mpsc::channel();
+        for stream in [
+            Box::new(child.stdout.take().unwrap()) as Box<dyn std::io::Read + Send>,
+            Box::new(child.stderr.take().unwrap()),
+        ] {
+            let tx = tx.clone();
+            std::thread::spawn(move || {
+                for line in BufReader::new(stream).lines().map_while(Result::ok) {
+                    let _ = tx.send(line);
+                }
+            });
+        }
+        Self { child, port, log }
+    }
+
+    /// Waits until /api/about answers with database ok; returns the log so far.
+    async fn wait_ready(&mut self) -> Vec<String> {
+        let started = Instant::now();
+        let mut lines = Vec::new();
+        loop {
+            lines.extend(self.log.try_iter());
+            if let Ok(res) = reqwest::get(self.url("/api/about")).await
+                && res.status() == 200
+            {
+                return lines;
+            }
+            if let Ok(Some(status)) = self.child.try_wait() {
+                panic!(
+                    "quarterdeck-api exited with {status}:\n{}",
+                    lines.join("\n")
+                );
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "not ready:\n{}",
+                lines.join("\n")
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("http://127.0.0.1:{}{path}", self.port)
+    }
+
+    /// SIGTERM, then wait for a clean exit.
+    fn stop(mut self) {
+        nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(self.child.id() as i32),
+            nix::sys::signal::Signal::SIGTERM,
+        )
+        .unwrap();
+        let status = self.child.wait().unwrap();
+        assert!(status.success(), "clean exit after SIGTERM: {status}");
+    }
+
+    async fn whoami_status(&self, password: &str) -> u16 {
+        reqwest::Client::new()
+            .get(self.url("/api/auth/whoami"))
+            .basic_auth("admin@localhost", Some(password))
+            .send()
+            .await
+            .unwrap()
+            .status()
+            .as_u16()
+    }
+}
+
+fn generated_password(log: &[String]) -> String {
+    log.iter()
+        .find_map(|l| l.split("shown only this once: ").nth(1))
+        .map(|p| p.split_whitespace().next().unwrap_or_default().to_owned())
+        .unwrap_or_else(|| panic!("no generated password in the log:\n{}", log.join("\n")))
+}
+
+#[tokio::test]
+async fn embedded_database_keeps_the_admin_across_restarts() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let db_dir = dir.path().join("db");
+    let env = [("QUARTERDECK_EMBEDDED_DB_DIR", db_dir.to_str().unwrap())];
+
+    let mut api = Api::start(&env);
+    let log = api.wait_ready().await;
+    let password = generated_password(&log);
+    assert_eq!(api.whoami_status(&password).await, 200);
+    api.stop();
+
+    let mut api = Api::start(&env);
+    let log = api.wait_ready().await;
+    assert!(
+        !log.iter().any(|l| l.contains("shown only this once")),
+        "printed once only"
+    );
+    assert_eq!(api.whoami_status(&password).await, 200);
+    assert_eq!(api.whoami_status("not-it").await, 401);
+    api.stop();
+}
+
+#[tokio::test]
+async fn clear_error_without_postgres_binaries() {
+    let empty = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_quarterdeck-api"))
+        .env_remove("DATABASE_URL")
+        .env("QUARTERDECK_POSTGRES_BIN_DIR", empty.path())
+        .env("QUARTERDECK_EMBEDDED_DB_DIR", empty.path().join("db"))
+        .env("QUARTERDECK_LISTEN", "127.0.0.1:0")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("apt-get install postgresql"), "{stderr}");
+    assert!(stderr.contains("DATABASE_URL"), "{stderr}");
+}
+
+/// Two replicas started at once against one fresh database.
+#[sqlx::test(migrations = false)]
+async fn two_processes_start_at_once_on_one_database(
+    options: PgPoolOptions,
+    connect: PgConnectOptions,
+) {
+    let base = std::env::var("DATABASE_URL").unwrap();
+    let (server, _) = base.rsplit_once('/').unwrap();
+    let url = format!("{server}/{}", connect.get_database().unwrap());
+    let env = [
+        ("DATABASE_URL", url.as_str()),
+        ("QUARTERDECK_ADMIN_PASSWORD", "shared-secret"),
+    ];
+
+    let mut a = Api::start(&env);
+    let mut b = Api::start(&env);
+    let (log_a, log_b) = tokio::join!(a.wait_ready(), b.wait_ready());
+    let created = [&log_a, &log_b]
+        .iter()
+        .filter(|log| log.iter().any(|l| l.contains("created the admin")))
+        .count();
+    assert_eq!(created, 1);
+    assert_eq!(a.whoami_status("shared-secret").await, 200);
+    assert_eq!(b.whoami_status("shared-secret").await, 200);
+    let pool = options.connect_with(connect).await.unwrap();
+    let admins: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM people WHERE email = 'admin@localhost'")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+    assert_eq!(admins, 1);
+    a.stop();
+    b.stop();
+}

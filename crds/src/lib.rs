@@ -1,0 +1,4 @@
+pub mod canary;
+pub mod common;
+pub mod schema;
+pub mod status;

@@ -1,0 +1,52 @@
+//! Status shared by every Quarterdeck kind, and the condition vocabulary the operator writes.
+
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::Condition;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Condition type set on every kind once the operator has looked at it.
+pub const CONDITION_READY: &str = "Ready";
+
+/// `Ready=True`: the spec was stored in the console's database.
+pub const REASON_SYNCED: &str = "Synced";
+/// `Ready=False`: the spec failed validation (see the condition message).
+pub const REASON_INVALID: &str = "Invalid";
+/// `Ready=False`: writing the spec to the database failed; retried later.
+pub const REASON_PERSIST_FAILED: &str = "PersistFailed";
+/// `Ready=False`: another resource already owns the same name.
+pub const REASON_CONFLICT: &str = "Conflict";
+/// `Ready=False`: removing the resource from the database failed; retried later.
+pub const REASON_DELETE_FAILED: &str = "DeleteFailed";
+
+/// Every reason the operator may put on the `Ready` condition.
+pub const READY_REASONS: [&str; 5] = [
+    REASON_SYNCED,
+    REASON_INVALID,
+    REASON_PERSIST_FAILED,
+    REASON_CONFLICT,
+    REASON_DELETE_FAILED,
+];
+
+/// `observedGeneration` + `conditions`, the status of every kind.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ResourceStatus {
+    /// The `metadata.generation` the operator last acted on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub observed_generation: Option<i64>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(schema_with = "crate::schema::conditions")]
+    pub conditions: Vec<Condition>,
+}
+
+impl ResourceStatus {
+    /// The condition of the given type, if present.
+    pub fn condition(&self, type_: &str) -> Option<&Condition> {
+        self.conditions.iter().find(|c| c.type_ == type_)
+    }
+
+    /// The `Ready` condition, if present.
+    pub fn ready(&self) -> Option<&Condition> {
+        self.condition(CONDITION_READY)
+    }
+}

@@ -1,0 +1,38 @@
+# Shared helpers for hack/ scripts. Source it; do not run it.
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# Runs apt-get install for the Debian packages given, once per script run,
+# only when we are root on a Debian-like machine (CI and fresh machines).
+apt_install() {
+  command -v apt-get >/dev/null 2>&1 || die "missing: $* (install them with your package manager)"
+  [ "$(id -u)" = 0 ] || die "missing: $* (run: sudo apt-get install $*)"
+  if [ -z "${QUARTERDECK_APT_UPDATED:-}" ]; then
+    say "apt-get update"
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
+    export QUARTERDECK_APT_UPDATED=1
+  fi
+  say "apt-get install $*"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+# The directory of the PostgreSQL server binaries, as the embedded launcher finds it.
+pg_bin_dir() {
+  local d
+  if d=$(pg_config --bindir 2>/dev/null) && [ -x "$d/postgres" ] && [ -x "$d/initdb" ]; then echo "$d"; return; fi
+  if d=$(dirname "$(command -v postgres 2>/dev/null)" 2>/dev/null) && [ -x "$d/initdb" ]; then echo "$d"; return; fi
+  for d in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V -r); do
+    if [ -x "$d/postgres" ] && [ -x "$d/initdb" ]; then echo "$d"; return; fi
+  done
+  return 1
+}
+
+ensure_postgres() {
+  pg_bin_dir >/dev/null || apt_install postgresql
+  pg_bin_dir >/dev/null || die "PostgreSQL server binaries not found after install"
+}
+
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}

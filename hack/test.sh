@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Runs the whole test suite from a fresh clone: installs what a clean Debian
+# machine lacks, checks formatting and lints, runs every test against a real
+# throwaway PostgreSQL, and validates generated files.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source hack/lib/common.sh
+source hack/lib/test-postgres.sh
+
+started=$SECONDS
+command -v cargo >/dev/null || die "cargo not found: install Rust (https://rustup.rs)"
+command -v python3 >/dev/null || apt_install python3
+python3 -m venv --help >/dev/null 2>&1 || apt_install python3-venv
+command -v runuser >/dev/null || apt_install util-linux
+ensure_postgres
+
+say "cargo fmt --check"
+cargo fmt --all --check
+
+say "cargo clippy"
+cargo clippy --workspace --all-targets --locked -- -D warnings
+
+start_test_postgres
+
+say "cargo test"
+cargo test --workspace --locked
+
+
+say "all checks passed in $((SECONDS - started))s"

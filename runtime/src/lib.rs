@@ -1,0 +1,59 @@
+//! Process plumbing shared by Quarterdeck's binaries.
+
+use tracing_subscriber::EnvFilter;
+
+/// Logging settings, flattened into each binary's flags.
+#[derive(Debug, Clone, clap::Args)]
+pub struct LogArgs {
+    /// Log filter in tracing's EnvFilter syntax.
+    #[arg(long, env = "RUST_LOG", default_value = "info")]
+    pub log_filter: String,
+
+    /// Log output format.
+    #[arg(long, env = "QUARTERDECK_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    Text,
+    Json,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("invalid log filter: {0}")]
+    Filter(#[from] tracing_subscriber::filter::ParseError),
+    #[error("installing the log subscriber: {0}")]
+    Install(String),
+}
+
+impl LogArgs {
+    /// Installs the global tracing subscriber.
+    pub fn init(&self) -> Result<(), Error> {
+        let builder =
+            tracing_subscriber::fmt().with_env_filter(EnvFilter::try_new(&self.log_filter)?);
+        match self.log_format {
+            LogFormat::Text => builder.try_init(),
+            LogFormat::Json => builder.json().flatten_event(true).try_init(),
+        }
+        .map_err(|e| Error::Install(e.to_string()))
+    }
+}
+
+/// Resolves on the first SIGINT or SIGTERM.
+pub async fn shutdown_signal() {
+    use tokio::signal::unix::{SignalKind, signal};
+    let (Ok(mut term), Ok(mut int)) = (
+        signal(SignalKind::terminate()),
+        signal(SignalKind::interrupt()),
+    ) else {
+        tracing::error!("cannot install signal handlers; stop with SIGKILL");
+        return std::future::pending().await;
+    };
+    tokio::select! {
+        _ = term.recv() => {}
+        _ = int.recv() => {}
+    }
+    tracing::info!("shutting down");
+}

@@ -1,0 +1,77 @@
+//! Opening Quarterdeck's database: an existing server from `DATABASE_URL`, or
+//! the embedded one. Both binaries take these flags and migrate on start.
+
+use std::path::PathBuf;
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::PgPool;
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+
+use crate::Error;
+use crate::embedded::{EmbeddedPostgres, Settings};
+
+/// Database settings shared by every Quarterdeck binary.
+#[derive(Debug, Clone, clap::Args)]
+pub struct DatabaseArgs {
+    /// PostgreSQL connection URL. When unset, a private PostgreSQL is
+    /// started from the installed binaries.
+    #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
+    pub database_url: Option<String>,
+
+    /// Data directory of the embedded PostgreSQL (used without DATABASE_URL).
+    #[arg(
+        long,
+        env = "QUARTERDECK_EMBEDDED_DB_DIR",
+        default_value = ".quarterdeck/db"
+    )]
+    pub embedded_db_dir: PathBuf,
+
+    /// Directory holding the PostgreSQL server binaries (`postgres`,
+    /// `initdb`); found via pg_config, PATH or /usr/lib/postgresql when unset.
+    #[arg(long, env = "QUARTERDECK_POSTGRES_BIN_DIR")]
+    pub postgres_bin_dir: Option<PathBuf>,
+
+    /// Maximum connections in the pool of this process.
+    #[arg(long, env = "QUARTERDECK_DB_MAX_CONNECTIONS", default_value_t = 20)]
+    pub db_max_connections: u32,
+}
+
+/// An open, migrated database, and the embedded server behind it if any.
+pub struct Database {
+    pub pool: PgPool,
+    embedded: Option<EmbeddedPostgres>,
+}
+
+impl Database {
+    /// Connects (starting the embedded server when no URL is set) and
+    /// applies pending migrations.
+    pub async fn open(args: &DatabaseArgs, application_name: &str) -> Result<Self, Error> {
+        let (options, embedded) = match &args.database_url {
+            Some(url) => (PgConnectOptions::from_str(url)?, None),
+            None => {
+                let mut settings = Settings::new(&args.embedded_db_dir);
+                settings.bin_dir = args.postgres_bin_dir.clone();
+                let server = EmbeddedPostgres::start(&settings).await?;
+                tracing::info!(url = %server.display_url(), "using the embedded PostgreSQL");
+                (server.connect_options(), Some(server))
+            }
+        };
+        let pool = PgPoolOptions::new()
+            .max_connections(args.db_max_connections)
+            .acquire_timeout(Duration::from_secs(5))
+            .connect_with(options.application_name(application_name))
+            .await?;
+        crate::migrate(&pool).await?;
+        Ok(Self { pool, embedded })
+    }
+
+    /// Closes the pool, then stops the embedded server if this process started it.
+    pub async fn close(self) -> Result<(), Error> {
+        self.pool.close().await;
+        match self.embedded {
+            Some(server) => server.stop().await,
+            None => Ok(()),
+        }
+    }
+}

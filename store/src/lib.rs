@@ -1,0 +1,26 @@
+//! Quarterdeck's PostgreSQL store: the schema migrations, the queries both
+//! binaries share, and the embedded local server used when no database is
+//! configured. All SQL of the project lives in this crate.
+
+mod database;
+pub mod embedded;
+mod error;
+pub mod password;
+pub mod people;
+
+pub use database::{Database, DatabaseArgs};
+pub use error::Error;
+
+/// The schema, embedded at compile time from `store/migrations/`.
+pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+
+/// The id of the placeholder agent that stands for "no agent" (the local instance).
+pub const LOCAL_AGENT_ID: uuid::Uuid = uuid::Uuid::nil();
+
+/// Applies every pending migration. Safe to call from several processes at
+/// once: sqlx serialises migrators with a PostgreSQL advisory lock, and
+/// already-applied versions are skipped.
+pub async fn migrate(pool: &sqlx::PgPool) -> Result<(), Error> {
+    MIGRATOR.run(pool).await?;
+    Ok(())
+}

@@ -1,0 +1,118 @@
+//! People: the first-start admin and password sign-in.
+
+use serde::Serialize;
+use sqlx::PgPool;
+use uuid::Uuid;
+
+use crate::{Error, password};
+
+/// The email of the admin created on first start.
+pub const ADMIN_EMAIL: &str = "admin@localhost";
+
+/// A person as the API shows them: never the password hash.
+#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
+pub struct Person {
+    pub id: Uuid,
+    pub name: String,
+    pub email: Option<String>,
+    pub avatar: Option<String>,
+    #[sqlx(rename = "type")]
+    #[serde(rename = "type")]
+    pub kind: Option<String>,
+    pub roles: Vec<String>,
+}
+
+/// What [`ensure_admin`] did.
+#[derive(Debug, PartialEq, Eq)]
+pub enum AdminBootstrap {
+    /// The admin was created now. `generated_password` is set when no
+    /// password was given, and must be shown to the operator once.
+    Created { generated_password: Option<String> },
+    /// An admin already existed; nothing changed.
+    Existing,
+}
+
+/// Creates the admin person (`admin@localhost`, role admin) unless one
+/// exists. Several processes may start at once: an advisory lock makes
+/// exactly one of them create it.
+pub async fn ensure_admin(
+    pool: &PgPool,
+    initial_password: Option<&str>,
+) -> Result<AdminBootstrap, Error> {
+    let mut tx = pool.begin().await?;
+    sqlx::query("SELECT pg_advisory_xact_lock(hashtext('quarterdeck.bootstrap-admin'))")
+        .execute(&mut *tx)
+        .await?;
+    let exists: bool = sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM people WHERE lower(email) = lower($1) AND deleted_at IS NULL)",
+    )
+    .bind(ADMIN_EMAIL)
+    .fetch_one(&mut *tx)
+    .await?;
+    if exists {
+        return Ok(AdminBootstrap::Existing);
+    }
+    let generated = initial_password
+        .is_none()
+        .then(|| password::random_secret(20));
+    let chosen = initial_password
+        .or(generated.as_deref())
+        .unwrap_or_default();
+    let hash = password::hash(chosen)?;
+    sqlx::query(
+        "INSERT INTO people (name, email, password_hash, roles) VALUES ('Admin', $1, $2, ARRAY['admin'])",
+    )
+    .bind(ADMIN_EMAIL)
+    .bind(hash)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(AdminBootstrap::Created {
+        generated_password: generated,
+    })
+}
+
+/// The person with this email and password, or `None`. An unknown email
+/// costs the same hashing work as a wrong password, so timing does not tell
+/// which emails exist.
+pub async fn authenticate(
+    pool: &PgPool,
+    email: &str,
+    candidate: &str,
+) -> Result<Option<Person>, Error> {
+    let row: Option<(Option<String>, Uuid)> = sqlx::query_as(
+        "SELECT password_hash, id FROM people \
+         WHERE lower(email) = lower($1) AND deleted_at IS NULL AND type IS NULL",
+    )
+    .bind(email)
+    .fetch_optional(pool)
+    .await?;
+    let (stored, id) = match row {
+        Some((Some(hash), id)) => (hash, Some(id)),
+        _ => (dummy_hash().to_owned(), None),
+    };
+    let candidate = candidate.to_owned();
+    let matches = tokio::task::spawn_blocking(move || password::verify(&candidate, &stored))
+        .await
+        .unwrap_or(false);
+    match (matches, id) {
+        (true, Some(id)) => find(pool, id).await,
+        _ => Ok(None),
+    }
+}
+
+/// The person with this id, if not deleted.
+pub async fn find(pool: &PgPool, id: Uuid) -> Result<Option<Person>, Error> {
+    Ok(sqlx::query_as(
+        "SELECT id, name, email, avatar, type, roles FROM people WHERE id = $1 AND deleted_at IS NULL",
+    )
+    .bind(id)
+    .fetch_optional(pool)
+    .await?)
+}
+
+/// An argon2id hash of a random password, computed once, that no input matches.
+fn dummy_hash() -> &'static str {
+    static HASH: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    HASH.get_or_init(|| password::hash(&password::random_secret(32)).unwrap_or_default())
+}

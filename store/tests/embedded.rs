@@ -1,0 +1,131 @@
+//! The embedded launcher against the PostgreSQL binaries installed here.
+
+use std::os::unix::fs::PermissionsExt;
+use std::time::Duration;
+
+use quarterdeck_store::Error;
+use quarterdeck_store::embedded::{EmbeddedPostgres, Settings, find_binaries};
+use sqlx::{Connection, PgConnection};
+
+/// A scratch directory the unprivileged server user can traverse when the
+/// tests run as root.
+fn scratch() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    dir
+}
+
+#[tokio::test]
+async fn starts_restarts_on_the_same_data_and_stops() {
+    let dir = scratch();
+    let settings = Settings::new(dir.path().join("db"));
+
+    let server = EmbeddedPostgres::start(&settings).await.unwrap();
+    let mut conn = PgConnection::connect_with(&server.connect_options())
+        .await
+        .unwrap();
+    sqlx::query("CREATE TABLE kept (v text)")
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    sqlx::query("INSERT INTO kept VALUES ('survives')")
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    conn.close().await.unwrap();
+    let first_port = server.port();
+    server.stop().await.unwrap();
+    assert!(
+        PgConnection::connect(&format!(
+            "postgres://postgres@127.0.0.1:{first_port}/postgres"
+        ))
+        .await
+        .is_err(),
+        "the server is gone after stop"
+    );
+
+    let server = EmbeddedPostgres::start(&settings).await.unwrap();
+    let mut conn = PgConnection::connect_with(&server.connect_options())
+        .await
+        .unwrap();
+    let v: String = sqlx::query_scalar("SELECT v FROM kept")
+        .fetch_one(&mut conn)
+        .await
+        .unwrap();
+    assert_eq!(v, "survives");
+    conn.close().await.unwrap();
+    server.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn requires_a_password() {
+    let dir = scratch();
+    let server = EmbeddedPostgres::start(&Settings::new(dir.path().join("db")))
+        .await
+        .unwrap();
+    let without = format!(
+        "postgres://postgres@127.0.0.1:{}/quarterdeck",
+        server.port()
+    );
+    let err = PgConnection::connect(&without).await.unwrap_err();
+    assert!(err.to_string().contains("password"), "{err}");
+    server.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn refuses_a_data_directory_in_use() {
+    let dir = scratch();
+    let settings = Settings::new(dir.path().join("db"));
+    let server = EmbeddedPostgres::start(&settings).await.unwrap();
+    let err = EmbeddedPostgres::start(&settings).await.unwrap_err();
+    assert!(matches!(err, Error::AlreadyRunning { .. }), "{err}");
+    server.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn dropping_without_stop_still_stops_the_server() {
+    let dir = scratch();
+    let settings = Settings::new(dir.path().join("db"));
+    let server = EmbeddedPostgres::start(&settings).await.unwrap();
+    drop(server);
+    // The server received SIGINT; the data directory frees up shortly.
+    let mut restarted = None;
+    for _ in 0..100 {
+        match EmbeddedPostgres::start(&settings).await {
+            Ok(s) => {
+                restarted = Some(s);
+                break;
+            }
+            Err(Error::AlreadyRunning { .. }) => {
+                tokio::time::sleep(Duration::from_millis(100)).await
+            }
+            Err(e) => panic!("{e}"),
+        }
+    }
+    restarted.expect("restart after drop").stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn missing_binaries_give_a_clear_error() {
+    let empty = tempfile::tempdir().unwrap();
+    let err = find_binaries(Some(empty.path())).unwrap_err();
+    let message = err.to_string();
+    assert!(message.contains("apt-get install postgresql"), "{message}");
+    assert!(message.contains("DATABASE_URL"), "{message}");
+
+    let dir = scratch();
+    let mut settings = Settings::new(dir.path().join("db"));
+    settings.bin_dir = Some(empty.path().to_path_buf());
+    let err = EmbeddedPostgres::start(&settings).await.unwrap_err();
+    assert!(matches!(err, Error::PostgresNotInstalled { .. }), "{err}");
+    assert!(
+        !dir.path().join("db").exists(),
+        "nothing is created without binaries"
+    );
+}
+
+#[tokio::test]
+async fn finds_the_installed_binaries() {
+    let dir = find_binaries(None).unwrap();
+    assert!(dir.join("postgres").is_file());
+}
