@@ -2,22 +2,135 @@
 //! background work.
 
 mod admin;
+mod conditions;
 mod config;
+pub mod controller;
+pub mod directory;
+pub mod leader;
+pub mod mapping;
+pub mod metrics;
+
+use std::sync::Arc;
 
 pub use config::Config;
 
 use quarterdeck_store::Database;
+use sqlx::PgPool;
+use tokio::sync::watch;
 
-/// Opens (and migrates) the database and serves the admin port until
-/// SIGINT or SIGTERM.
+use crate::controller::{Context, Timings};
+use crate::leader::{Elector, LeaseSettings};
+use crate::metrics::Metrics;
+
+/// Runs the operator until SIGINT or SIGTERM.
 pub async fn run(config: Config) -> anyhow::Result<()> {
     let database = Database::open(&config.database, "quarterdeck-operator").await?;
+    let metrics = Arc::new(Metrics::default());
     let listener = tokio::net::TcpListener::bind(config.admin_listen).await?;
     tracing::info!(address = %listener.local_addr()?, "admin endpoints listening");
-    let served = axum::serve(listener, admin::router(database.pool.clone()))
-        .with_graceful_shutdown(quarterdeck_runtime::shutdown_signal())
-        .await;
+    let admin = axum::serve(
+        listener,
+        admin::router(database.pool.clone(), metrics.clone()),
+    )
+    .with_graceful_shutdown(quarterdeck_runtime::shutdown_signal());
+    let admin = tokio::spawn(async move { admin.await });
+
+    let result = match &config.from_dir {
+        Some(dir) if config.watch => {
+            directory::watch(
+                &database.pool,
+                dir,
+                config.watch_interval,
+                quarterdeck_runtime::shutdown_signal(),
+            )
+            .await;
+            Ok(())
+        }
+        Some(dir) => {
+            let report = directory::sync(&database.pool, dir).await?;
+            directory::log(&report);
+            admin.abort();
+            Ok(())
+        }
+        None => {
+            let client = kube::Client::try_default().await?;
+            controller::check_crds_installed(&client).await?;
+            operate(
+                client,
+                database.pool.clone(),
+                &config,
+                metrics,
+                quarterdeck_runtime::shutdown_signal(),
+            )
+            .await
+        }
+    };
+    let _ = admin.await;
     database.close().await?;
-    served?;
+    result
+}
+
+/// Cluster mode: takes part in the leader election and runs the
+/// controllers while this replica leads, until `shutdown`.
+pub async fn operate(
+    client: kube::Client,
+    db: PgPool,
+    config: &Config,
+    metrics: Arc<Metrics>,
+    shutdown: impl std::future::Future<Output = ()>,
+) -> anyhow::Result<()> {
+    let identity = config.identity.clone().unwrap_or_else(default_identity);
+    let settings = LeaseSettings {
+        name: config.lease_name.clone(),
+        namespace: config.lease_namespace.clone(),
+        identity: identity.clone(),
+        duration: config.lease_duration,
+        renew_every: config.lease_renew,
+    };
+    let timings = Timings {
+        resync: config.resync,
+        ..Timings::default()
+    };
+    let ctx = Arc::new(Context::new(
+        client.clone(),
+        db,
+        metrics.clone(),
+        timings,
+        Some(identity),
+    ));
+    let (leader_tx, mut leader) = watch::channel(false);
+    let election = tokio::spawn(Elector::new(client.clone(), settings.clone()).run(leader_tx));
+    tokio::pin!(shutdown);
+
+    loop {
+        // Standby until this replica leads.
+        tokio::select! {
+            _ = &mut shutdown => break,
+            changed = leader.wait_for(|leads| *leads) => if changed.is_err() { break },
+        }
+        metrics.set_leader(true);
+        let controllers = tokio::spawn(controller::run_all(ctx.clone()));
+        tokio::select! {
+            _ = &mut shutdown => {
+                controllers.abort();
+                break;
+            }
+            _ = leader.wait_for(|leads| !*leads) => {
+                tracing::warn!("lost the leader lease; stopping the controllers");
+                controllers.abort();
+                metrics.set_leader(false);
+            }
+        }
+    }
+    election.abort();
+    metrics.set_leader(false);
+    Elector::new(client, settings).release().await;
     Ok(())
+}
+
+fn default_identity() -> String {
+    let host = std::fs::read_to_string("/etc/hostname")
+        .map(|h| h.trim().to_owned())
+        .unwrap_or_else(|_| "quarterdeck-operator".into());
+    format!("{host}-{}", std::process::id())
 }

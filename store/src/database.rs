@@ -52,7 +52,13 @@ impl Database {
             None => {
                 let mut settings = Settings::new(&args.embedded_db_dir);
                 settings.bin_dir = args.postgres_bin_dir.clone();
-                let server = EmbeddedPostgres::start(&settings).await?;
+                let server = match EmbeddedPostgres::start(&settings).await {
+                    // Another Quarterdeck process (the API beside the operator) runs it.
+                    Err(Error::AlreadyRunning { .. }) => {
+                        EmbeddedPostgres::attach(&settings).await?
+                    }
+                    other => other?,
+                };
                 tracing::info!(url = %server.display_url(), "using the embedded PostgreSQL");
                 (server.connect_options(), Some(server))
             }

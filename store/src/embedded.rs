@@ -93,6 +93,36 @@ impl EmbeddedPostgres {
         Ok(server)
     }
 
+    /// Connects to the server another process runs on this data directory
+    /// (its port is in `postmaster.pid`). Stopping the attached handle
+    /// leaves that server running: its owner stops it.
+    pub async fn attach(settings: &Settings) -> Result<Self, Error> {
+        let data_dir = absolute(&settings.data_dir)?;
+        let pid_file = data_dir.join("postmaster.pid");
+        let contents = fs::read_to_string(&pid_file)
+            .map_err(|e| Error::io(format!("reading {}", pid_file.display()), e))?;
+        // Line 4 of postmaster.pid is the port.
+        let port = contents
+            .lines()
+            .nth(3)
+            .and_then(|l| l.trim().parse::<u16>().ok())
+            .ok_or_else(|| Error::Command {
+                command: "attach".into(),
+                output: format!("no port in {}", pid_file.display()),
+            })?;
+        let mut server = Self {
+            password: read_password(&data_dir)?,
+            data_dir,
+            port,
+            database: settings.database.clone(),
+            child: None,
+        };
+        server.wait_ready(settings.startup_timeout).await?;
+        server.create_database().await?;
+        tracing::info!(data_dir = %server.data_dir.display(), port, "attached to a running embedded PostgreSQL");
+        Ok(server)
+    }
+
     /// Connection options for Quarterdeck's database in this server.
     pub fn connect_options(&self) -> PgConnectOptions {
         self.options_for(&self.database)

@@ -129,3 +129,24 @@ async fn finds_the_installed_binaries() {
     let dir = find_binaries(None).unwrap();
     assert!(dir.join("postgres").is_file());
 }
+
+#[tokio::test]
+async fn a_second_process_attaches_to_the_running_server() {
+    let dir = scratch();
+    let settings = Settings::new(dir.path().join("db"));
+    let owner = EmbeddedPostgres::start(&settings).await.unwrap();
+    let attached = EmbeddedPostgres::attach(&settings).await.unwrap();
+    assert_eq!(attached.port(), owner.port());
+    let mut conn = PgConnection::connect_with(&attached.connect_options())
+        .await
+        .unwrap();
+    sqlx::query("SELECT 1").execute(&mut conn).await.unwrap();
+    conn.close().await.unwrap();
+    attached.stop().await.unwrap();
+    let mut conn = PgConnection::connect_with(&owner.connect_options())
+        .await
+        .unwrap();
+    sqlx::query("SELECT 1").execute(&mut conn).await.unwrap();
+    conn.close().await.unwrap();
+    owner.stop().await.unwrap();
+}

@@ -133,9 +133,9 @@ async fn concurrent_start_is_safe(_options: PgPoolOptions, connect: PgConnectOpt
     assert_eq!(applied as usize, MIGRATOR.iter().count());
 }
 
-async fn futures_join<F: std::future::Future>(a: F, b: F) -> Vec<F::Output>
+async fn futures_join<F>(a: F, b: F) -> Vec<F::Output>
 where
-    F: Send + 'static,
+    F: std::future::Future + Send + 'static,
     F::Output: Send + 'static,
 {
     let (a, b) = tokio::join!(tokio::spawn(a), tokio::spawn(b));
