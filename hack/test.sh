@@ -25,5 +25,9 @@ start_test_postgres
 say "cargo test"
 cargo test --workspace --locked
 
+say "CRD YAML: drift and offline validation"
+cargo run --quiet --locked -p quarterdeck-crds --bin crdgen -- --check
+hack/check-crds.sh
+
 
 say "all checks passed in $((SECONDS - started))s"

@@ -27,7 +27,7 @@ pub const READY_REASONS: [&str; 5] = [
     REASON_DELETE_FAILED,
 ];
 
-/// `observedGeneration` + `conditions`, the status of every kind.
+/// Observed state: the operator's conditions and the generation they describe.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ResourceStatus {
@@ -48,5 +48,59 @@ impl ResourceStatus {
     /// The `Ready` condition, if present.
     pub fn ready(&self) -> Option<&Condition> {
         self.condition(CONDITION_READY)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
+    use k8s_openapi::jiff::Timestamp;
+
+    use super::*;
+
+    fn condition(type_: &str, reason: &str) -> Condition {
+        Condition {
+            type_: type_.into(),
+            status: "True".into(),
+            reason: reason.into(),
+            message: String::new(),
+            observed_generation: Some(3),
+            last_transition_time: Time(Timestamp::UNIX_EPOCH),
+        }
+    }
+
+    #[test]
+    fn finds_the_ready_condition() {
+        let status = ResourceStatus {
+            observed_generation: Some(3),
+            conditions: vec![
+                condition("Progressing", "Working"),
+                condition(CONDITION_READY, REASON_SYNCED),
+            ],
+        };
+        assert_eq!(
+            status.ready().map(|c| c.reason.as_str()),
+            Some(REASON_SYNCED)
+        );
+        assert!(ResourceStatus::default().ready().is_none());
+    }
+
+    #[test]
+    fn empty_status_serialises_to_an_empty_object() {
+        let json = serde_json::to_value(ResourceStatus::default()).ok();
+        assert_eq!(json, Some(serde_json::json!({})));
+    }
+
+    #[test]
+    fn reasons_are_distinct_camel_case_words() {
+        for reason in READY_REASONS {
+            assert!(reason.chars().all(|c| c.is_ascii_alphabetic()), "{reason}");
+            assert!(
+                reason.starts_with(|c: char| c.is_ascii_uppercase()),
+                "{reason}"
+            );
+        }
+        let unique: std::collections::BTreeSet<_> = READY_REASONS.into_iter().collect();
+        assert_eq!(unique.len(), READY_REASONS.len());
     }
 }

@@ -25,7 +25,11 @@ use crate::status::ResourceStatus;
         type_ = "string",
         json_path = ".status.conditions[?(@.type==\"Ready\")].status"
     ),
-    printcolumn(name = "Age", type_ = "date", json_path = ".metadata.creationTimestamp")
+    printcolumn(
+        name = "Age",
+        type_ = "date",
+        json_path = ".metadata.creationTimestamp"
+    )
 )]
 #[serde(rename_all = "camelCase")]
 pub struct TopologySpec {
@@ -83,6 +87,10 @@ pub struct TopologyStatus {
     pub resource: ResourceStatus,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
-    #[serde(default, rename = "persistentID", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        rename = "persistentID",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub persistent_id: Option<String>,
 }

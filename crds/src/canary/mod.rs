@@ -49,7 +49,8 @@ pub struct CanarySpec {
     pub schedule: Option<String>,
     /// Seconds between runs. Deprecated in favour of `schedule`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub interval: Option<u64>,
+    #[schemars(range(min = 0))]
+    pub interval: Option<i64>,
     /// 0 pauses the canary.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replicas: Option<i32>,

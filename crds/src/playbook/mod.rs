@@ -39,7 +39,11 @@ use crate::status::ResourceStatus;
         type_ = "string",
         json_path = ".status.conditions[?(@.type==\"Ready\")].status"
     ),
-    printcolumn(name = "Age", type_ = "date", json_path = ".metadata.creationTimestamp")
+    printcolumn(
+        name = "Age",
+        type_ = "date",
+        json_path = ".metadata.creationTimestamp"
+    )
 )]
 #[serde(rename_all = "camelCase")]
 pub struct PlaybookSpec {
@@ -67,6 +71,7 @@ pub struct PlaybookSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parameters: Option<Vec<PlaybookParameter>>,
     /// Run in order; at least one.
+    #[schemars(length(min = 1))]
     pub actions: Vec<PlaybookAction>,
     /// CEL expressions; all must pass for a run to start.
     #[serde(default, skip_serializing_if = "Option::is_none")]
