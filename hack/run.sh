@@ -1,16 +1,40 @@
 #!/usr/bin/env bash
-# Runs Quarterdeck locally with no settings: builds what it needs and starts
-# the console API with an embedded PostgreSQL (data in .quarterdeck/db) on
-# http://127.0.0.1:8080. Stop it with Ctrl-C; data survives restarts.
+# Runs Quarterdeck locally with no settings: builds what it needs, starts the
+# console API with an embedded PostgreSQL (data in .quarterdeck/db) on
+# http://127.0.0.1:8080, and the operator in directory mode on
+# config/samples (edits there are applied within seconds). Stop with Ctrl-C;
+# data survives restarts. Arguments are passed to quarterdeck-api.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source hack/lib/common.sh
 
 command -v cargo >/dev/null || die "cargo not found: install Rust (https://rustup.rs)"
 ensure_postgres
+command -v curl >/dev/null || apt_install curl
 
 say "building (release)"
-cargo build --release --locked --bin quarterdeck-api
+cargo build --release --locked --bin quarterdeck-api --bin quarterdeck-operator
 
-say "starting quarterdeck-api on ${QUARTERDECK_LISTEN:-127.0.0.1:8080}"
-exec target/release/quarterdeck-api "$@"
+listen=${QUARTERDECK_LISTEN:-127.0.0.1:8080}
+say "starting quarterdeck-api on http://$listen"
+target/release/quarterdeck-api "$@" &
+api=$!
+operator=
+stop() {
+  trap - EXIT INT TERM
+  kill -TERM $operator $api 2>/dev/null || true
+  wait 2>/dev/null || true
+}
+trap stop EXIT INT TERM
+
+until curl -sf "http://$listen/api/about" >/dev/null 2>&1; do
+  kill -0 $api 2>/dev/null || die "quarterdeck-api exited; see the log above"
+  sleep 0.2
+done
+
+say "starting quarterdeck-operator on config/samples (watching for changes)"
+target/release/quarterdeck-operator --from-dir config/samples --watch &
+operator=$!
+
+say "Quarterdeck is running: http://$listen (Ctrl-C to stop)"
+wait -n $api $operator

@@ -81,7 +81,12 @@ mod tests {
             observed_generation: None,
             last_transition_time: Time(t0),
         };
-        let out = with_ready(std::slice::from_ref(&other), &outcome(true, "Synced"), None, t0);
+        let out = with_ready(
+            std::slice::from_ref(&other),
+            &outcome(true, "Synced"),
+            None,
+            t0,
+        );
         assert_eq!(out.len(), 2);
         assert_eq!(out[0], other);
     }

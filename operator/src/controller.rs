@@ -188,7 +188,9 @@ fn key<K: Resource>(obj: &K) -> String {
     format!("{}/{}", obj.namespace().unwrap_or_default(), obj.name_any())
 }
 
-async fn reconcile<K: Reconciled>(obj: Arc<K>, ctx: Arc<Context>) -> Result<Action, Error> {
+/// Reconciles one object: the finalizer, then its row and status, or its
+/// cleanup when it is being deleted.
+pub async fn reconcile<K: Reconciled>(obj: Arc<K>, ctx: Arc<Context>) -> Result<Action, Error> {
     let _timer = ctx.metrics.reconcile(K::KIND);
     let namespace = obj.namespace().unwrap_or_else(|| "default".into());
     let api: Api<K> = Api::namespaced(ctx.client.clone(), &namespace);

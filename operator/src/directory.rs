@@ -9,7 +9,7 @@
 use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use futures::StreamExt;
 use quarterdeck_crds::{AccessScope, Canary, Permission, Playbook, ScrapeConfig, Topology};
@@ -235,6 +235,10 @@ fn fingerprint(dir: &Path) -> Result<u64, Error> {
     Ok(hasher.finish())
 }
 
+/// How often a pass with problems (say, an access scope naming a person
+/// who does not exist yet) is retried although nothing changed.
+const RETRY_PROBLEMS: Duration = Duration::from_secs(30);
+
 /// Syncs now and again whenever the folder's YAML changes, until `shutdown`.
 pub async fn watch(
     db: &PgPool,
@@ -243,17 +247,34 @@ pub async fn watch(
     shutdown: impl std::future::Future<Output = ()>,
 ) {
     tokio::pin!(shutdown);
-    let mut synced: Option<u64> = None;
+    let mut synced: Option<(u64, Instant)> = None;
+    let mut last_problems: Vec<String> = Vec::new();
     loop {
         match fingerprint(dir) {
-            Ok(current) if synced != Some(current) => match sync(db, dir).await {
-                Ok(report) => {
-                    log(&report);
-                    synced = Some(current);
+            Ok(current) => {
+                let due = match synced {
+                    None => true,
+                    Some((fp, at)) => {
+                        fp != current
+                            || (!last_problems.is_empty() && at.elapsed() >= RETRY_PROBLEMS)
+                    }
+                };
+                if due {
+                    match sync(db, dir).await {
+                        Ok(report) => {
+                            if report.applied > 0
+                                || report.removed > 0
+                                || report.problems != last_problems
+                            {
+                                log(&report);
+                            }
+                            last_problems = report.problems;
+                            synced = Some((current, Instant::now()));
+                        }
+                        Err(e) => tracing::warn!(error = %e, "directory sync failed; retrying"),
+                    }
                 }
-                Err(e) => tracing::warn!(error = %e, "directory sync failed; retrying"),
-            },
-            Ok(_) => {}
+            }
             Err(e) => tracing::warn!(error = %e, "cannot read the manifest folder"),
         }
         tokio::select! {

@@ -47,7 +47,12 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
             Ok(())
         }
         Some(dir) => {
+            let started = std::time::Instant::now();
             let report = directory::sync(&database.pool, dir).await?;
+            tracing::info!(
+                duration_ms = started.elapsed().as_millis() as u64,
+                "directory sync finished"
+            );
             directory::log(&report);
             admin.abort();
             Ok(())
@@ -99,7 +104,9 @@ pub async fn operate(
         Some(identity),
     ));
     let (leader_tx, mut leader) = watch::channel(false);
-    let election = tokio::spawn(Elector::new(client.clone(), settings.clone()).run(leader_tx));
+    let election = AbortOnDrop(tokio::spawn(
+        Elector::new(client.clone(), settings.clone()).run(leader_tx),
+    ));
     tokio::pin!(shutdown);
 
     loop {
@@ -109,23 +116,30 @@ pub async fn operate(
             changed = leader.wait_for(|leads| *leads) => if changed.is_err() { break },
         }
         metrics.set_leader(true);
-        let controllers = tokio::spawn(controller::run_all(ctx.clone()));
+        let controllers = AbortOnDrop(tokio::spawn(controller::run_all(ctx.clone())));
         tokio::select! {
-            _ = &mut shutdown => {
-                controllers.abort();
-                break;
-            }
+            _ = &mut shutdown => break,
             _ = leader.wait_for(|leads| !*leads) => {
                 tracing::warn!("lost the leader lease; stopping the controllers");
-                controllers.abort();
+                drop(controllers);
                 metrics.set_leader(false);
             }
         }
     }
-    election.abort();
+    drop(election);
     metrics.set_leader(false);
     Elector::new(client, settings).release().await;
     Ok(())
+}
+
+/// Aborts the task when dropped, so that dropping `operate` (or leaving a
+/// loop iteration) never leaves controllers running behind.
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
 }
 
 fn default_identity() -> String {

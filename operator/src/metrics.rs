@@ -61,7 +61,7 @@ impl Default for Metrics {
         );
         registry.register(
             "leader",
-            "1 while this replica holds the leader lease",
+            "Whether this replica holds the leader lease (1) or not (0)",
             leader.clone(),
         );
         Self {
