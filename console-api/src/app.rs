@@ -1,10 +1,14 @@
 use axum::Router;
 use axum::http::{HeaderName, Request};
+use std::net::SocketAddr;
+use std::sync::Arc;
+
 use sqlx::PgPool;
 use tower::ServiceBuilder;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::trace::TraceLayer;
 
+use crate::config::AuthSettings;
 use crate::routes;
 
 /// Shared state of every handler. The API keeps no other state in memory,
@@ -12,6 +16,16 @@ use crate::routes;
 #[derive(Clone)]
 pub struct AppState {
     pub db: PgPool,
+    pub auth: Arc<AuthSettings>,
+}
+
+impl AppState {
+    pub fn new(db: PgPool, auth: AuthSettings) -> Self {
+        Self {
+            db,
+            auth: Arc::new(auth),
+        }
+    }
 }
 
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
@@ -32,4 +46,19 @@ pub fn router(state: AppState) -> Router {
             .layer(trace)
             .layer(PropagateRequestIdLayer::new(REQUEST_ID)),
     )
+}
+
+/// Serves the application on the listener (with client addresses, which
+/// sign-in rate limiting uses) until `shutdown`.
+pub async fn serve_on(
+    listener: tokio::net::TcpListener,
+    state: AppState,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(
+        listener,
+        router(state).into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown)
+    .await
 }

@@ -1,4 +1,5 @@
 use std::net::SocketAddr;
+use std::time::Duration;
 
 use quarterdeck_runtime::LogArgs;
 use quarterdeck_store::DatabaseArgs;
@@ -25,7 +26,86 @@ pub struct Config {
     pub admin_password: Option<String>,
 
     #[command(flatten)]
+    pub auth: AuthSettings,
+
+    #[command(flatten)]
     pub log: LogArgs,
+}
+
+/// Sign-in, sessions and links.
+#[derive(Debug, Clone, clap::Args)]
+pub struct AuthSettings {
+    /// The address users reach the console at; links point there, and
+    /// cookies are marked Secure when it is https.
+    #[arg(
+        long,
+        env = "QUARTERDECK_PUBLIC_URL",
+        default_value = "http://127.0.0.1:8080"
+    )]
+    pub public_url: String,
+
+    /// How long a browser session lasts.
+    #[arg(long, env = "QUARTERDECK_SESSION_LIFETIME", default_value = "24h", value_parser = humantime::parse_duration)]
+    pub session_lifetime: Duration,
+
+    /// How long a sign-in flow may take before it expires (410).
+    #[arg(long, env = "QUARTERDECK_LOGIN_FLOW_LIFETIME", default_value = "15m", value_parser = humantime::parse_duration)]
+    pub login_flow_lifetime: Duration,
+
+    /// How long invitation and password-reset links stay valid.
+    #[arg(long, env = "QUARTERDECK_LINK_LIFETIME", default_value = "7d", value_parser = humantime::parse_duration)]
+    pub link_lifetime: Duration,
+
+    /// Accept HTTP Basic authentication with an email and password (Basic
+    /// with user `token` and bearer tokens are always accepted).
+    #[arg(long, env = "QUARTERDECK_BASIC_AUTH_PASSWORDS", default_value_t = true, action = clap::ArgAction::Set)]
+    pub basic_auth_passwords: bool,
+
+    /// Failed sign-ins allowed per account within the window.
+    #[arg(
+        long,
+        env = "QUARTERDECK_LOGIN_MAX_FAILURES_PER_ACCOUNT",
+        default_value_t = 5
+    )]
+    pub max_failures_per_account: i64,
+
+    /// Failed sign-ins allowed per client address within the window.
+    #[arg(
+        long,
+        env = "QUARTERDECK_LOGIN_MAX_FAILURES_PER_ADDRESS",
+        default_value_t = 20
+    )]
+    pub max_failures_per_address: i64,
+
+    /// The window failed sign-ins are counted in.
+    #[arg(long, env = "QUARTERDECK_LOGIN_FAILURE_WINDOW", default_value = "15m", value_parser = humantime::parse_duration)]
+    pub failure_window: Duration,
+
+    /// Take the client address from X-Forwarded-For (behind a trusted proxy only).
+    #[arg(long, env = "QUARTERDECK_TRUST_PROXY_HEADERS")]
+    pub trust_proxy_headers: bool,
+}
+
+impl Default for AuthSettings {
+    fn default() -> Self {
+        Self {
+            public_url: "http://127.0.0.1:8080".into(),
+            session_lifetime: Duration::from_secs(24 * 3600),
+            login_flow_lifetime: Duration::from_secs(15 * 60),
+            link_lifetime: Duration::from_secs(7 * 24 * 3600),
+            basic_auth_passwords: true,
+            max_failures_per_account: 5,
+            max_failures_per_address: 20,
+            failure_window: Duration::from_secs(15 * 60),
+            trust_proxy_headers: false,
+        }
+    }
+}
+
+impl AuthSettings {
+    pub fn secure_cookies(&self) -> bool {
+        self.public_url.starts_with("https://")
+    }
 }
 
 #[cfg(test)]

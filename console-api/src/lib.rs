@@ -4,10 +4,11 @@ mod app;
 mod auth;
 mod config;
 mod error;
+pub mod rbac;
 mod routes;
 mod server;
 
-pub use app::{AppState, router};
-pub use config::Config;
+pub use app::{AppState, router, serve_on};
+pub use config::{AuthSettings, Config};
 pub use error::ApiError;
 pub use server::serve;

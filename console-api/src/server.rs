@@ -2,7 +2,7 @@ use quarterdeck_store::Database;
 use quarterdeck_store::people::{self, AdminBootstrap};
 use tokio::net::TcpListener;
 
-use crate::{AppState, Config, router};
+use crate::{AppState, Config, serve_on};
 
 /// Opens the database, makes sure the admin exists, and serves until
 /// SIGINT or SIGTERM; then drains requests and stops the embedded database.
@@ -23,12 +23,8 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
 
     let listener = TcpListener::bind(config.listen).await?;
     tracing::info!(address = %listener.local_addr()?, "quarterdeck-api listening");
-    let app = router(AppState {
-        db: database.pool.clone(),
-    });
-    let served = axum::serve(listener, app)
-        .with_graceful_shutdown(quarterdeck_runtime::shutdown_signal())
-        .await;
+    let state = AppState::new(database.pool.clone(), config.auth.clone());
+    let served = serve_on(listener, state, quarterdeck_runtime::shutdown_signal()).await;
     database.close().await?;
     served?;
     Ok(())

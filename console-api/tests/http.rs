@@ -2,7 +2,7 @@
 
 use std::net::SocketAddr;
 
-use quarterdeck_api::{AppState, router};
+use quarterdeck_api::{AppState, AuthSettings, router};
 use quarterdeck_store::people;
 use serde_json::Value;
 use sqlx::PgPool;
@@ -11,7 +11,9 @@ use sqlx::postgres::PgPoolOptions;
 async fn serve(db: PgPool) -> SocketAddr {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, router(AppState { db })).await });
+    tokio::spawn(async move {
+        axum::serve(listener, router(AppState::new(db, AuthSettings::default()))).await
+    });
     addr
 }
 

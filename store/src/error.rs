@@ -48,6 +48,10 @@ pub enum Error {
     )]
     NoUnprivilegedUser,
 
+    /// A uniqueness rule refused the write; the message says which.
+    #[error("{0}")]
+    Conflict(String),
+
     #[error("password hashing failed: {0}")]
     PasswordHash(String),
 }

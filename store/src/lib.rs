@@ -6,8 +6,14 @@ pub mod crd;
 mod database;
 pub mod embedded;
 mod error;
+pub mod links;
+pub mod login;
 pub mod password;
 pub mod people;
+pub mod permissions;
+pub mod secret;
+pub mod sessions;
+pub mod tokens;
 
 pub use database::{Database, DatabaseArgs};
 pub use error::Error;

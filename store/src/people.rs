@@ -116,3 +116,78 @@ fn dummy_hash() -> &'static str {
     static HASH: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     HASH.get_or_init(|| password::hash(&password::random_secret(32)).unwrap_or_default())
 }
+
+/// The roles a person can hold.
+pub const ROLES: &[&str] = &[
+    "admin",
+    "editor",
+    "viewer",
+    "guest",
+    "commander",
+    "responder",
+];
+
+/// A person as the user-management screen lists them.
+#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
+pub struct PersonWithRoles {
+    #[sqlx(flatten)]
+    #[serde(flatten)]
+    pub person: Person,
+    pub last_login: Option<chrono::DateTime<chrono::Utc>>,
+    pub created_at: chrono::DateTime<chrono::Utc>,
+    /// Whether the person has chosen a password (false while an invite is pending).
+    pub active: bool,
+}
+
+/// Every live human (not token or agent identities), by name.
+pub async fn list_with_roles(pool: &PgPool) -> Result<Vec<PersonWithRoles>, Error> {
+    Ok(sqlx::query_as(
+        "SELECT id, name, email, avatar, type, roles, last_login, created_at, password_hash IS NOT NULL AS active \
+         FROM people WHERE deleted_at IS NULL AND type IS NULL ORDER BY lower(name), id",
+    )
+    .fetch_all(pool)
+    .await?)
+}
+
+/// Changes a person's name, email or roles (each when given).
+pub async fn update(
+    pool: &PgPool,
+    id: Uuid,
+    name: Option<&str>,
+    email: Option<&str>,
+    roles: Option<&[String]>,
+) -> Result<Option<Person>, Error> {
+    sqlx::query_as(
+        "UPDATE people SET name = coalesce($2, name), email = coalesce($3, email), roles = coalesce($4, roles) \
+         WHERE id = $1 AND deleted_at IS NULL RETURNING id, name, email, avatar, type, roles",
+    )
+    .bind(id)
+    .bind(name)
+    .bind(email)
+    .bind(roles)
+    .fetch_optional(pool)
+    .await
+    .map_err(|e| match e.as_database_error() {
+        Some(db) if db.is_unique_violation() => Error::Conflict("that email is already in use".into()),
+        _ => Error::Database(e),
+    })
+}
+
+/// Soft-deletes a person and ends their sessions and tokens at once.
+pub async fn remove(pool: &PgPool, id: Uuid) -> Result<bool, Error> {
+    let mut tx = pool.begin().await?;
+    let done =
+        sqlx::query("UPDATE people SET deleted_at = now() WHERE id = $1 AND deleted_at IS NULL")
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+    crate::sessions::revoke_all(&mut *tx, id).await?;
+    sqlx::query(
+        "UPDATE access_tokens SET revoked_at = now() WHERE person_id = $1 AND revoked_at IS NULL",
+    )
+    .bind(id)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(done.rows_affected() == 1)
+}

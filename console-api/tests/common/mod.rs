@@ -1,0 +1,106 @@
+//! Shared harness: the real application on a loopback port over a fresh
+//! database, and helpers to create people and sign in as they would.
+#![allow(dead_code)]
+
+use quarterdeck_api::{AppState, AuthSettings, serve_on};
+use quarterdeck_store::password;
+use reqwest::{Client, StatusCode};
+use serde_json::{Value, json};
+use sqlx::PgPool;
+use uuid::Uuid;
+
+pub struct Api {
+    pub url: String,
+    pub pool: PgPool,
+}
+
+impl Api {
+    pub async fn start(pool: PgPool) -> Self {
+        Self::start_with(pool, AuthSettings::default()).await
+    }
+
+    pub async fn start_with(pool: PgPool, settings: AuthSettings) -> Self {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let state = AppState::new(pool.clone(), settings);
+        tokio::spawn(serve_on(listener, state, std::future::pending()));
+        Self { url, pool }
+    }
+
+    pub fn at(&self, path: &str) -> String {
+        format!("{}{path}", self.url)
+    }
+
+    /// A person with these roles and password.
+    pub async fn person(&self, email: &str, roles: &[&str], secret: &str) -> Uuid {
+        sqlx::query_scalar("INSERT INTO people (name, email, roles, password_hash) VALUES ($1, $2, $3, $4) RETURNING id")
+            .bind(email.split('@').next().unwrap_or(email))
+            .bind(email)
+            .bind(roles.iter().map(|r| r.to_string()).collect::<Vec<_>>())
+            .bind(password::hash(secret).unwrap())
+            .fetch_one(&self.pool)
+            .await
+            .unwrap()
+    }
+
+    /// Signs in through a browser flow; returns the client holding the session cookie.
+    pub async fn signed_in(&self, email: &str, secret: &str) -> Client {
+        let client = browser();
+        let (status, _) = self.sign_in(&client, email, secret).await;
+        assert_eq!(status, StatusCode::OK, "sign-in of {email}");
+        client
+    }
+
+    /// Runs one sign-in flow with this client.
+    pub async fn sign_in(&self, client: &Client, email: &str, secret: &str) -> (StatusCode, Value) {
+        let flow = self.flow(client).await;
+        let res = client
+            .post(self.at(&format!("/api/auth/login?flow={}", flow["id"].as_str().unwrap())))
+            .json(&json!({"method": "password", "identifier": email, "password": secret, "csrf_token": csrf(&flow)}))
+            .send()
+            .await
+            .unwrap();
+        (res.status(), res.json().await.unwrap_or(Value::Null))
+    }
+
+    pub async fn flow(&self, client: &Client) -> Value {
+        let res = client
+            .get(self.at("/api/auth/login/browser"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::OK);
+        res.json().await.unwrap()
+    }
+
+    pub async fn status(
+        &self,
+        client: &Client,
+        method: reqwest::Method,
+        path: &str,
+        body: Option<Value>,
+    ) -> StatusCode {
+        let mut req = client.request(method, self.at(path));
+        if let Some(body) = body {
+            req = req.json(&body);
+        }
+        req.send().await.unwrap().status()
+    }
+}
+
+/// A client that keeps cookies, like a browser.
+pub fn browser() -> Client {
+    Client::builder().cookie_store(true).build().unwrap()
+}
+
+/// The CSRF token from a flow's hidden node.
+pub fn csrf(flow: &Value) -> String {
+    flow["ui"]["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["attributes"]["name"] == "csrf_token")
+        .and_then(|n| n["attributes"]["value"].as_str())
+        .unwrap()
+        .to_owned()
+}

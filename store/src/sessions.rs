@@ -1,0 +1,90 @@
+//! Browser sessions: the cookie holds a random secret, the table its digest.
+
+use chrono::{DateTime, Utc};
+use sqlx::PgPool;
+use uuid::Uuid;
+
+use crate::people::Person;
+use crate::{Error, secret};
+
+/// Prefix of session secrets.
+const PREFIX: &str = "qds_";
+
+/// A session just created; `secret` goes into the cookie and nowhere else.
+#[derive(Debug)]
+pub struct NewSession {
+    pub secret: String,
+    pub expires_at: DateTime<Utc>,
+}
+
+/// Starts a session for the person and records the sign-in time.
+pub async fn create(
+    pool: &PgPool,
+    person_id: Uuid,
+    lifetime: std::time::Duration,
+    ip: Option<std::net::IpAddr>,
+    user_agent: Option<&str>,
+) -> Result<NewSession, Error> {
+    let secret = secret::generate(PREFIX);
+    let seconds = i64::try_from(lifetime.as_secs()).unwrap_or(i64::MAX);
+    let mut tx = pool.begin().await?;
+    let expires_at: DateTime<Utc> = sqlx::query_scalar(
+        "INSERT INTO sessions (id, person_id, expires_at, ip, user_agent) \
+         VALUES ($1, $2, now() + make_interval(secs => $3), $4::inet, $5) RETURNING expires_at",
+    )
+    .bind(secret::digest(&secret))
+    .bind(person_id)
+    .bind(seconds as f64)
+    .bind(ip.map(|ip| ip.to_string()))
+    .bind(user_agent)
+    .fetch_one(&mut *tx)
+    .await?;
+    sqlx::query("UPDATE people SET last_login = now() WHERE id = $1")
+        .bind(person_id)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(NewSession { secret, expires_at })
+}
+
+/// The person behind a live session, and when the session expires.
+pub async fn find(pool: &PgPool, secret: &str) -> Result<Option<(Person, DateTime<Utc>)>, Error> {
+    #[derive(sqlx::FromRow)]
+    struct Row {
+        #[sqlx(flatten)]
+        person: Person,
+        expires_at: DateTime<Utc>,
+    }
+    let row: Option<Row> = sqlx::query_as(
+        "SELECT p.id, p.name, p.email, p.avatar, p.type, p.roles, s.expires_at \
+         FROM sessions s JOIN people p ON p.id = s.person_id \
+         WHERE s.id = $1 AND s.revoked_at IS NULL AND s.expires_at > now() AND p.deleted_at IS NULL",
+    )
+    .bind(secret::digest(secret))
+    .fetch_optional(pool)
+    .await?;
+    Ok(row.map(|r| (r.person, r.expires_at)))
+}
+
+/// Ends one session.
+pub async fn revoke(pool: &PgPool, secret: &str) -> Result<(), Error> {
+    sqlx::query("UPDATE sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL")
+        .bind(secret::digest(secret))
+        .execute(pool)
+        .await?;
+    Ok(())
+}
+
+/// Ends every session of a person (removed, or their password reset).
+pub async fn revoke_all<'e>(
+    executor: impl sqlx::PgExecutor<'e>,
+    person_id: Uuid,
+) -> Result<(), Error> {
+    sqlx::query(
+        "UPDATE sessions SET revoked_at = now() WHERE person_id = $1 AND revoked_at IS NULL",
+    )
+    .bind(person_id)
+    .execute(executor)
+    .await?;
+    Ok(())
+}
