@@ -1,5 +1,7 @@
 use axum::Router;
+use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderName, Request};
+use axum::routing::any;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
@@ -8,8 +10,9 @@ use tower::ServiceBuilder;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::trace::TraceLayer;
 
+use crate::body::MAX_BODY_BYTES;
 use crate::config::AuthSettings;
-use crate::routes;
+use crate::{ApiError, routes, web};
 
 /// Shared state of every handler. The API keeps no other state in memory,
 /// so any number of replicas can serve the same database.
@@ -17,6 +20,8 @@ use crate::routes;
 pub struct AppState {
     pub db: PgPool,
     pub auth: Arc<AuthSettings>,
+    /// Where the built web console is, if it is served.
+    pub web_dir: Option<Arc<std::path::Path>>,
 }
 
 impl AppState {
@@ -24,7 +29,18 @@ impl AppState {
         Self {
             db,
             auth: Arc::new(auth),
+            web_dir: None,
         }
+    }
+
+    /// Serves the web console from `dir` when it holds a build.
+    pub fn with_web_dir(mut self, dir: &std::path::Path) -> Self {
+        if dir.join("index.html").is_file() {
+            self.web_dir = Some(Arc::from(dir));
+        } else {
+            tracing::warn!(dir = %dir.display(), "no web console build found; serving the API only");
+        }
+        self
     }
 }
 
@@ -40,7 +56,18 @@ pub fn router(state: AppState) -> Router {
             .unwrap_or_default();
         tracing::info_span!("request", method = %req.method(), uri = %req.uri(), request_id)
     });
-    routes::router().with_state(state).layer(
+    let mut app = routes::router()
+        // Unknown API paths are JSON 404s, never the web console's index.html.
+        .route(
+            "/api/{*rest}",
+            any(|| async { ApiError::NotFound("no such endpoint".into()) }),
+        )
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES));
+    app = match &state.web_dir {
+        Some(dir) => app.merge(web::router(dir)),
+        None => app.fallback(|| async { ApiError::NotFound("no such endpoint".into()) }),
+    };
+    app.with_state(state).layer(
         ServiceBuilder::new()
             .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
             .layer(trace)

@@ -16,6 +16,11 @@ pub struct Config {
     #[arg(long, env = "QUARTERDECK_LISTEN", default_value = "127.0.0.1:8080")]
     pub listen: SocketAddr,
 
+    /// Directory of the built web console (`npm run build` in web/); when
+    /// it has no index.html, only the API is served.
+    #[arg(long, env = "QUARTERDECK_WEB_DIR", default_value = "web/dist")]
+    pub web_dir: std::path::PathBuf,
+
     #[command(flatten)]
     pub database: DatabaseArgs,
 

@@ -2,11 +2,14 @@
 
 mod app;
 mod auth;
+mod body;
 mod config;
 mod error;
+pub mod openapi;
 pub mod rbac;
 mod routes;
 mod server;
+mod web;
 
 pub use app::{AppState, router, serve_on};
 pub use config::{AuthSettings, Config};

@@ -23,7 +23,8 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
 
     let listener = TcpListener::bind(config.listen).await?;
     tracing::info!(address = %listener.local_addr()?, "quarterdeck-api listening");
-    let state = AppState::new(database.pool.clone(), config.auth.clone());
+    let state =
+        AppState::new(database.pool.clone(), config.auth.clone()).with_web_dir(&config.web_dir);
     let served = serve_on(listener, state, quarterdeck_runtime::shutdown_signal()).await;
     database.close().await?;
     served?;

@@ -109,3 +109,81 @@ async fn whoami_needs_valid_credentials(pool: PgPool) {
     assert_eq!(body["payload"]["roles"], serde_json::json!(["admin"]));
     assert!(body["payload"]["user"].get("password_hash").is_none());
 }
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn serves_the_web_console_with_spa_fallback_and_caching(pool: PgPool) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("index.html"),
+        "<!doctype html><div id=root></div>",
+    )
+    .unwrap();
+    std::fs::create_dir(dir.path().join("assets")).unwrap();
+    std::fs::write(dir.path().join("assets/index-abc123.js"), "console.log(1)").unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let state = AppState::new(pool, AuthSettings::default()).with_web_dir(dir.path());
+    tokio::spawn(async move { axum::serve(listener, router(state)).await });
+
+    for path in ["/", "/settings/access-scopes", "/login?return_to=/health"] {
+        let res = reqwest::get(format!("http://{addr}{path}")).await.unwrap();
+        assert_eq!(res.status(), 200, "{path}");
+        assert_eq!(res.headers()["cache-control"], "no-cache", "{path}");
+        assert!(res.text().await.unwrap().contains("id=root"), "{path}");
+    }
+    let asset = reqwest::get(format!("http://{addr}/assets/index-abc123.js"))
+        .await
+        .unwrap();
+    assert_eq!(asset.status(), 200);
+    assert_eq!(
+        asset.headers()["cache-control"],
+        "public, max-age=31536000, immutable"
+    );
+    let api = reqwest::get(format!("http://{addr}/api/no-such-endpoint"))
+        .await
+        .unwrap();
+    assert_eq!(api.status(), 404);
+    let body: Value = api.json().await.unwrap();
+    assert_eq!(body["error"], "ENOTFOUND");
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn malformed_and_oversized_bodies_are_clean_400s(pool: PgPool) {
+    people::ensure_admin(&pool, Some("admin-password"))
+        .await
+        .unwrap();
+    let addr = serve(pool).await;
+    let client = reqwest::Client::new();
+    let url = format!("http://{addr}/api/auth/create_token");
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("application/json", b"{not json".to_vec()),
+        ("application/json", b"[1,2,3]".to_vec()),
+        ("application/json", br#"{"name": 42}"#.to_vec()),
+        ("text/plain", br#"{"name": "x"}"#.to_vec()),
+        ("application/json", vec![b' '; 2 * 1024 * 1024]),
+    ];
+    for (content_type, body) in cases {
+        let res = client
+            .post(&url)
+            .basic_auth(people::ADMIN_EMAIL, Some("admin-password"))
+            .header("content-type", content_type)
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        let status = res.status();
+        let body: Value = res.json().await.unwrap();
+        assert!(status == 400 || status == 413, "{content_type}: {status}");
+        assert!(body["message"].is_string(), "{body}");
+    }
+    let tokens: Value = client
+        .get(format!("http://{addr}/api/auth/tokens"))
+        .basic_auth(people::ADMIN_EMAIL, Some("admin-password"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(tokens, serde_json::json!([]), "nothing was written");
+}

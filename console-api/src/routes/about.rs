@@ -19,7 +19,8 @@ pub fn router() -> Router<AppState> {
 }
 
 /// Version, and whether the database answers.
-async fn about(State(state): State<AppState>) -> impl IntoResponse {
+#[utoipa::path(get, path = "/api/about", tag = "meta", responses((status = 200, body = crate::openapi::About), (status = 503, description = "The database is unreachable", body = crate::openapi::About)))]
+pub(crate) async fn about(State(state): State<AppState>) -> impl IntoResponse {
     match ping(&state).await {
         Ok(()) => (
             StatusCode::OK,
@@ -33,12 +34,14 @@ async fn about(State(state): State<AppState>) -> impl IntoResponse {
 }
 
 /// Liveness: the process serves HTTP.
-async fn healthz() -> &'static str {
+#[utoipa::path(get, path = "/healthz", tag = "meta", responses((status = 200, description = "The process serves HTTP", body = String)))]
+pub(crate) async fn healthz() -> &'static str {
     "ok"
 }
 
 /// Readiness: the process can reach its database.
-async fn readyz(State(state): State<AppState>) -> impl IntoResponse {
+#[utoipa::path(get, path = "/readyz", tag = "meta", responses((status = 200, body = String), (status = 503, description = "The database is unreachable", body = String)))]
+pub(crate) async fn readyz(State(state): State<AppState>) -> impl IntoResponse {
     match ping(&state).await {
         Ok(()) => (StatusCode::OK, "ok".to_owned()),
         Err(reason) => (StatusCode::SERVICE_UNAVAILABLE, reason),

@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 use uuid::Uuid;
 
 use crate::auth::{Caller, Via};
+use crate::body::Body;
 use crate::rbac::ScopeGrant;
 use crate::{ApiError, AppState};
 
@@ -23,7 +24,8 @@ pub fn router() -> Router<AppState> {
         .route("/api/auth/token/{id}", delete(revoke_token))
 }
 
-async fn whoami(caller: Caller) -> Json<Value> {
+#[utoipa::path(get, path = "/api/auth/whoami", tag = "auth", responses((status = 200, body = crate::openapi::Whoami), (status = 401, body = crate::openapi::ErrorBody)))]
+pub(crate) async fn whoami(caller: Caller) -> Json<Value> {
     Json(json!({
         "message": "success",
         "payload": {
@@ -40,7 +42,7 @@ const DEFAULT_EXPIRY: Duration = Duration::from_secs(90 * 24 * 3600);
 
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct CreateToken {
+pub(crate) struct CreateToken {
     #[serde(default)]
     name: String,
     expiry: Option<String>,
@@ -82,10 +84,11 @@ fn parse_expiry(expiry: Option<&str>) -> Result<Option<Duration>, ApiError> {
     }
 }
 
-async fn create_token(
+#[utoipa::path(post, path = "/api/auth/create_token", tag = "tokens", request_body = crate::openapi::CreateToken, responses((status = 201, body = crate::openapi::TokenCreated), (status = 400, body = crate::openapi::ErrorBody), (status = 409, body = crate::openapi::ErrorBody)))]
+pub(crate) async fn create_token(
     State(state): State<AppState>,
     caller: Caller,
-    Json(body): Json<CreateToken>,
+    Body(body): Body<CreateToken>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     // A token cannot mint tokens: it could outlive or widen its own scope.
     if caller.via == Via::Token {
@@ -138,7 +141,8 @@ async fn create_token(
 }
 
 /// Admins see every token; others their own.
-async fn list_tokens(
+#[utoipa::path(get, path = "/api/auth/tokens", tag = "tokens", responses((status = 200, body = Vec<crate::openapi::TokenInfo>)))]
+pub(crate) async fn list_tokens(
     State(state): State<AppState>,
     caller: Caller,
 ) -> Result<Json<Vec<TokenInfo>>, ApiError> {
@@ -146,7 +150,8 @@ async fn list_tokens(
     Ok(Json(tokens::list(&state.db, owner).await?))
 }
 
-async fn revoke_token(
+#[utoipa::path(delete, path = "/api/auth/token/{id}", tag = "tokens", params(("id" = uuid::Uuid, Path)), responses((status = 204), (status = 404, body = crate::openapi::ErrorBody)))]
+pub(crate) async fn revoke_token(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<Uuid>,

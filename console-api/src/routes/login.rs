@@ -18,6 +18,7 @@ use serde_json::{Value, json};
 use uuid::Uuid;
 
 use crate::auth::{CSRF_COOKIE, SESSION_COOKIE, check_rate_limit, client_ip, cookie, set_cookie};
+use crate::body::Body;
 use crate::{ApiError, AppState};
 
 pub fn router() -> Router<AppState> {
@@ -35,7 +36,7 @@ const CSRF_VIOLATION: &str = "A security violation was detected, please fill out
 const RETURN_TO_FORBIDDEN: &str = "The return_to address is not allowed.";
 
 #[derive(Debug, Deserialize)]
-struct CreateFlow {
+pub(crate) struct CreateFlow {
     return_to: Option<String>,
     #[serde(default)]
     refresh: Option<bool>,
@@ -138,7 +139,8 @@ async fn new_flow(
         .into_response())
 }
 
-async fn create_flow(
+#[utoipa::path(get, path = "/api/auth/login/browser", tag = "auth", params(("return_to" = Option<String>, Query, description = "A path on this origin to go to after signing in"), ("refresh" = Option<bool>, Query), ("aal" = Option<String>, Query)), responses((status = 200, description = "A new sign-in flow; sets the CSRF cookie", body = Object), (status = 400, description = "return_to is not allowed", body = Object)))]
+pub(crate) async fn create_flow(
     State(state): State<AppState>,
     Query(q): Query<CreateFlow>,
 ) -> Result<Response, ApiError> {
@@ -195,7 +197,7 @@ async fn expired(state: &AppState, flow: &Flow) -> Result<Response, ApiError> {
 }
 
 #[derive(Debug, Deserialize)]
-struct FlowId {
+pub(crate) struct FlowId {
     id: Option<String>,
     flow: Option<String>,
 }
@@ -209,7 +211,8 @@ impl FlowId {
     }
 }
 
-async fn get_flow(
+#[utoipa::path(get, path = "/api/auth/login/flows", tag = "auth", params(("id" = String, Query)), responses((status = 200, body = Object), (status = 404, body = Object), (status = 410, description = "Expired; use_flow_id names a fresh flow", body = Object)))]
+pub(crate) async fn get_flow(
     State(state): State<AppState>,
     headers: HeaderMap,
     Query(q): Query<FlowId>,
@@ -237,7 +240,7 @@ async fn lookup(state: &AppState, q: &FlowId) -> Result<Option<(Flow, String)>, 
 }
 
 #[derive(Debug, Deserialize)]
-struct Submit {
+pub(crate) struct Submit {
     #[serde(default)]
     method: Option<String>,
     #[serde(default)]
@@ -248,11 +251,12 @@ struct Submit {
     csrf_token: String,
 }
 
-async fn submit(
+#[utoipa::path(post, path = "/api/auth/login", tag = "auth", params(("flow" = String, Query)), request_body = crate::openapi::SubmitLogin, responses((status = 200, description = "Signed in; sets the session cookie", body = Object), (status = 400, description = "The flow again, with messages", body = Object), (status = 403, description = "CSRF violation", body = Object), (status = 410, body = Object), (status = 429, body = crate::openapi::ErrorBody)))]
+pub(crate) async fn submit(
     State(state): State<AppState>,
     parts: Parts,
     Query(q): Query<FlowId>,
-    Json(body): Json<Submit>,
+    Body(body): Body<Submit>,
 ) -> Result<Response, ApiError> {
     let Some((flow, csrf_hash)) = lookup(&state, &q).await? else {
         return Ok(flow_error(
@@ -387,7 +391,11 @@ fn session_json(person: &Person, expires_at: Option<chrono::DateTime<chrono::Utc
 }
 
 /// The current browser session (the provider's `toSession`).
-async fn session(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, ApiError> {
+#[utoipa::path(get, path = "/api/auth/session", tag = "auth", responses((status = 200, body = Object), (status = 401, body = Object)))]
+pub(crate) async fn session(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
     let found = match cookie(&headers, SESSION_COOKIE) {
         Some(secret) => sessions::find(&state.db, &secret).await?,
         None => None,
@@ -405,7 +413,11 @@ async fn session(State(state): State<AppState>, headers: HeaderMap) -> Result<Re
 }
 
 /// Ends the browser session and clears its cookie.
-async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, ApiError> {
+#[utoipa::path(post, path = "/api/auth/logout", tag = "auth", responses((status = 204, description = "Signed out; the session cookie is cleared")))]
+pub(crate) async fn logout(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
     if let Some(secret) = cookie(&headers, SESSION_COOKIE) {
         sessions::revoke(&state.db, &secret).await?;
     }

@@ -2,10 +2,10 @@ use axum::Router;
 
 use crate::AppState;
 
-mod about;
-mod auth;
+pub(crate) mod about;
+pub(crate) mod auth;
 pub mod login;
-mod people;
+pub(crate) mod people;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -13,4 +13,8 @@ pub fn router() -> Router<AppState> {
         .merge(auth::router())
         .merge(login::router())
         .merge(people::router())
+        .route(
+            "/api/openapi.json",
+            axum::routing::get(crate::openapi::openapi_json),
+        )
 }

@@ -14,6 +14,7 @@ use serde_json::{Value, json};
 use uuid::Uuid;
 
 use crate::auth::Caller;
+use crate::body::Body;
 use crate::rbac::Action;
 use crate::routes::login::start_session;
 use crate::{ApiError, AppState};
@@ -79,7 +80,7 @@ fn link_url(state: &AppState, path: &str, token: &str) -> String {
 
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct Invite {
+pub(crate) struct Invite {
     #[serde(default)]
     first_name: String,
     #[serde(default)]
@@ -90,10 +91,11 @@ struct Invite {
     role: String,
 }
 
-async fn invite(
+#[utoipa::path(post, path = "/api/auth/invite_user", tag = "people", request_body = crate::openapi::InviteUser, responses((status = 201, body = crate::openapi::LinkCreated), (status = 400, body = crate::openapi::ErrorBody), (status = 403, body = crate::openapi::ErrorBody), (status = 409, body = crate::openapi::ErrorBody)))]
+pub(crate) async fn invite(
     State(state): State<AppState>,
     caller: Caller,
-    Json(body): Json<Invite>,
+    Body(body): Body<Invite>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     caller.require("identities", Action::Create)?;
     let email = body.email.trim();
@@ -122,7 +124,7 @@ async fn invite(
 }
 
 #[derive(Debug, Deserialize)]
-struct TokenQuery {
+pub(crate) struct TokenQuery {
     token: String,
 }
 
@@ -146,14 +148,16 @@ async fn peek(state: &AppState, kind: Kind, token: &str) -> Result<Json<Value>, 
         .map_err(link_error)
 }
 
-async fn peek_invite(
+#[utoipa::path(get, path = "/api/auth/invite", tag = "people", params(("token" = String, Query)), responses((status = 200, body = crate::openapi::LinkTarget), (status = 404, body = crate::openapi::ErrorBody), (status = 410, body = crate::openapi::ErrorBody)))]
+pub(crate) async fn peek_invite(
     State(state): State<AppState>,
     Query(q): Query<TokenQuery>,
 ) -> Result<Json<Value>, ApiError> {
     peek(&state, Kind::Invite, &q.token).await
 }
 
-async fn peek_reset(
+#[utoipa::path(get, path = "/api/auth/password_reset", tag = "people", params(("token" = String, Query)), responses((status = 200, body = crate::openapi::LinkTarget), (status = 404, body = crate::openapi::ErrorBody), (status = 410, body = crate::openapi::ErrorBody)))]
+pub(crate) async fn peek_reset(
     State(state): State<AppState>,
     Query(q): Query<TokenQuery>,
 ) -> Result<Json<Value>, ApiError> {
@@ -161,7 +165,7 @@ async fn peek_reset(
 }
 
 #[derive(Debug, Deserialize)]
-struct Redeem {
+pub(crate) struct Redeem {
     #[serde(default)]
     token: String,
     #[serde(default)]
@@ -185,23 +189,26 @@ async fn redeem(
     start_session(state, parts, &person).await
 }
 
-async fn accept_invite(
+#[utoipa::path(post, path = "/api/auth/invite", tag = "people", request_body = crate::openapi::RedeemLink, responses((status = 200, description = "Password set and signed in", body = Object), (status = 400, body = crate::openapi::ErrorBody), (status = 410, body = crate::openapi::ErrorBody)))]
+pub(crate) async fn accept_invite(
     State(state): State<AppState>,
     parts: Parts,
-    Json(body): Json<Redeem>,
+    Body(body): Body<Redeem>,
 ) -> Result<Response, ApiError> {
     redeem(&state, &parts, Kind::Invite, body).await
 }
 
-async fn redeem_reset(
+#[utoipa::path(post, path = "/api/auth/password_reset", tag = "people", request_body = crate::openapi::RedeemLink, responses((status = 200, description = "Password set and signed in", body = Object), (status = 400, body = crate::openapi::ErrorBody), (status = 410, body = crate::openapi::ErrorBody)))]
+pub(crate) async fn redeem_reset(
     State(state): State<AppState>,
     parts: Parts,
-    Json(body): Json<Redeem>,
+    Body(body): Body<Redeem>,
 ) -> Result<Response, ApiError> {
     redeem(&state, &parts, Kind::Reset, body).await
 }
 
-async fn issue_reset(
+#[utoipa::path(post, path = "/api/people/{id}/password_reset", tag = "people", params(("id" = uuid::Uuid, Path)), responses((status = 201, body = crate::openapi::LinkCreated), (status = 403, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody)))]
+pub(crate) async fn issue_reset(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<Uuid>,
@@ -220,7 +227,8 @@ async fn issue_reset(
     ))
 }
 
-async fn list(
+#[utoipa::path(get, path = "/api/people_roles", tag = "people", responses((status = 200, body = Vec<crate::openapi::PersonWithRoles>), (status = 403, body = crate::openapi::ErrorBody)))]
+pub(crate) async fn list(
     State(state): State<AppState>,
     caller: Caller,
 ) -> Result<Json<Vec<PersonWithRoles>>, ApiError> {
@@ -229,17 +237,18 @@ async fn list(
 }
 
 #[derive(Debug, Deserialize)]
-struct Update {
+pub(crate) struct Update {
     id: Uuid,
     name: Option<String>,
     email: Option<String>,
     roles: Option<Vec<String>>,
 }
 
-async fn update(
+#[utoipa::path(post, path = "/api/people/update", tag = "people", request_body = crate::openapi::UpdatePerson, responses((status = 200, body = Object), (status = 400, body = crate::openapi::ErrorBody), (status = 403, body = crate::openapi::ErrorBody), (status = 409, body = crate::openapi::ErrorBody)))]
+pub(crate) async fn update(
     State(state): State<AppState>,
     caller: Caller,
-    Json(body): Json<Update>,
+    Body(body): Body<Update>,
 ) -> Result<Json<Value>, ApiError> {
     caller.require("identities", Action::Update)?;
     if let Some(email) = &body.email {
@@ -271,7 +280,8 @@ async fn update(
     Ok(Json(json!({ "message": "success", "payload": person })))
 }
 
-async fn remove(
+#[utoipa::path(delete, path = "/api/people/{id}", tag = "people", params(("id" = uuid::Uuid, Path)), responses((status = 204), (status = 403, body = crate::openapi::ErrorBody), (status = 409, body = crate::openapi::ErrorBody)))]
+pub(crate) async fn remove(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<Uuid>,

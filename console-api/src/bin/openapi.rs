@@ -1,0 +1,5 @@
+//! Prints the OpenAPI document: `cargo run -p quarterdeck-api --bin openapi > console-api/openapi.json`.
+
+fn main() {
+    print!("{}", quarterdeck_api::openapi::document());
+}

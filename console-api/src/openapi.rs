@@ -1,0 +1,248 @@
+//! The OpenAPI document of the console API, served at `/api/openapi.json`
+//! and committed as `console-api/openapi.json` (a test fails on drift; the
+//! web client is generated from the committed copy).
+
+use utoipa::{OpenApi, ToSchema};
+
+/// An error of the API.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct ErrorBody {
+    /// `EUNAUTHORIZED`, `EFORBIDDEN`, `ENOTFOUND`, `EINVALID`, `ECONFLICT`, `EGONE`, ...
+    error: String,
+    message: String,
+    /// With EFORBIDDEN: the resource refused.
+    resource: Option<String>,
+    /// With EFORBIDDEN: the action refused.
+    action: Option<String>,
+    /// With EINVALID: the field at fault.
+    field: Option<String>,
+}
+
+/// Version and database health.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct About {
+    version: String,
+    /// `ok`, or `unavailable` with a reason (503).
+    database: String,
+    reason: Option<String>,
+}
+
+/// A person as the API shows them.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct Person {
+    id: uuid::Uuid,
+    name: String,
+    email: Option<String>,
+    avatar: Option<String>,
+    /// null for humans; `agent` or `access_token` for machine identities.
+    #[schema(rename = "type")]
+    kind: Option<String>,
+    roles: Vec<String>,
+}
+
+/// A permission rule applying to the caller.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct PermissionRule {
+    id: uuid::Uuid,
+    subject_type: String,
+    subject: Option<String>,
+    object: Option<String>,
+    action: String,
+    deny: bool,
+    resource_id: Option<uuid::Uuid>,
+}
+
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct WhoamiPayload {
+    user: Person,
+    roles: Vec<String>,
+    permissions: Vec<PermissionRule>,
+}
+
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct Whoami {
+    message: String,
+    payload: WhoamiPayload,
+}
+
+/// One grant of a token scope.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct ScopeGrant {
+    subject: Option<String>,
+    /// `mcp`, `canaries`, `catalog`, `application`, `playbooks` or `notification`.
+    object: String,
+    /// Comma-separated: `read`, `create`, `update`, `delete`, `*`, `playbook:run`, `playbook:approve`.
+    action: String,
+}
+
+#[derive(ToSchema)]
+#[allow(dead_code)]
+#[schema(rename_all = "camelCase")]
+pub struct CreateToken {
+    name: String,
+    /// `30d`, `90d` (default), `180d`, `365d`, `never`, or any duration such as `720h`.
+    expiry: Option<String>,
+    auto_renew: Option<bool>,
+    scope: Option<Vec<ScopeGrant>>,
+}
+
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct TokenCreatedPayload {
+    /// The token; shown this once only.
+    token: String,
+    id: uuid::Uuid,
+    expires_at: Option<chrono::DateTime<chrono::Utc>>,
+}
+
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct TokenCreated {
+    message: String,
+    payload: TokenCreatedPayload,
+}
+
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct TokenInfo {
+    id: uuid::Uuid,
+    name: String,
+    person_id: uuid::Uuid,
+    #[schema(value_type = Option<Vec<ScopeGrant>>)]
+    scope: Option<serde_json::Value>,
+    expires_at: Option<chrono::DateTime<chrono::Utc>>,
+    auto_renew: bool,
+    created_at: chrono::DateTime<chrono::Utc>,
+    last_used_at: Option<chrono::DateTime<chrono::Utc>>,
+}
+
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct PersonWithRoles {
+    id: uuid::Uuid,
+    name: String,
+    email: Option<String>,
+    avatar: Option<String>,
+    roles: Vec<String>,
+    last_login: Option<chrono::DateTime<chrono::Utc>>,
+    created_at: chrono::DateTime<chrono::Utc>,
+    /// false while an invitation is pending.
+    active: bool,
+}
+
+#[derive(ToSchema)]
+#[allow(dead_code)]
+#[schema(rename_all = "camelCase")]
+pub struct InviteUser {
+    first_name: String,
+    last_name: String,
+    email: String,
+    /// admin, editor, viewer, guest, commander or responder.
+    role: String,
+}
+
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct LinkPayload {
+    id: Option<uuid::Uuid>,
+    /// The one-time link to hand to the person.
+    link: String,
+}
+
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct LinkCreated {
+    message: String,
+    payload: LinkPayload,
+}
+
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct LinkTarget {
+    email: Option<String>,
+    name: String,
+    expires_at: chrono::DateTime<chrono::Utc>,
+    /// The password rule, to show beside the field.
+    policy: String,
+}
+
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct RedeemLink {
+    token: String,
+    password: String,
+}
+
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct UpdatePerson {
+    id: uuid::Uuid,
+    name: Option<String>,
+    email: Option<String>,
+    roles: Option<Vec<String>>,
+}
+
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct SubmitLogin {
+    /// `password`.
+    method: Option<String>,
+    identifier: String,
+    password: String,
+    /// The value of the flow's hidden `csrf_token` node.
+    csrf_token: String,
+}
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Quarterdeck console API",
+        description = "The HTTP API of the Quarterdeck console."
+    ),
+    paths(
+        crate::routes::about::about,
+        crate::routes::about::healthz,
+        crate::routes::about::readyz,
+        crate::routes::login::create_flow,
+        crate::routes::login::get_flow,
+        crate::routes::login::submit,
+        crate::routes::login::session,
+        crate::routes::login::logout,
+        crate::routes::auth::whoami,
+        crate::routes::auth::create_token,
+        crate::routes::auth::list_tokens,
+        crate::routes::auth::revoke_token,
+        crate::routes::people::invite,
+        crate::routes::people::peek_invite,
+        crate::routes::people::accept_invite,
+        crate::routes::people::peek_reset,
+        crate::routes::people::redeem_reset,
+        crate::routes::people::issue_reset,
+        crate::routes::people::list,
+        crate::routes::people::update,
+        crate::routes::people::remove,
+        openapi_json,
+    ),
+    components(schemas(ErrorBody))
+)]
+pub struct ApiDoc;
+
+/// This document.
+#[utoipa::path(get, path = "/api/openapi.json", tag = "meta", responses((status = 200, description = "The OpenAPI document", body = Object)))]
+pub async fn openapi_json() -> axum::Json<utoipa::openapi::OpenApi> {
+    axum::Json(ApiDoc::openapi())
+}
+
+/// The document as committed: pretty JSON with a final newline.
+pub fn document() -> String {
+    let mut text = ApiDoc::openapi().to_pretty_json().unwrap_or_default();
+    text.push('\n');
+    text
+}
