@@ -228,6 +228,7 @@ pub struct SubmitLogin {
         crate::routes::people::list,
         crate::routes::people::update,
         crate::routes::people::remove,
+        crate::routes::db::handle,
         openapi_json,
     ),
     components(schemas(ErrorBody))

@@ -11,6 +11,7 @@ pub mod login;
 pub mod password;
 pub mod people;
 pub mod permissions;
+pub mod rest;
 pub mod secret;
 pub mod sessions;
 pub mod tokens;

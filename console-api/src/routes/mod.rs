@@ -4,6 +4,7 @@ use crate::AppState;
 
 pub(crate) mod about;
 pub(crate) mod auth;
+pub(crate) mod db;
 pub mod login;
 pub(crate) mod people;
 
@@ -13,6 +14,7 @@ pub fn router() -> Router<AppState> {
         .merge(auth::router())
         .merge(login::router())
         .merge(people::router())
+        .merge(db::router())
         .route(
             "/api/openapi.json",
             axum::routing::get(crate::openapi::openapi_json),

@@ -1,0 +1,426 @@
+//! Runs a request: one read-only transaction for GET, one read-write
+//! transaction for each write (guards and validators included).
+
+use serde_json::Value;
+use sqlx::postgres::PgArguments;
+use sqlx::types::Json;
+use sqlx::{Arguments, PgPool, Postgres, Transaction};
+
+use super::body;
+use super::error::RestError;
+use super::parse::{Prefer, Query, Range, parse_prefer, parse_query, parse_range};
+use super::schema::{Relation, Schema};
+use super::sql::{self, Param, Returning, Sql, Target};
+use super::validate::validate;
+use super::{Caller, Method, Request, Response};
+
+/// Default and maximum rows of one GET (PostgREST's `db-max-rows`).
+pub const MAX_ROWS: u64 = 2000;
+
+pub(crate) async fn run(
+    pool: &PgPool,
+    req: Request<'_>,
+    caller: &Caller,
+) -> Result<Response, RestError> {
+    let schema = Schema::console();
+    let relation = schema
+        .relation(req.relation)
+        .ok_or_else(|| RestError::unknown_relation(req.relation))?;
+    let query = parse_query(req.query)?;
+    let prefer = parse_prefer(req.prefer);
+    let ctx = Context {
+        pool,
+        schema,
+        relation,
+        caller,
+        prefer,
+    };
+    match req.method {
+        Method::Get => {
+            let range = req.range.map(parse_range).transpose()?;
+            ctx.read(&query, range).await
+        }
+        Method::Post => {
+            ctx.writable("POST")?;
+            no_modifiers(&query, true)?;
+            ctx.insert(&query, req.body).await
+        }
+        Method::Patch => {
+            ctx.writable("PATCH")?;
+            no_modifiers(&query, false)?;
+            if query.filters.is_empty() {
+                return Err(RestError::missing_filter("UPDATE"));
+            }
+            ctx.update(&query, req.body).await
+        }
+        Method::Delete => {
+            ctx.writable("DELETE")?;
+            no_modifiers(&query, false)?;
+            if query.filters.is_empty() {
+                return Err(RestError::missing_filter("DELETE"));
+            }
+            ctx.delete(&query).await
+        }
+    }
+}
+
+pub(crate) async fn explain(
+    pool: &PgPool,
+    req: Request<'_>,
+    caller: &Caller,
+) -> Result<Value, RestError> {
+    let schema = Schema::console();
+    let relation = schema
+        .relation(req.relation)
+        .ok_or_else(|| RestError::unknown_relation(req.relation))?;
+    if req.method != Method::Get {
+        return Err(RestError::method_not_allowed(
+            relation.name,
+            "EXPLAIN of a write",
+        ));
+    }
+    let query = parse_query(req.query)?;
+    let range = req.range.map(parse_range).transpose()?;
+    let count = parse_prefer(req.prefer).count;
+    let (sql, _) = select_sql(schema, relation, caller, &query, range, count)?;
+    let args = arguments(sql.params)?;
+    let mut tx = begin(pool, true).await?;
+    let Json(plan): Json<Value> = sqlx::query_scalar_with(
+        sqlx::AssertSqlSafe(format!("EXPLAIN (FORMAT JSON) {}", sql.text)),
+        args,
+    )
+    .persistent(false)
+    .fetch_one(&mut *tx)
+    .await
+    .map_err(RestError::from_sqlx)?;
+    tx.commit().await.map_err(RestError::from_sqlx)?;
+    Ok(plan)
+}
+
+/// The statement of a GET and the offset of its first row.
+fn select_sql(
+    schema: &Schema,
+    relation: &Relation,
+    caller: &Caller,
+    query: &Query,
+    range: Option<Range>,
+    count: bool,
+) -> Result<(Sql, u64), RestError> {
+    let (limit, offset) = page(query, range);
+    let bound = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
+    let sql = sql::select(
+        schema,
+        &caller.visibility,
+        relation,
+        query,
+        (bound(limit), bound(offset)),
+        count,
+    )?;
+    Ok((sql, offset))
+}
+
+/// Writes take `select` (for the representation) and, except POST, filters.
+fn no_modifiers(query: &Query, post: bool) -> Result<(), RestError> {
+    if !query.order.is_empty() || query.limit.is_some() || query.offset.is_some() {
+        return Err(RestError::unsupported(
+            "order, limit and offset apply to GET only",
+        ));
+    }
+    if post && !query.filters.is_empty() {
+        return Err(RestError::unsupported("filters do not apply to POST"));
+    }
+    Ok(())
+}
+
+/// The page a GET returns: the intersection of `limit`/`offset` and the
+/// `Range` header, at most [`MAX_ROWS`] rows.
+pub(crate) fn page(query: &Query, range: Option<Range>) -> (u64, u64) {
+    let query_start = query.offset.unwrap_or(0);
+    let query_end = query.limit.map(|l| query_start.saturating_add(l));
+    let (range_start, range_end) = range.map_or((0, None), |r| {
+        (r.first, r.last.map(|l| l.saturating_add(1)))
+    });
+    let start = query_start.max(range_start);
+    let end = match (query_end, range_end) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    let length = end.map_or(MAX_ROWS, |e| e.saturating_sub(start));
+    (length.min(MAX_ROWS), start)
+}
+
+/// `Content-Range` of a GET: `first-last/total`, `*/total` when empty, `*`
+/// for an uncounted total.
+pub(crate) fn content_range(offset: u64, rows: u64, total: Option<i64>) -> String {
+    let total = total.map_or_else(|| "*".to_owned(), |t| t.to_string());
+    if rows == 0 {
+        format!("*/{total}")
+    } else {
+        format!("{offset}-{}/{total}", offset + rows - 1)
+    }
+}
+
+struct Context<'a> {
+    pool: &'a PgPool,
+    schema: &'static Schema,
+    relation: &'static Relation,
+    caller: &'a Caller,
+    prefer: Prefer,
+}
+
+/// A locked target row of a PATCH or DELETE.
+#[derive(sqlx::FromRow)]
+struct Locked {
+    ctid: String,
+    read_only: bool,
+    row: Option<Json<Value>>,
+}
+
+fn arguments(params: Vec<Param>) -> Result<PgArguments, RestError> {
+    let mut args = PgArguments::default();
+    for param in params {
+        let added = match param {
+            Param::Text(v) => args.add(v),
+            Param::TextArray(v) => args.add(v),
+            Param::Json(v) => args.add(Json(v)),
+            Param::BigInt(v) => args.add(v),
+        };
+        added.map_err(|e| {
+            tracing::error!(error = %e, "data API: cannot bind a parameter");
+            RestError::internal()
+        })?;
+    }
+    Ok(args)
+}
+
+/// Opens the request's transaction, with a statement timeout, in one round trip.
+async fn begin(
+    pool: &PgPool,
+    read_only: bool,
+) -> Result<Transaction<'static, Postgres>, RestError> {
+    let statement = if read_only {
+        "BEGIN READ ONLY; SET LOCAL statement_timeout = '30s'"
+    } else {
+        "BEGIN; SET LOCAL statement_timeout = '30s'"
+    };
+    pool.begin_with(statement)
+        .await
+        .map_err(RestError::from_sqlx)
+}
+
+/// Runs a statement answering `(body json, n bigint[, total bigint])`.
+async fn fetch_body(
+    tx: &mut Transaction<'static, Postgres>,
+    sql: Sql,
+) -> Result<(Value, i64), RestError> {
+    let args = arguments(sql.params)?;
+    let (Json(body), n): (Json<Value>, i64) =
+        sqlx::query_as_with(sqlx::AssertSqlSafe(sql.text), args)
+            .persistent(false)
+            .fetch_one(&mut **tx)
+            .await
+            .map_err(RestError::from_sqlx)?;
+    Ok((body, n))
+}
+
+impl Context<'_> {
+    fn writable(&self, method: &str) -> Result<(), RestError> {
+        if self.relation.writable {
+            Ok(())
+        } else {
+            Err(RestError::method_not_allowed(self.relation.name, method))
+        }
+    }
+
+    fn returning<'q>(&self, query: &'q Query) -> Returning<'q> {
+        if self.prefer.representation {
+            Returning::Rows(query.select.as_deref())
+        } else {
+            Returning::Count
+        }
+    }
+
+    /// POST answers 201; PATCH and DELETE 200 with a representation, else 204.
+    fn written(&self, status: u16, body: Value) -> Response {
+        let representation = self.prefer.representation;
+        Response {
+            status: if representation || status == 201 {
+                status
+            } else {
+                204
+            },
+            body: representation.then_some(body),
+            content_range: None,
+        }
+    }
+
+    async fn read(&self, query: &Query, range: Option<Range>) -> Result<Response, RestError> {
+        let (sql, offset) = select_sql(
+            self.schema,
+            self.relation,
+            self.caller,
+            query,
+            range,
+            self.prefer.count,
+        )?;
+        let args = arguments(sql.params)?;
+        let mut tx = begin(self.pool, true).await?;
+        let (Json(body), n, total): (Json<Value>, i64, Option<i64>) =
+            sqlx::query_as_with(sqlx::AssertSqlSafe(sql.text), args)
+                .persistent(false)
+                .fetch_one(&mut *tx)
+                .await
+                .map_err(RestError::from_sqlx)?;
+        tx.commit().await.map_err(RestError::from_sqlx)?;
+        let rows = u64::try_from(n).unwrap_or(0);
+        Ok(Response {
+            status: 200,
+            body: Some(body),
+            content_range: Some(content_range(offset, rows, total)),
+        })
+    }
+
+    async fn insert(&self, query: &Query, body: Option<Value>) -> Result<Response, RestError> {
+        let insert = body::insert(self.relation, body, self.caller.person_id)?;
+        if insert.rows.is_empty() {
+            return Ok(self.written(201, Value::Array(Vec::new())));
+        }
+        if let Some(validator) = self.relation.validator {
+            for row in &insert.rows {
+                validate(validator, row)?;
+            }
+        }
+        let rows = Value::Array(insert.rows.into_iter().map(Value::Object).collect());
+        let sql = sql::insert(
+            self.schema,
+            &self.caller.visibility,
+            self.relation,
+            &insert.columns,
+            rows,
+            &self.returning(query),
+        )?;
+        let mut tx = begin(self.pool, false).await?;
+        let (body, _) = fetch_body(&mut tx, sql).await?;
+        tx.commit().await.map_err(RestError::from_sqlx)?;
+        Ok(self.written(201, body))
+    }
+
+    /// Locks the targets, refusing rows managed outside the UI; returns
+    /// their ctids and (when asked) their current values.
+    async fn lock(
+        &self,
+        tx: &mut Transaction<'static, Postgres>,
+        query: &Query,
+        rows: bool,
+    ) -> Result<Vec<Locked>, RestError> {
+        let sql = sql::lock(
+            self.schema,
+            &self.caller.visibility,
+            self.relation,
+            &query.filters,
+            rows,
+        )?;
+        let args = arguments(sql.params)?;
+        let locked: Vec<Locked> = sqlx::query_as_with(sqlx::AssertSqlSafe(sql.text), args)
+            .persistent(false)
+            .fetch_all(&mut **tx)
+            .await
+            .map_err(RestError::from_sqlx)?;
+        if locked.iter().any(|l| l.read_only) {
+            return Err(RestError::read_only());
+        }
+        Ok(locked)
+    }
+
+    async fn update(&self, query: &Query, body: Option<Value>) -> Result<Response, RestError> {
+        let patch = body::patch(self.relation, body, self.caller.person_id)?;
+        let validator = self.relation.validator.filter(|_| !patch.soft_delete);
+        let mut tx = begin(self.pool, false).await?;
+        let target = if self.relation.source_guard || validator.is_some() {
+            let locked = self.lock(&mut tx, query, validator.is_some()).await?;
+            if let Some(validator) = validator {
+                for current in &locked {
+                    let mut row = match current.row.as_ref().map(|j| &j.0) {
+                        Some(Value::Object(row)) => row.clone(),
+                        _ => return Err(RestError::internal()),
+                    };
+                    row.extend(patch.values.clone());
+                    validate(validator, &row)?;
+                }
+            }
+            Target::Ctids(locked.into_iter().map(|l| l.ctid).collect())
+        } else {
+            Target::Filters(&query.filters)
+        };
+        let sql = sql::update(
+            self.schema,
+            &self.caller.visibility,
+            self.relation,
+            &patch.columns,
+            Value::Object(patch.values),
+            target,
+            &self.returning(query),
+        )?;
+        let (body, _) = fetch_body(&mut tx, sql).await?;
+        tx.commit().await.map_err(RestError::from_sqlx)?;
+        Ok(self.written(200, body))
+    }
+
+    async fn delete(&self, query: &Query) -> Result<Response, RestError> {
+        let mut tx = begin(self.pool, false).await?;
+        let target = if self.relation.source_guard {
+            let locked = self.lock(&mut tx, query, false).await?;
+            Target::Ctids(locked.into_iter().map(|l| l.ctid).collect())
+        } else {
+            Target::Filters(&query.filters)
+        };
+        let sql = sql::delete(
+            self.schema,
+            &self.caller.visibility,
+            self.relation,
+            target,
+            &self.returning(query),
+        )?;
+        let (body, _) = fetch_body(&mut tx, sql).await?;
+        tx.commit().await.map_err(RestError::from_sqlx)?;
+        Ok(self.written(200, body))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn query(limit: Option<u64>, offset: Option<u64>) -> Query {
+        Query {
+            limit,
+            offset,
+            ..Query::default()
+        }
+    }
+
+    #[test]
+    fn pages_default_cap_and_intersect_with_the_range() {
+        assert_eq!(page(&query(None, None), None), (MAX_ROWS, 0));
+        assert_eq!(page(&query(Some(50), Some(10)), None), (50, 10));
+        assert_eq!(page(&query(Some(1_000_000), None), None), (MAX_ROWS, 0));
+        let range = |first, last| Some(Range { first, last });
+        assert_eq!(page(&query(None, None), range(0, Some(49))), (50, 0));
+        assert_eq!(page(&query(None, None), range(100, None)), (MAX_ROWS, 100));
+        assert_eq!(page(&query(Some(10), None), range(5, Some(100))), (5, 5));
+        assert_eq!(page(&query(None, Some(50)), range(0, Some(9))), (0, 50));
+        assert_eq!(page(&query(Some(0), None), None), (0, 0));
+        assert_eq!(
+            page(&query(None, Some(u64::MAX)), range(0, None)).1,
+            u64::MAX
+        );
+    }
+
+    #[test]
+    fn content_ranges() {
+        assert_eq!(content_range(0, 50, Some(1234)), "0-49/1234");
+        assert_eq!(content_range(10, 5, None), "10-14/*");
+        assert_eq!(content_range(0, 0, Some(0)), "*/0");
+        assert_eq!(content_range(100, 0, None), "*/*");
+    }
+}

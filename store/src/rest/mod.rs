@@ -1,0 +1,127 @@
+//! The data API behind `GET/POST/PATCH/DELETE /api/db/{relation}`: a
+//! PostgREST-compatible subset over an allow-list of relations.
+//!
+//! The HTTP handler authenticates, checks RBAC with [`Relation::resource`]
+//! (reads) or [`Relation::write_resource`] (writes), loads the caller's
+//! [`Visibility`] and calls [`execute`]. Everything else happens here:
+//! query-string parsing ([`parse`]), the registry ([`Schema`]), SQL
+//! building with bound parameters, access scopes, write guards and
+//! validators.
+//!
+//! Error codes ([`RestError::code`]):
+//! - `PGRST100` 400: bad query-string syntax, unknown operator, unsupported
+//!   feature, too many filters/items (414 for an over-long query string).
+//! - `42703` 400: unknown, secret or not-embeddable column.
+//! - `PGRST205` 404: unknown relation.
+//! - `PGRST200` 400 / `PGRST201` 300: embed not found / ambiguous.
+//! - `PGRST102` 400: body of the wrong shape; 413 for more than 1000 rows.
+//! - `PGRST204` 400: body column unknown or not writable.
+//! - `PGRST117` 405: the relation is read-only.
+//! - `PGRST103` 416: bad `Range` header.
+//! - `21000` 400: PATCH or DELETE without a filter.
+//! - `EREADONLY` 403: a targeted row is managed outside the UI (source is not `UI`).
+//! - `PGRST400` 400: a validator refused a row; `message` is the first
+//!   problem, `details` a JSON list of `{field, message}`.
+//! - PostgreSQL SQLSTATEs: `23505`/`23503` 409; `23502`, `23514`, `22xxx` 400.
+//! - `EINTERNAL` 500: anything else (logged, never described).
+
+mod body;
+mod error;
+mod execute;
+pub mod parse;
+mod relations;
+mod schema;
+mod scope;
+mod sql;
+mod validate;
+
+use serde_json::Value;
+use sqlx::PgPool;
+use uuid::Uuid;
+
+pub use body::MAX_ROWS_PER_POST;
+pub use error::{READ_ONLY, READ_ONLY_MESSAGE, RestError, VALIDATION_FAILED};
+pub use execute::MAX_ROWS;
+pub use schema::{
+    Access, Column, ColumnType, Embed, Join, Relation, Schema, ScopeBy, ScopeKind, Validator,
+};
+pub use scope::{ScopeRule, Visibility, visibility};
+pub use validate::local_messages;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    Get,
+    Post,
+    Patch,
+    Delete,
+}
+
+/// One call of the data API, as received.
+#[derive(Debug, Clone)]
+pub struct Request<'a> {
+    pub method: Method,
+    pub relation: &'a str,
+    /// Raw query string, e.g. `select=id,name&type=eq.X&order=name&limit=50`.
+    pub query: &'a str,
+    /// Raw `Prefer` header (`""` if absent), e.g. `return=representation,count=exact`.
+    pub prefer: &'a str,
+    /// Raw `Range` header, e.g. `0-49`.
+    pub range: Option<&'a str>,
+    /// Parsed JSON body of POST (object or array of objects) and PATCH (object).
+    pub body: Option<Value>,
+}
+
+/// Who is asking.
+#[derive(Debug, Clone, Default)]
+pub struct Caller {
+    /// Becomes `created_by` of inserted rows (and `updated_by` where kept).
+    pub person_id: Option<Uuid>,
+    pub visibility: Visibility,
+}
+
+/// A successful answer: `body` is JSON (`None` for 204 and minimal writes);
+/// `content_range` is set for GET.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Response {
+    pub status: u16,
+    pub body: Option<Value>,
+    pub content_range: Option<String>,
+}
+
+/// Serves one data API call.
+pub async fn execute(
+    pool: &PgPool,
+    req: Request<'_>,
+    caller: &Caller,
+) -> Result<Response, RestError> {
+    execute::run(pool, req, caller).await
+}
+
+/// The plan PostgreSQL chooses for a GET (`EXPLAIN (FORMAT JSON)`), for
+/// diagnostics and tests; nothing is read.
+pub async fn explain(pool: &PgPool, req: Request<'_>, caller: &Caller) -> Result<Value, RestError> {
+    execute::explain(pool, req, caller).await
+}
+
+/// The RBAC resources of the relations a request's `select` embeds, for
+/// handlers that also check read access on them (the relation's own
+/// resource is not included). Fails like [`execute`] would on a bad query.
+pub fn embedded_resources(relation: &str, query: &str) -> Result<Vec<&'static str>, RestError> {
+    let schema = Schema::console();
+    let relation = schema
+        .relation(relation)
+        .ok_or_else(|| RestError::unknown_relation(relation))?;
+    let query = parse::parse_query(query)?;
+    let sql = sql::select(
+        schema,
+        &Visibility::default(),
+        relation,
+        &query,
+        (0, 0),
+        false,
+    )?;
+    let mut resources = sql.embedded_resources;
+    resources.sort_unstable();
+    resources.dedup();
+    Ok(resources)
+}

@@ -1,0 +1,769 @@
+//! Parsed requests → SQL text plus bound parameters. Pure.
+//!
+//! Identifiers come only from the registry (plain lowercase identifiers,
+//! always double-quoted); every value, output key taken from the request
+//! and JSON path key is a bound parameter. Rows are built as JSON by
+//! PostgreSQL (`json_build_object`, `json_agg`), embeds are correlated
+//! subqueries, and access-scope rules are one jsonb parameter per kind.
+
+use serde_json::Value;
+
+use super::error::RestError;
+use super::parse::{
+    Condition, Field, IsValue, Logic, Nulls, Op, Operand, OrderTerm, Query, SelectItem,
+};
+use super::schema::{ColumnType, Embed, Join, Relation, Schema, ScopeBy, ScopeKind};
+use super::scope::Visibility;
+
+/// A bound parameter.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Param {
+    Text(String),
+    TextArray(Vec<String>),
+    Json(Value),
+    BigInt(i64),
+}
+
+/// A statement ready to run.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Sql {
+    pub text: String,
+    pub params: Vec<Param>,
+    /// RBAC resources of the relations embedded in the output.
+    pub embedded_resources: Vec<&'static str>,
+}
+
+/// Alias of the main relation in every statement.
+const MAIN: &str = "t0";
+/// Arguments of one `json_build_object` call (PostgreSQL allows 100).
+const PAIRS_PER_OBJECT: usize = 50;
+/// Stands in for the agent of rows that have no agent column.
+const LOCAL_AGENT: &str = "'00000000-0000-0000-0000-000000000000'::uuid";
+
+/// Which rows a PATCH or DELETE writes.
+pub(crate) enum Target<'q> {
+    /// The request's filters (plus scope restrictions).
+    Filters(&'q [Condition]),
+    /// Rows already locked and checked, by `ctid`.
+    Ctids(Vec<String>),
+}
+
+/// What a write answers with.
+pub(crate) enum Returning<'q> {
+    /// Only the number of rows written.
+    Count,
+    /// The written rows, shaped by `select` (`None` = `*`).
+    Rows(Option<&'q [SelectItem]>),
+}
+
+struct Builder<'s> {
+    schema: &'s Schema,
+    visibility: &'s Visibility,
+    params: Vec<Param>,
+    next_alias: usize,
+    scope_params: Vec<(ScopeKind, String)>,
+    embedded_resources: Vec<&'static str>,
+}
+
+/// A typed SQL expression.
+struct Expr {
+    sql: String,
+    ty: ColumnType,
+}
+
+/// A JSON object expression and the `!inner` conditions its embeds add.
+struct Object {
+    sql: String,
+    inner: Vec<String>,
+}
+
+/// `->0`, `->-1`: PostgREST reads an integer key as an array index.
+fn is_array_index(key: &str) -> bool {
+    let digits = key.strip_prefix('-').unwrap_or(key);
+    !digits.is_empty() && digits.len() <= 9 && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+fn quote(identifier: &str) -> String {
+    format!("\"{identifier}\"")
+}
+
+fn where_clause(conditions: &[String]) -> String {
+    if conditions.is_empty() {
+        String::new()
+    } else {
+        format!(" WHERE {}", conditions.join(" AND "))
+    }
+}
+
+impl<'s> Builder<'s> {
+    fn new(schema: &'s Schema, visibility: &'s Visibility) -> Self {
+        Self {
+            schema,
+            visibility,
+            params: Vec::new(),
+            next_alias: 1,
+            scope_params: Vec::new(),
+            embedded_resources: Vec::new(),
+        }
+    }
+
+    fn finish(self, text: String) -> Sql {
+        Sql {
+            text,
+            params: self.params,
+            embedded_resources: self.embedded_resources,
+        }
+    }
+
+    fn param(&mut self, param: Param) -> String {
+        self.params.push(param);
+        format!("${}", self.params.len())
+    }
+
+    fn alias(&mut self) -> String {
+        let alias = format!("t{}", self.next_alias);
+        self.next_alias += 1;
+        alias
+    }
+
+    /// A text parameter cast to `ty`.
+    fn typed(&mut self, value: &str, ty: ColumnType) -> String {
+        let p = self.param(Param::Text(value.to_owned()));
+        match ty {
+            ColumnType::Text => p,
+            ty => format!("{p}::{}", ty.sql()),
+        }
+    }
+
+    fn field(
+        &mut self,
+        relation: &Relation,
+        alias: &str,
+        field: &Field,
+        embedded: bool,
+    ) -> Result<Expr, RestError> {
+        let column = relation
+            .column(&field.column)
+            .filter(|c| relation.visible(c, embedded))
+            .ok_or_else(|| RestError::unknown_column(relation.name, &field.column))?;
+        let mut sql = format!("{alias}.{}", quote(column.name));
+        let mut ty = column.ty;
+        for step in &field.path {
+            if ty != ColumnType::Json {
+                return Err(RestError::operator("->", relation.name, column.name));
+            }
+            let key = self.param(Param::Text(step.key.clone()));
+            let key = if is_array_index(&step.key) {
+                format!("{key}::integer")
+            } else {
+                key
+            };
+            let arrow = if step.text { "->>" } else { "->" };
+            sql = format!("({sql} {arrow} {key})");
+            ty = if step.text {
+                ColumnType::Text
+            } else {
+                ColumnType::Json
+            };
+        }
+        Ok(Expr { sql, ty })
+    }
+
+    fn conditions(
+        &mut self,
+        relation: &Relation,
+        alias: &str,
+        conditions: &[Condition],
+    ) -> Result<Vec<String>, RestError> {
+        conditions
+            .iter()
+            .map(|c| self.condition(relation, alias, c))
+            .collect()
+    }
+
+    fn condition(
+        &mut self,
+        relation: &Relation,
+        alias: &str,
+        condition: &Condition,
+    ) -> Result<String, RestError> {
+        let (negate, sql) = match condition {
+            Condition::Logic {
+                negate,
+                logic,
+                items,
+            } => {
+                let joiner = match logic {
+                    Logic::And => " AND ",
+                    Logic::Or => " OR ",
+                };
+                let parts = self.conditions(relation, alias, items)?;
+                (*negate, format!("({})", parts.join(joiner)))
+            }
+            Condition::Filter {
+                field,
+                negate,
+                op,
+                value,
+            } => (*negate, self.filter(relation, alias, field, *op, value)?),
+        };
+        Ok(if negate { format!("NOT {sql}") } else { sql })
+    }
+
+    fn filter(
+        &mut self,
+        relation: &Relation,
+        alias: &str,
+        field: &Field,
+        op: Op,
+        value: &Operand,
+    ) -> Result<String, RestError> {
+        let lhs = self.field(relation, alias, field, false)?;
+        let wrong = || RestError::operator(op.name(), relation.name, &field.column);
+        let scalar = matches!(
+            lhs.ty,
+            ColumnType::Uuid
+                | ColumnType::Text
+                | ColumnType::Int
+                | ColumnType::BigInt
+                | ColumnType::Float
+                | ColumnType::Bool
+                | ColumnType::Timestamp
+        );
+        let collection = matches!(lhs.ty, ColumnType::Json | ColumnType::TextArray);
+        let sql = match (op, value) {
+            (Op::Eq | Op::Neq, Operand::Scalar(v)) => {
+                let symbol = if op == Op::Eq { "=" } else { "<>" };
+                let rhs = self.typed(v, lhs.ty);
+                format!("({} {symbol} {rhs})", lhs.sql)
+            }
+            (Op::Gt | Op::Gte | Op::Lt | Op::Lte, Operand::Scalar(v)) if scalar => {
+                let symbol = match op {
+                    Op::Gt => ">",
+                    Op::Gte => ">=",
+                    Op::Lt => "<",
+                    _ => "<=",
+                };
+                let rhs = self.typed(v, lhs.ty);
+                format!("({} {symbol} {rhs})", lhs.sql)
+            }
+            (Op::Like | Op::Ilike, Operand::Scalar(v)) if lhs.ty == ColumnType::Text => {
+                let symbol = if op == Op::Like { "LIKE" } else { "ILIKE" };
+                let rhs = self.param(Param::Text(v.clone()));
+                format!("({} {symbol} {rhs})", lhs.sql)
+            }
+            (Op::In, Operand::List(items)) if scalar => {
+                let p = self.param(Param::TextArray(items.clone()));
+                let rhs = match lhs.ty {
+                    ColumnType::Text => p,
+                    ty => format!("{p}::{}[]", ty.sql()),
+                };
+                format!("({} = ANY({rhs}))", lhs.sql)
+            }
+            (Op::Is, Operand::Is(is)) => {
+                let test = match is {
+                    IsValue::Null => "IS NULL",
+                    IsValue::NotNull => "IS NOT NULL",
+                    IsValue::True | IsValue::False | IsValue::Unknown
+                        if lhs.ty != ColumnType::Bool =>
+                    {
+                        return Err(wrong());
+                    }
+                    IsValue::True => "IS TRUE",
+                    IsValue::False => "IS FALSE",
+                    IsValue::Unknown => "IS UNKNOWN",
+                };
+                format!("({} {test})", lhs.sql)
+            }
+            (Op::Cs | Op::Cd, Operand::Scalar(v)) if collection => {
+                let symbol = if op == Op::Cs { "@>" } else { "<@" };
+                let rhs = self.typed(v, lhs.ty);
+                format!("({} {symbol} {rhs})", lhs.sql)
+            }
+            (Op::Ov, Operand::Scalar(v)) if lhs.ty == ColumnType::TextArray => {
+                let rhs = self.typed(v, lhs.ty);
+                format!("({} && {rhs})", lhs.sql)
+            }
+            _ => return Err(wrong()),
+        };
+        Ok(sql)
+    }
+
+    fn order(
+        &mut self,
+        relation: &Relation,
+        alias: &str,
+        terms: &[OrderTerm],
+    ) -> Result<String, RestError> {
+        if terms.is_empty() {
+            return Ok(String::new());
+        }
+        let mut parts = Vec::with_capacity(terms.len());
+        for term in terms {
+            let expr = self.field(relation, alias, &term.field, false)?;
+            let direction = if term.desc { "DESC" } else { "ASC" };
+            let nulls = match term.nulls {
+                None => "",
+                Some(Nulls::First) => " NULLS FIRST",
+                Some(Nulls::Last) => " NULLS LAST",
+            };
+            parts.push(format!("{} {direction}{nulls}", expr.sql));
+        }
+        Ok(format!(" ORDER BY {}", parts.join(", ")))
+    }
+
+    /// The JSON object of one row of `relation` (aliased `alias`).
+    fn object(
+        &mut self,
+        relation: &Relation,
+        alias: &str,
+        items: &[SelectItem],
+        embedded: bool,
+    ) -> Result<Object, RestError> {
+        let mut pairs: Vec<(String, String)> = Vec::new();
+        let mut inner = Vec::new();
+        for item in items {
+            match item {
+                SelectItem::Star => {
+                    for column in relation.star(embedded) {
+                        pairs.push((
+                            format!("'{}'", column.name),
+                            format!("{alias}.{}", quote(column.name)),
+                        ));
+                    }
+                }
+                SelectItem::Field {
+                    alias: key_alias,
+                    field,
+                } => {
+                    let expr = self.field(relation, alias, field, embedded)?;
+                    let key = key_alias.as_deref().unwrap_or(field.default_key());
+                    let key = self.param(Param::Text(key.to_owned()));
+                    pairs.push((key, expr.sql));
+                }
+                SelectItem::Embed {
+                    alias: key_alias,
+                    name,
+                    hints,
+                    select,
+                } => {
+                    let embed = self.resolve(relation, name, hints)?;
+                    let key = key_alias.as_deref().unwrap_or(name);
+                    let key = self.param(Param::Text(key.to_owned()));
+                    let value = self.embed(alias, embed, select)?;
+                    pairs.push((key, value));
+                    if hints.iter().any(|h| h == "inner") {
+                        inner.push(self.exists(alias, embed)?);
+                    }
+                }
+            }
+        }
+        Ok(Object {
+            sql: build_object(&pairs),
+            inner,
+        })
+    }
+
+    /// The embed `name!hints` of `relation`, as PostgREST resolves it: by
+    /// embed name, target relation or foreign-key column, narrowed by hints
+    /// naming a column or a `<table>_<column>_fkey` constraint.
+    fn resolve(
+        &self,
+        relation: &'s Relation,
+        name: &str,
+        hints: &[String],
+    ) -> Result<&'s Embed, RestError> {
+        let keys: Vec<&str> = hints
+            .iter()
+            .map(String::as_str)
+            .filter(|h| !matches!(*h, "inner" | "left"))
+            .collect();
+        let candidates: Vec<&Embed> = relation
+            .embeds
+            .iter()
+            .filter(|e| {
+                e.name == name
+                    || e.target == name
+                    || matches!(e.join, Join::ToOne { local } if local == name)
+            })
+            .filter(|e| keys.iter().all(|k| self.hint_matches(relation, e, k)))
+            .collect();
+        match candidates.as_slice() {
+            [] => Err(RestError::no_relationship(relation.name, name)),
+            [one] => Ok(one),
+            many => Err(RestError::ambiguous(
+                relation.name,
+                name,
+                &many
+                    .iter()
+                    .map(|e| describe(relation, e))
+                    .collect::<Vec<_>>(),
+            )),
+        }
+    }
+
+    fn hint_matches(&self, relation: &Relation, embed: &Embed, hint: &str) -> bool {
+        if hint == embed.name {
+            return true;
+        }
+        match embed.join {
+            Join::ToOne { local } => {
+                hint == local || hint == format!("{}_{local}_fkey", relation.table)
+            }
+            Join::ToMany { remote } => {
+                let table = self
+                    .schema
+                    .relation(embed.target)
+                    .map_or(embed.target, |t| t.table);
+                hint == remote || hint == format!("{table}_{remote}_fkey")
+            }
+        }
+    }
+
+    fn target(&self, embed: &Embed) -> Result<&'s Relation, RestError> {
+        self.schema.relation(embed.target).ok_or_else(|| {
+            tracing::error!(
+                target = embed.target,
+                "data API registry: unknown embed target"
+            );
+            RestError::internal()
+        })
+    }
+
+    /// Join condition of `embed` between the target alias and the parent alias.
+    fn join(embed: &Embed, target: &str, parent: &str) -> String {
+        match embed.join {
+            Join::ToOne { local } => format!("{target}.\"id\" = {parent}.{}", quote(local)),
+            Join::ToMany { remote } => format!("{target}.{} = {parent}.\"id\"", quote(remote)),
+        }
+    }
+
+    fn embed(
+        &mut self,
+        parent_alias: &str,
+        embed: &Embed,
+        select: &[SelectItem],
+    ) -> Result<String, RestError> {
+        let target = self.target(embed)?;
+        self.embedded_resources.push(target.resource);
+        let alias = self.alias();
+        let object = self.object(target, &alias, select, true)?;
+        let mut conditions = vec![Self::join(embed, &alias, parent_alias)];
+        conditions.extend(object.inner);
+        conditions.extend(self.scope(target, &alias)?);
+        let table = quote(target.table);
+        let filter = where_clause(&conditions);
+        Ok(match embed.join {
+            Join::ToOne { .. } => format!("(SELECT {} FROM {table} {alias}{filter})", object.sql),
+            Join::ToMany { .. } => format!(
+                "(SELECT coalesce(json_agg({}), '[]'::json) FROM {table} {alias}{filter})",
+                object.sql
+            ),
+        })
+    }
+
+    /// `!inner`: the parent row needs at least one visible embedded row.
+    fn exists(&mut self, parent_alias: &str, embed: &Embed) -> Result<String, RestError> {
+        let target = self.target(embed)?;
+        let alias = self.alias();
+        let mut conditions = vec![Self::join(embed, &alias, parent_alias)];
+        conditions.extend(self.scope(target, &alias)?);
+        Ok(format!(
+            "EXISTS (SELECT 1 FROM {} {alias}{})",
+            quote(target.table),
+            where_clause(&conditions)
+        ))
+    }
+
+    /// The access-scope restriction of `relation` rows, if the caller has any.
+    fn scope(&mut self, relation: &Relation, alias: &str) -> Result<Option<String>, RestError> {
+        let mut predicates = Vec::new();
+        for by in relation.scope {
+            match *by {
+                ScopeBy::Direct {
+                    kind,
+                    tags,
+                    agent,
+                    name,
+                } => {
+                    let Some(rules) = self.visibility.rules(kind) else {
+                        continue;
+                    };
+                    if rules.is_empty() {
+                        predicates.push("FALSE".to_owned());
+                        continue;
+                    }
+                    let rules = self.rules_param(kind, rules)?;
+                    let agent =
+                        agent.map_or(LOCAL_AGENT.to_owned(), |a| format!("{alias}.{}", quote(a)));
+                    predicates.push(format!(
+                        "quarterdeck_scope_allows({rules}, {alias}.{}, {agent}, {alias}.{})",
+                        quote(tags),
+                        quote(name)
+                    ));
+                }
+                ScopeBy::Via { fk, parent } => {
+                    let parent = self.schema.relation(parent).ok_or_else(|| {
+                        tracing::error!(parent, "data API registry: unknown scope parent");
+                        RestError::internal()
+                    })?;
+                    let parent_alias = self.alias();
+                    if let Some(inner) = self.scope(parent, &parent_alias)? {
+                        predicates.push(format!(
+                            "({alias}.{fk} IS NULL OR EXISTS (SELECT 1 FROM {table} {parent_alias} \
+                             WHERE {parent_alias}.\"id\" = {alias}.{fk} AND {inner}))",
+                            fk = quote(fk),
+                            table = quote(parent.table),
+                        ));
+                    }
+                }
+            }
+        }
+        Ok((!predicates.is_empty()).then(|| predicates.join(" AND ")))
+    }
+
+    /// One jsonb parameter per kind, reused by every predicate of that kind.
+    fn rules_param(
+        &mut self,
+        kind: ScopeKind,
+        rules: &[super::scope::ScopeRule],
+    ) -> Result<String, RestError> {
+        if let Some((_, p)) = self.scope_params.iter().find(|(k, _)| *k == kind) {
+            return Ok(p.clone());
+        }
+        let json = serde_json::to_value(rules).map_err(|e| {
+            tracing::error!(error = %e, "data API: scope rules do not serialise");
+            RestError::internal()
+        })?;
+        let p = format!("{}::jsonb", self.param(Param::Json(json)));
+        self.scope_params.push((kind, p.clone()));
+        Ok(p)
+    }
+
+    /// `SELECT body, count` over rows of `source` aliased as the main relation.
+    fn representation(
+        &mut self,
+        relation: &Relation,
+        source: &str,
+        returning: &Returning,
+    ) -> Result<String, RestError> {
+        let Returning::Rows(select) = returning else {
+            return Ok(format!(
+                "SELECT '[]'::json AS body, count(*) AS n FROM {source}"
+            ));
+        };
+        let star = [SelectItem::Star];
+        let object = self.object(relation, MAIN, select.unwrap_or(&star), false)?;
+        Ok(format!(
+            "SELECT coalesce(json_agg(_q.j), '[]'::json) AS body, count(*) AS n \
+             FROM (SELECT {} AS j FROM {source} {MAIN}{}) _q",
+            object.sql,
+            where_clause(&object.inner)
+        ))
+    }
+
+    /// WHERE conditions of a PATCH or DELETE.
+    fn target_conditions(
+        &mut self,
+        relation: &Relation,
+        target: Target,
+    ) -> Result<Vec<String>, RestError> {
+        Ok(match target {
+            Target::Filters(filters) => {
+                let mut conditions = self.conditions(relation, MAIN, filters)?;
+                conditions.extend(self.scope(relation, MAIN)?);
+                conditions
+            }
+            Target::Ctids(ctids) => {
+                let p = self.param(Param::TextArray(ctids));
+                vec![format!("{MAIN}.ctid = ANY({p}::tid[])")]
+            }
+        })
+    }
+}
+
+/// `json_build_object` over the pairs, in chunks PostgreSQL accepts, spliced
+/// textually so the keys keep their order.
+fn build_object(pairs: &[(String, String)]) -> String {
+    if pairs.is_empty() {
+        return "'{}'::json".to_owned();
+    }
+    let chunks: Vec<String> = pairs
+        .chunks(PAIRS_PER_OBJECT)
+        .map(|chunk| {
+            let args: Vec<String> = chunk.iter().map(|(k, v)| format!("{k}, {v}")).collect();
+            format!("json_build_object({})", args.join(", "))
+        })
+        .collect();
+    if chunks.len() == 1 {
+        return chunks.into_iter().next().unwrap_or_default();
+    }
+    let last = chunks.len() - 1;
+    let parts: Vec<String> = chunks
+        .iter()
+        .enumerate()
+        .map(|(i, c)| match i {
+            0 => format!("left({c}::text, -1)"),
+            i if i == last => format!("substr({c}::text, 2)"),
+            _ => format!("substr(left({c}::text, -1), 2)"),
+        })
+        .collect();
+    format!("({})::json", parts.join(" || ',' || "))
+}
+
+fn describe(relation: &Relation, embed: &Embed) -> String {
+    match embed.join {
+        Join::ToOne { local } => format!(
+            "'{}' ({} via {}.{local})",
+            embed.name, embed.target, relation.name
+        ),
+        Join::ToMany { remote } => format!(
+            "'{}' ({} via {}.{remote})",
+            embed.name, embed.target, embed.target
+        ),
+    }
+}
+
+/// A GET: one row of `body` (JSON array), `n` (rows in it) and `total`
+/// (matching rows, when `count`).
+pub(crate) fn select(
+    schema: &Schema,
+    visibility: &Visibility,
+    relation: &Relation,
+    query: &Query,
+    page: (i64, i64),
+    count: bool,
+) -> Result<Sql, RestError> {
+    let mut b = Builder::new(schema, visibility);
+    let star = [SelectItem::Star];
+    let object = b.object(
+        relation,
+        MAIN,
+        query.select.as_deref().unwrap_or(&star),
+        false,
+    )?;
+    let mut conditions = b.conditions(relation, MAIN, &query.filters)?;
+    conditions.extend(object.inner);
+    conditions.extend(b.scope(relation, MAIN)?);
+    let filter = where_clause(&conditions);
+    let order = b.order(relation, MAIN, &query.order)?;
+    let limit = b.param(Param::BigInt(page.0));
+    let offset = b.param(Param::BigInt(page.1));
+    let table = quote(relation.table);
+    let total = if count {
+        format!("(SELECT count(*) FROM {table} {MAIN}{filter})")
+    } else {
+        "NULL::bigint".to_owned()
+    };
+    let text = format!(
+        "SELECT coalesce(json_agg(_q.j), '[]'::json) AS body, count(*) AS n, {total} AS total \
+         FROM (SELECT {} AS j FROM {table} {MAIN}{filter}{order} LIMIT {limit} OFFSET {offset}) _q",
+        object.sql
+    );
+    Ok(b.finish(text))
+}
+
+/// A POST of `rows` (a JSON array of objects with exactly `columns`).
+pub(crate) fn insert(
+    schema: &Schema,
+    visibility: &Visibility,
+    relation: &Relation,
+    columns: &[&'static str],
+    rows: Value,
+    returning: &Returning,
+) -> Result<Sql, RestError> {
+    let mut b = Builder::new(schema, visibility);
+    let body = b.param(Param::Json(rows));
+    let table = quote(relation.table);
+    let list = columns
+        .iter()
+        .map(|c| quote(c))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let representation = b.representation(relation, "_w", returning)?;
+    let text = format!(
+        "WITH _w AS (INSERT INTO {table} ({list}) SELECT {list} \
+         FROM jsonb_populate_recordset(NULL::{table}, {body}::jsonb) RETURNING *) {representation}"
+    );
+    Ok(b.finish(text))
+}
+
+/// A PATCH setting `columns` from the `patch` object.
+pub(crate) fn update(
+    schema: &Schema,
+    visibility: &Visibility,
+    relation: &Relation,
+    columns: &[&'static str],
+    patch: Value,
+    target: Target,
+    returning: &Returning,
+) -> Result<Sql, RestError> {
+    let mut b = Builder::new(schema, visibility);
+    let body = b.param(Param::Json(patch));
+    let conditions = b.target_conditions(relation, target)?;
+    let table = quote(relation.table);
+    let sets = columns
+        .iter()
+        .map(|c| format!("{0} = _b.{0}", quote(c)))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let representation = b.representation(relation, "_w", returning)?;
+    let text = format!(
+        "WITH _w AS (UPDATE {table} {MAIN} SET {sets} \
+         FROM jsonb_populate_record(NULL::{table}, {body}::jsonb) _b{} RETURNING {MAIN}.*) {representation}",
+        where_clause(&conditions)
+    );
+    Ok(b.finish(text))
+}
+
+/// A DELETE.
+pub(crate) fn delete(
+    schema: &Schema,
+    visibility: &Visibility,
+    relation: &Relation,
+    target: Target,
+    returning: &Returning,
+) -> Result<Sql, RestError> {
+    let mut b = Builder::new(schema, visibility);
+    let conditions = b.target_conditions(relation, target)?;
+    let table = quote(relation.table);
+    let representation = b.representation(relation, "_w", returning)?;
+    let text = format!(
+        "WITH _w AS (DELETE FROM {table} {MAIN}{} RETURNING {MAIN}.*) {representation}",
+        where_clause(&conditions)
+    );
+    Ok(b.finish(text))
+}
+
+/// Locks the rows a PATCH or DELETE targets: `ctid`, whether the row is
+/// managed outside the UI, and (when `rows`) the whole row for validators.
+pub(crate) fn lock(
+    schema: &Schema,
+    visibility: &Visibility,
+    relation: &Relation,
+    filters: &[Condition],
+    rows: bool,
+) -> Result<Sql, RestError> {
+    let mut b = Builder::new(schema, visibility);
+    let conditions = b.target_conditions(relation, Target::Filters(filters))?;
+    let read_only = if relation.source_guard {
+        format!("{MAIN}.\"source\" IS DISTINCT FROM 'UI'")
+    } else {
+        "false".to_owned()
+    };
+    let row = if rows {
+        format!("to_jsonb({MAIN})")
+    } else {
+        "NULL::jsonb".to_owned()
+    };
+    let text = format!(
+        "SELECT {MAIN}.ctid::text AS ctid, {read_only} AS read_only, {row} AS row \
+         FROM {} {MAIN}{} FOR UPDATE OF {MAIN}",
+        quote(relation.table),
+        where_clause(&conditions)
+    );
+    Ok(b.finish(text))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,203 @@
+//! Relation-level validators, run on the complete post-image of each row
+//! before it is written.
+
+use quarterdeck_crds::access_scope::{
+    AccessScopeSpec, AccessScopeSubject, ResourceType, ScopeEntry, ValidationError,
+};
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::error::{RestError, VALIDATION_FAILED};
+use super::schema::Validator;
+
+/// Messages the CRD crate does not have.
+pub mod local_messages {
+    pub const NAME_REQUIRED: &str = "Name is required";
+    pub const RESOURCES_INVALID: &str =
+        "Resource types must be among: *, config, component, playbook, canary";
+    pub const SCOPES_INVALID: &str = "Each scope must be an object with tags (a map of strings), agents and names (lists of strings)";
+}
+
+/// One broken rule, as listed in the error's `details`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Problem {
+    pub field: String,
+    pub message: String,
+}
+
+impl Problem {
+    fn new(field: &str, message: &str) -> Self {
+        Self {
+            field: field.to_owned(),
+            message: message.to_owned(),
+        }
+    }
+}
+
+/// Checks `row` (column name → JSON value); the error carries the first
+/// message and, in `details`, every problem as a JSON list.
+pub(crate) fn validate(validator: Validator, row: &Map<String, Value>) -> Result<(), RestError> {
+    let problems = match validator {
+        Validator::AccessScope => access_scope(row),
+    };
+    let Some(first) = problems.first() else {
+        return Ok(());
+    };
+    let details = serde_json::to_string(&problems).unwrap_or_default();
+    Err(RestError::new(400, VALIDATION_FAILED, first.message.clone()).with_details(details))
+}
+
+fn text<'a>(row: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
+    row.get(key)
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+}
+
+/// The access scope form's rules (spec part 1 section 5), in field order.
+pub(crate) fn access_scope(row: &Map<String, Value>) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    if text(row, "name").is_none() {
+        problems.push(Problem::new("name", local_messages::NAME_REQUIRED));
+    }
+    let resources = match row.get("resources") {
+        None | Some(Value::Null) => Some(Vec::new()),
+        Some(v) => serde_json::from_value::<Vec<ResourceType>>(v.clone()).ok(),
+    };
+    let scopes = match row.get("scopes") {
+        None | Some(Value::Null) => Some(Vec::new()),
+        Some(v) => serde_json::from_value::<Vec<ScopeEntry>>(v.clone()).ok(),
+    };
+    let spec = AccessScopeSpec {
+        description: None,
+        // The row names its subject by id, so the CRD's email rule does not apply.
+        subject: AccessScopeSubject {
+            person: text(row, "person_id").map(str::to_owned),
+            team: text(row, "team_id").map(str::to_owned),
+        },
+        resources: resources.clone().unwrap_or_else(|| vec![ResourceType::All]),
+        scopes: scopes.clone().unwrap_or_else(|| {
+            vec![ScopeEntry {
+                names: Some(vec!["*".into()]),
+                ..ScopeEntry::default()
+            }]
+        }),
+    };
+    if let Err(errors) = spec.validate() {
+        for error in errors {
+            if error == ValidationError::GuestNotEmail {
+                continue;
+            }
+            let path = error.field_path();
+            let field = path.strip_prefix("spec.").unwrap_or(&path);
+            problems.push(Problem::new(field, error.message()));
+        }
+    }
+    if resources.is_none() {
+        problems.push(Problem::new("resources", local_messages::RESOURCES_INVALID));
+    }
+    if scopes.is_none() {
+        problems.push(Problem::new("scopes", local_messages::SCOPES_INVALID));
+    }
+    problems.sort_by_key(|p| field_rank(&p.field));
+    problems
+}
+
+/// Field order of the form: name, subject, resources, scopes.
+fn field_rank(field: &str) -> usize {
+    ["name", "subject", "resources", "scopes"]
+        .iter()
+        .position(|f| field.starts_with(f))
+        .unwrap_or(usize::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use quarterdeck_crds::access_scope::messages;
+
+    use super::*;
+
+    fn row(value: Value) -> Map<String, Value> {
+        match value {
+            Value::Object(map) => map,
+            _ => Map::new(),
+        }
+    }
+
+    fn valid() -> Value {
+        json!({
+            "name": "prod",
+            "person_id": "7f1d9c2e-0000-0000-0000-000000000001",
+            "resources": ["config"],
+            "scopes": [{"tags": {"env": "prod"}}]
+        })
+    }
+
+    fn messages_of(value: Value) -> Vec<String> {
+        access_scope(&row(value))
+            .into_iter()
+            .map(|p| p.message)
+            .collect()
+    }
+
+    #[test]
+    fn a_valid_row_passes() {
+        assert_eq!(validate(Validator::AccessScope, &row(valid())), Ok(()));
+    }
+
+    #[test]
+    fn each_rule_has_its_message() {
+        let cases = [
+            (json!({"name": "  "}), local_messages::NAME_REQUIRED),
+            (json!({"person_id": null}), messages::SUBJECT_REQUIRED),
+            (json!({"resources": []}), messages::RESOURCES_REQUIRED),
+            (json!({"scopes": []}), messages::SCOPES_REQUIRED),
+            (json!({"scopes": [{"names": []}]}), messages::SCOPE_EMPTY),
+            (
+                json!({"scopes": [{"names": ["a", "*"]}]}),
+                messages::NAME_WILDCARD_ALONE,
+            ),
+            (
+                json!({"resources": ["nope"]}),
+                local_messages::RESOURCES_INVALID,
+            ),
+            (
+                json!({"scopes": [{"tags": {"a": 1}}]}),
+                local_messages::SCOPES_INVALID,
+            ),
+            (
+                json!({"team_id": "7f1d9c2e-0000-0000-0000-000000000002"}),
+                messages::SUBJECT_EXCLUSIVE,
+            ),
+        ];
+        for (patch, message) in cases {
+            let mut value = valid();
+            for (k, v) in patch.as_object().into_iter().flatten() {
+                value[k] = v.clone();
+            }
+            assert_eq!(messages_of(value), [message], "{patch}");
+        }
+    }
+
+    #[test]
+    fn every_problem_is_listed_in_field_order() {
+        let error =
+            validate(Validator::AccessScope, &row(json!({"scopes": [{}]}))).expect_err("invalid");
+        assert_eq!(error.status, 400);
+        assert_eq!(error.code, VALIDATION_FAILED);
+        assert_eq!(error.message, local_messages::NAME_REQUIRED);
+        let details: Vec<Value> =
+            serde_json::from_str(error.details.as_deref().unwrap_or("")).expect("json details");
+        assert_eq!(
+            details,
+            vec![
+                json!({"field": "name", "message": local_messages::NAME_REQUIRED}),
+                json!({"field": "subject", "message": messages::SUBJECT_REQUIRED}),
+                json!({"field": "resources", "message": messages::RESOURCES_REQUIRED}),
+                json!({"field": "scopes[0]", "message": messages::SCOPE_EMPTY}),
+            ]
+        );
+    }
+}
