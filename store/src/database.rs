@@ -32,6 +32,10 @@ pub struct DatabaseArgs {
     #[arg(long, env = "QUARTERDECK_POSTGRES_BIN_DIR")]
     pub postgres_bin_dir: Option<PathBuf>,
 
+    /// Longest a single SQL statement may run before PostgreSQL cancels it.
+    #[arg(long, env = "QUARTERDECK_DB_STATEMENT_TIMEOUT", default_value = "30s", value_parser = humantime::parse_duration)]
+    pub db_statement_timeout: Duration,
+
     /// Maximum connections in the pool of this process.
     #[arg(long, env = "QUARTERDECK_DB_MAX_CONNECTIONS", default_value_t = 20)]
     pub db_max_connections: u32,
@@ -66,7 +70,10 @@ impl Database {
         let pool = PgPoolOptions::new()
             .max_connections(args.db_max_connections)
             .acquire_timeout(Duration::from_secs(5))
-            .connect_with(options.application_name(application_name))
+            .connect_with(options.application_name(application_name).options([(
+                "statement_timeout",
+                format!("{}ms", args.db_statement_timeout.as_millis()),
+            )]))
             .await?;
         crate::migrate(&pool).await?;
         Ok(Self { pool, embedded })

@@ -112,7 +112,18 @@ async fn names_as(pool: &PgPool, caller: &Caller, relation: &str, query: &str) -
 async fn caller_for(pool: &PgPool, person: Uuid) -> Caller {
     Caller {
         person_id: Some(person),
-        visibility: rest::visibility(pool, person).await.expect("visibility"),
+        visibility: {
+            let roles: Vec<String> =
+                sqlx::query_scalar("SELECT roles FROM people WHERE id = $1 AND deleted_at IS NULL")
+                    .bind(person)
+                    .fetch_optional(pool)
+                    .await
+                    .expect("roles")
+                    .unwrap_or_else(|| vec!["guest".into()]);
+            rest::visibility(pool, person, &roles)
+                .await
+                .expect("visibility")
+        },
     }
 }
 

@@ -107,7 +107,7 @@ pub(crate) async fn handle(
     };
     let rest_caller = rest::Caller {
         person_id: Some(caller.person.id),
-        visibility: rest::visibility(&state.db, caller.person.id).await?,
+        visibility: rest::visibility(&state.db, caller.person.id, &caller.person.roles).await?,
     };
     match rest::execute(&state.db, request, &rest_caller).await {
         Ok(response) => {

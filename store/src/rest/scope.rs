@@ -83,16 +83,13 @@ struct ScopeRow {
     scopes: serde_json::Value,
 }
 
-/// Loads what the person may see (rules in the module documentation).
-pub async fn visibility(pool: &PgPool, person_id: Uuid) -> Result<Visibility, sqlx::Error> {
-    let roles: Option<Vec<String>> =
-        sqlx::query_scalar("SELECT roles FROM people WHERE id = $1 AND deleted_at IS NULL")
-            .bind(person_id)
-            .fetch_optional(pool)
-            .await?;
-    let Some(roles) = roles else {
-        return Ok(Visibility::none());
-    };
+/// Loads what a live person with these roles may see (rules in the module
+/// documentation). Callers pass the roles they already authenticated with.
+pub async fn visibility(
+    pool: &PgPool,
+    person_id: Uuid,
+    roles: &[String],
+) -> Result<Visibility, sqlx::Error> {
     let rows: Vec<ScopeRow> = sqlx::query_as(
         "SELECT a.person_id IS NOT NULL AS personal, a.resources, a.scopes \
          FROM access_scopes a \
