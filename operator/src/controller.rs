@@ -267,39 +267,11 @@ async fn apply<K: Reconciled>(api: &Api<K>, obj: &K, ctx: &Context) -> Result<Ac
             Ok(Action::requeue(ctx.timings.resync))
         }
         Err(ApplyError::UnknownReference(message)) => {
-            ctx.metrics.error(K::KIND, REASON_INVALID);
-            publish(
-                ctx,
-                obj,
-                EventType::Warning,
-                REASON_INVALID,
-                message.clone(),
-            )
-            .await;
-            let outcome = Outcome {
-                ready: false,
-                reason: REASON_INVALID,
-                message,
-            };
-            patch_status(api, obj, &outcome, json!({})).await?;
+            not_ready(api, obj, ctx, REASON_INVALID, message).await?;
             Ok(Action::requeue(ctx.timings.missing_reference_retry))
         }
         Err(ApplyError::Conflict(message)) => {
-            ctx.metrics.error(K::KIND, REASON_CONFLICT);
-            publish(
-                ctx,
-                obj,
-                EventType::Warning,
-                REASON_CONFLICT,
-                message.clone(),
-            )
-            .await;
-            let outcome = Outcome {
-                ready: false,
-                reason: REASON_CONFLICT,
-                message,
-            };
-            patch_status(api, obj, &outcome, json!({})).await?;
+            not_ready(api, obj, ctx, REASON_CONFLICT, message).await?;
             Ok(Action::requeue(ctx.timings.conflict_retry))
         }
         Err(e @ (ApplyError::Column { .. } | ApplyError::Database(_))) => {
@@ -331,22 +303,26 @@ async fn invalid<K: Reconciled>(
     ctx: &Context,
     message: String,
 ) -> Result<Action, Error> {
-    ctx.metrics.error(K::KIND, REASON_INVALID);
-    publish(
-        ctx,
-        obj,
-        EventType::Warning,
-        REASON_INVALID,
-        message.clone(),
-    )
-    .await;
+    not_ready(api, obj, ctx, REASON_INVALID, message).await?;
+    Ok(Action::await_change())
+}
+
+/// Counts the failure, emits a Warning Event and sets `Ready=False` with the reason.
+async fn not_ready<K: Reconciled>(
+    api: &Api<K>,
+    obj: &K,
+    ctx: &Context,
+    reason: &'static str,
+    message: String,
+) -> Result<(), Error> {
+    ctx.metrics.error(K::KIND, reason);
+    publish(ctx, obj, EventType::Warning, reason, message.clone()).await;
     let outcome = Outcome {
         ready: false,
-        reason: REASON_INVALID,
+        reason,
         message,
     };
-    patch_status(api, obj, &outcome, json!({})).await?;
-    Ok(Action::await_change())
+    patch_status(api, obj, &outcome, json!({})).await
 }
 
 async fn cleanup<K: Reconciled>(obj: &K, ctx: &Context) -> Result<Action, Error> {
