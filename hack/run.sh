@@ -12,6 +12,11 @@ command -v cargo >/dev/null || die "cargo not found: install Rust (https://rustu
 ensure_postgres
 command -v curl >/dev/null || apt_install curl
 
+ensure_node
+web_install
+say "building the web console"
+(cd web && npm run build)
+
 say "building (release)"
 cargo build --release --locked --bin quarterdeck-api --bin quarterdeck-operator
 

@@ -13,9 +13,15 @@ command -v python3 >/dev/null || apt_install python3
 python3 -m venv --help >/dev/null 2>&1 || apt_install python3-venv
 command -v runuser >/dev/null || apt_install util-linux
 ensure_postgres
+ensure_node
+[ -x /usr/bin/chromium ] || apt_install chromium
 
 say "cargo fmt --check"
 cargo fmt --all --check
+
+web_install
+say "web: generated client drift, lint, typecheck, unit tests"
+(cd web && npm run check:api && npm run lint && npm run typecheck && npm test)
 
 say "cargo clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
@@ -29,5 +35,12 @@ say "CRD YAML: drift and offline validation"
 cargo run --quiet --locked -p quarterdeck-crds --bin crdgen -- --check
 hack/check-crds.sh
 
+
+say "web: build and sign-in bundle size"
+(cd web && npm run build && npm run size)
+
+say "web: end to end in headless Chromium against the real API and PostgreSQL"
+cargo build --locked --bin quarterdeck-api --bin quarterdeck-operator
+(cd web && CI=true npm run e2e)
 
 say "all checks passed in $((SECONDS - started))s"

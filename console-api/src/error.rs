@@ -95,9 +95,11 @@ impl IntoResponse for ApiError {
         let headers = response.headers_mut();
         match &self {
             Self::Unauthorized => {
+                // A Bearer challenge: browsers only prompt for Basic, and a
+                // prompt would hang the console's own requests.
                 headers.insert(
                     header::WWW_AUTHENTICATE,
-                    HeaderValue::from_static("Basic realm=\"quarterdeck\""),
+                    HeaderValue::from_static("Bearer realm=\"quarterdeck\""),
                 );
             }
             Self::TooManyRequests { retry_after, .. } => {

@@ -125,6 +125,11 @@ async fn no_credentials_is_401_and_public_endpoints_are_open(pool: PgPool) {
         .await
         .unwrap();
     assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        res.headers()["www-authenticate"],
+        "Bearer realm=\"quarterdeck\"",
+        "never a Basic prompt in browsers"
+    );
     let body: serde_json::Value = res.json().await.unwrap();
     assert_eq!(body["error"], "EUNAUTHORIZED");
 }

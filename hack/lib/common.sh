@@ -36,3 +36,21 @@ ensure_postgres() {
 free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
+
+# Node.js 20+ and npm for the web console.
+ensure_node() {
+  if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+    apt_install nodejs npm
+  fi
+  local major
+  major=$(node -p 'process.versions.node.split(".")[0]')
+  [ "$major" -ge 20 ] || die "Node.js 20 or newer is needed for the web console (found $(node --version))"
+}
+
+# Installs the web console's packages when the lock file changed since.
+web_install() {
+  if [ ! -f web/node_modules/.package-lock.json ] || [ web/package-lock.json -nt web/node_modules/.package-lock.json ]; then
+    say "web: npm ci"
+    (cd web && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+}

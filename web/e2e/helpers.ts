@@ -1,0 +1,26 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+import { SCREENSHOTS } from './env';
+
+/** Saves a full-page screenshot of the current screen as a test artifact. */
+export async function snap(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: `${SCREENSHOTS}${name}.png`, fullPage: true });
+}
+
+export async function expectToast(page: Page, text: string): Promise<void> {
+  // Alert titles carry a screen-reader prefix, so the text is matched as a substring.
+  await expect(page.locator('.qd-toasts').getByText(text)).toBeVisible();
+}
+
+/** An option of an open select: single-choice options, or multi-select checkboxes. */
+export function option(page: Page, name: string | RegExp): Locator {
+  const exact = typeof name === 'string';
+  return page.getByRole('option', { name, exact }).or(page.getByRole('checkbox', { name, exact }));
+}
+
+/** Opens a select by its accessible name and picks an option. */
+export async function choose(scope: Page | Locator, page: Page, select: string, name: string | RegExp): Promise<void> {
+  await scope.getByRole('button', { name: select, exact: true }).click();
+  await option(page, name).click();
+}

@@ -1,0 +1,35 @@
+// The e2e web server: a fresh database on the server DATABASE_URL names, and
+// the real quarterdeck-api serving web/dist on it.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+const { DATABASE_URL, QD_E2E_DB, QD_E2E_PORT } = process.env;
+if (!DATABASE_URL || !QD_E2E_DB || !QD_E2E_PORT) {
+  console.error('DATABASE_URL (a PostgreSQL server to create the e2e database on) is required');
+  process.exit(1);
+}
+const web = fileURLToPath(new URL('..', import.meta.url));
+const bin = process.env.QD_API_BIN ?? fileURLToPath(new URL('../../target/debug/quarterdeck-api', import.meta.url));
+
+const admin = new pg.Client({ connectionString: DATABASE_URL });
+await admin.connect();
+await admin.query(`CREATE DATABASE "${QD_E2E_DB}"`);
+await admin.end();
+
+const url = new URL(DATABASE_URL);
+url.pathname = `/${QD_E2E_DB}`;
+const child = spawn(bin, [], {
+  stdio: 'inherit',
+  env: {
+    ...process.env,
+    DATABASE_URL: url.toString(),
+    QUARTERDECK_LISTEN: `127.0.0.1:${QD_E2E_PORT}`,
+    QUARTERDECK_PUBLIC_URL: `http://127.0.0.1:${QD_E2E_PORT}`,
+    QUARTERDECK_ADMIN_PASSWORD: process.env.QD_E2E_ADMIN_PASSWORD ?? 'e2e-admin-password',
+    QUARTERDECK_WEB_DIR: `${web}dist`,
+    RUST_LOG: process.env.RUST_LOG ?? 'warn',
+  },
+});
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.on(signal, () => child.kill(signal));
+child.on('exit', (code) => process.exit(code ?? 0));

@@ -1,0 +1,36 @@
+import { expect, test } from '@playwright/test';
+import { ADMIN_STATE, MEMBER } from './env';
+import { choose, expectToast, snap } from './helpers';
+
+test.use({ storageState: ADMIN_STATE });
+
+test('add and remove team members', async ({ page }) => {
+  const member = `${MEMBER.first} ${MEMBER.last}`;
+  await page.goto('/settings/teams');
+  await page.getByRole('button', { name: 'Add Team' }).click();
+  const add = page.getByRole('dialog', { name: 'Add Team' });
+  await add.getByRole('textbox', { name: 'Name', exact: true }).fill('e2e-team');
+  await add.getByRole('button', { name: 'Save' }).click();
+  await expect(page).toHaveURL(/\/settings\/teams\/[0-9a-f-]+$/);
+  await expect(page.getByRole('heading', { name: 'Team: e2e-team' })).toBeVisible();
+
+  await page.getByRole('tab', { name: 'Members' }).click();
+  await expect(page.getByText("You haven't added any team members to the team yet.")).toBeVisible();
+  await page.getByRole('button', { name: 'Add Members' }).click();
+  const modal = page.getByRole('dialog', { name: 'Add users to the team' });
+  await choose(modal, page, 'Users', new RegExp(member));
+  await modal.getByRole('button', { name: 'Users', exact: true }).click();
+  await modal.getByRole('button', { name: 'Add', exact: true }).click();
+  await expectToast(page, `${member} added to the team successfully`);
+  await expect(page.getByRole('list', { name: 'Team members' }).getByText(member)).toBeVisible();
+  await snap(page, 'team-members');
+
+  await page.getByRole('button', { name: `Actions for ${member}` }).click();
+  await page.getByRole('menuitem', { name: 'Remove user' }).click();
+  await expectToast(page, `${member} removed from team successfully`);
+  await expect(page.getByText("You haven't added any team members to the team yet.")).toBeVisible();
+
+  await page.goto('/settings/teams');
+  await expect(page.getByRole('row', { name: /e2e-team/ }).first()).toBeVisible();
+  await snap(page, 'teams');
+});

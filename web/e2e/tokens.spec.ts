@@ -1,0 +1,41 @@
+import { expect, test } from '@playwright/test';
+import { ADMIN_STATE } from './env';
+import { choose, expectToast, snap } from './helpers';
+
+test.use({ storageState: ADMIN_STATE, permissions: ['clipboard-read', 'clipboard-write'] });
+
+test('create, copy and revoke a token', async ({ page }) => {
+  await page.goto('/settings/tokens');
+  await page.getByRole('button', { name: 'Create Token' }).click();
+  const modal = page.getByRole('dialog', { name: 'Create new token' });
+  await expect(modal.getByRole('button', { name: 'Create Token' })).toBeDisabled();
+  await modal.getByRole('textbox', { name: 'Name', exact: true }).fill('e2e-token');
+  await expect(modal.getByRole('button', { name: 'Expiry' })).toHaveText('90 days');
+  await modal.getByRole('button', { name: 'Custom' }).click();
+  await expect(modal.getByRole('button', { name: 'catalog access' })).toHaveText('Read');
+  await choose(modal, page, 'playbooks access', 'Run');
+  await choose(modal, page, 'mcp access', 'None');
+  await snap(page, 'token-create');
+  await modal.getByRole('button', { name: 'Create Token' }).click();
+
+  const created = page.getByRole('dialog', { name: 'Token Created Successfully' });
+  await expect(created.getByText(/shown only once/)).toBeVisible();
+  const token = created.getByLabel('Token', { exact: true });
+  await expect(token).toHaveAttribute('type', 'password');
+  await created.getByRole('button', { name: 'Show token' }).click();
+  await expect(token).toHaveAttribute('type', 'text');
+  const value = await token.inputValue();
+  expect(value.length).toBeGreaterThan(20);
+  await created.getByRole('button', { name: 'Copy token' }).click();
+  await expectToast(page, 'Token copied to clipboard');
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(value);
+  await snap(page, 'token-created');
+  await created.locator('footer').getByRole('button', { name: 'Close' }).click();
+
+  const row = page.getByRole('row', { name: /e2e-token/ });
+  await expect(row).toContainText('playbooks:read,playbook:run');
+  await snap(page, 'tokens');
+  await row.getByRole('button', { name: 'Revoke e2e-token' }).click();
+  await page.getByRole('dialog', { name: 'Revoke token' }).getByRole('button', { name: 'Revoke' }).click();
+  await expect(page.getByRole('row', { name: /e2e-token/ })).toHaveCount(0);
+});

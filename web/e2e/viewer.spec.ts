@@ -1,0 +1,24 @@
+import { expect, test } from '@playwright/test';
+import { VIEWER_STATE } from './env';
+
+test.use({ storageState: VIEWER_STATE });
+
+test('a viewer sees no Settings and no add buttons', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('button', { name: 'User menu' })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Settings' })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Access Scopes' })).toHaveCount(0);
+
+  await page.goto('/settings/access-scopes');
+  await expect(page.getByRole('grid', { name: 'Access scopes' }).or(page.getByRole('table', { name: 'Access scopes' }))).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Add Access Scope' })).toHaveCount(0);
+
+  await page.goto('/settings/permissions');
+  await expect(page.getByRole('heading', { name: 'Permissions' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Add Permission' })).toHaveCount(0);
+
+  await page.goto('/settings/teams');
+  await expect(page.getByRole('heading', { name: 'Teams' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Add Team' })).toHaveCount(0);
+});

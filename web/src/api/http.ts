@@ -1,0 +1,44 @@
+import { failureMessage, isPublicPath, loginPath } from '../lib/requestErrors';
+import { ApiError } from './errors';
+
+const TIMEOUT_MS = 30_000;
+
+/** Calls whose 401 is an answer (the sign-in pages ask "am I signed in?"). */
+const AUTH_PROBES = ['/api/auth/session', '/api/auth/login'];
+
+export function redirectToLogin(): void {
+  const { pathname, search } = window.location;
+  if (isPublicPath(pathname)) return;
+  window.location.assign(loginPath(pathname + search));
+}
+
+/** fetch for every API call: a timeout, user-facing messages for requests that
+ * got no answer, and the 401 redirect to sign-in. */
+export async function apiFetch(input: Request): Promise<Response> {
+  const signal = AbortSignal.any([input.signal, AbortSignal.timeout(TIMEOUT_MS)]);
+  let response: Response;
+  try {
+    const request = new Request(input, { signal, credentials: 'same-origin' });
+    // Marks the call as the app's own, so the server can answer 401 without a
+    // Basic challenge (which makes browsers prompt for a password).
+    request.headers.set('X-Requested-With', 'XMLHttpRequest');
+    response = await fetch(request);
+  } catch (error) {
+    if (input.signal.aborted) throw error;
+    throw new ApiError(0, null, failureMessage(error, navigator.onLine));
+  }
+  const path = new URL(input.url, window.location.origin).pathname;
+  if (response.status === 401 && !AUTH_PROBES.some((p) => path.startsWith(p))) redirectToLogin();
+  return response;
+}
+
+/** The JSON body of a response, or null when it has none. */
+export async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,60 @@
+import { Divider, Dropdown, DropdownGroup, DropdownItem, DropdownList, MenuToggle } from '@patternfly/react-core';
+import UserCircleIcon from '@patternfly/react-icons/dist/esm/icons/user-circle-icon';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { api, unwrap } from '../api/client';
+import { loginPath } from '../lib/requestErrors';
+import { keys } from './queryKeys';
+import { useToast } from './toast';
+import { useSession } from './session';
+import { FRONTEND_VERSION } from './version';
+
+export function UserMenu() {
+  const { user } = useSession();
+  const [isOpen, setOpen] = useState(false);
+  const navigate = useNavigate();
+  const location = useLocation();
+  const toast = useToast();
+  const about = useQuery({ queryKey: keys.about, queryFn: () => unwrap(api.GET('/api/about')), staleTime: Infinity, retry: false });
+
+  const signOut = async () => {
+    toast.loading('Signing out...');
+    try {
+      await api.POST('/api/auth/logout');
+    } finally {
+      // A failed logout still goes to sign-in, coming back here afterwards.
+      window.location.assign(loginPath(location.pathname + location.search));
+    }
+  };
+
+  return (
+    <Dropdown
+      isOpen={isOpen}
+      onOpenChange={setOpen}
+      popperProps={{ position: 'right' }}
+      toggle={(ref) => (
+        <MenuToggle
+          ref={ref}
+          variant="plain"
+          aria-label="User menu"
+          icon={<UserCircleIcon />}
+          isExpanded={isOpen}
+          onClick={() => setOpen(!isOpen)}
+        >
+          {user.name}
+        </MenuToggle>
+      )}
+    >
+      <DropdownGroup label={`Hi ${user.name}`}>
+        <DropdownList>
+          <DropdownItem onClick={() => navigate('/profile-settings')}>Your Profile</DropdownItem>
+          <DropdownItem onClick={() => window.open('/api/kubeconfig', '_blank', 'noopener')}>Download kubeconfig</DropdownItem>
+          <DropdownItem isDisabled>{`frontend ${FRONTEND_VERSION} backend ${about.data?.version ?? 'NA'}`}</DropdownItem>
+          <Divider component="li" />
+          <DropdownItem onClick={() => void signOut()}>Sign out</DropdownItem>
+        </DropdownList>
+      </DropdownGroup>
+    </Dropdown>
+  );
+}

@@ -1,0 +1,54 @@
+import FlagIcon from '@patternfly/react-icons/dist/esm/icons/flag-icon';
+import KeyIcon from '@patternfly/react-icons/dist/esm/icons/key-icon';
+import LockIcon from '@patternfly/react-icons/dist/esm/icons/lock-icon';
+import UserIcon from '@patternfly/react-icons/dist/esm/icons/user-icon';
+import UserShieldIcon from '@patternfly/react-icons/dist/esm/icons/user-shield-icon';
+import UsersIcon from '@patternfly/react-icons/dist/esm/icons/users-icon';
+import type { ReactNode } from 'react';
+import type { Resource } from '../lib/authorizer';
+import type { Session } from './session';
+
+/** A sidebar entry: shown when its feature is enabled and its resource readable. */
+export interface NavItem {
+  name: string;
+  href: string;
+  icon: ReactNode;
+  featureName?: string;
+  resourceName: Resource;
+}
+
+/** Settings entries whose screens exist, sorted by name. */
+export const SETTINGS_NAV: NavItem[] = (
+  [
+    { name: 'Access Scopes', href: '/settings/access-scopes', icon: <LockIcon />, resourceName: 'access_scopes' },
+    {
+      name: 'Feature Flags',
+      href: '/settings/feature-flags',
+      icon: <FlagIcon />,
+      featureName: 'settings.feature_flags',
+      resourceName: 'feature_flags',
+    },
+    {
+      name: 'Permissions',
+      href: '/settings/permissions',
+      icon: <UserShieldIcon />,
+      featureName: 'settings.permissions',
+      resourceName: 'permissions',
+    },
+    { name: 'Teams', href: '/settings/teams', icon: <UsersIcon />, featureName: 'settings.teams', resourceName: 'database' },
+    { name: 'Tokens', href: '/settings/tokens', icon: <KeyIcon />, resourceName: 'auth' },
+    { name: 'Users', href: '/settings/users', icon: <UserIcon />, featureName: 'settings.users', resourceName: 'identities' },
+  ] satisfies NavItem[]
+).sort((a, b) => a.name.localeCompare(b.name));
+
+export function isVisible(item: NavItem, session: Session): boolean {
+  return (!item.featureName || session.isEnabled(item.featureName)) && session.authorizer.can(item.resourceName, 'read');
+}
+
+/** Settings entries for this user; none for viewers and guests. */
+export function visibleSettings(session: Session): NavItem[] {
+  const { authorizer } = session;
+  const hasWriterRole = authorizer.roles.some((r) => r !== 'viewer' && r !== 'guest');
+  if (authorizer.isViewer && !hasWriterRole) return [];
+  return SETTINGS_NAV.filter((item) => isVisible(item, session));
+}

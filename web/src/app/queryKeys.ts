@@ -1,0 +1,15 @@
+/** Query keys shared by more than one view; writes invalidate by prefix. */
+export const keys = {
+  session: ['session'] as const,
+  whoami: ['whoami'] as const,
+  about: ['about'] as const,
+  properties: ['db', 'properties'] as const,
+  accessScopes: ['db', 'access_scopes'] as const,
+  permissions: ['db', 'permissions'] as const,
+  teams: ['db', 'teams'] as const,
+  teamMembers: (teamId: string) => ['db', 'team_members', teamId] as const,
+  people: ['db', 'people'] as const,
+  agents: ['db', 'agents'] as const,
+  peopleRoles: ['people_roles'] as const,
+  tokens: ['tokens'] as const,
+};

@@ -1,0 +1,73 @@
+import { lazy, Suspense, type ComponentType } from 'react';
+import { Navigate, createBrowserRouter, type RouteObject } from 'react-router';
+import { PageSpinner } from '../components/PageSpinner';
+import { RouteError } from './RouteError';
+
+interface RouteHandle {
+  preload?: () => Promise<unknown>;
+}
+
+/** A route element loaded as its own chunk (React.lazy), and a handle that
+ * lets the first page start loading with the shell. Once its chunk is in,
+ * the page renders directly: a lazy component would suspend once more, and
+ * React holds a revealed Suspense fallback for 300 ms. */
+function lazyRoute<P extends object>(load: () => Promise<{ default: ComponentType<P> }>, props: P, ownSpinner = true) {
+  let Loaded: ComponentType<P> | undefined;
+  const preload = () =>
+    load().then((module) => {
+      Loaded = module.default;
+      return module;
+    });
+  const Lazy = lazy(preload);
+  function Page() {
+    return Loaded ? <Loaded {...props} /> : <Lazy {...props} />;
+  }
+  const element = ownSpinner ? (
+    <Suspense fallback={<PageSpinner />}>
+      <Page />
+    </Suspense>
+  ) : (
+    <Page />
+  );
+  const handle: RouteHandle = { preload };
+  return { element, handle };
+}
+
+/** A page inside the shell, whose Suspense boundary is the shell's. */
+const inShell = <P extends object>(load: () => Promise<{ default: ComponentType<P> }>, props = {} as P) => lazyRoute(load, props, false);
+
+export const routes: RouteObject[] = [
+  {
+    errorElement: <RouteError />,
+    children: [
+      { path: '/login', ...lazyRoute(() => import('../pages/login/LoginPage'), {}) },
+      { path: '/recovery', ...lazyRoute(() => import('../pages/login/RecoveryPage'), {}) },
+      { path: '/error', ...lazyRoute(() => import('../pages/errors/ErrorPage'), {}) },
+      { path: '/flow-error', ...lazyRoute(() => import('../pages/errors/FlowErrorPage'), {}) },
+      { path: '/invite', ...lazyRoute(() => import('../pages/invite/SetPasswordPage'), { kind: 'invite' as const }) },
+      { path: '/reset-password', ...lazyRoute(() => import('../pages/invite/SetPasswordPage'), { kind: 'reset' as const }) },
+      {
+        ...lazyRoute(() => import('./AppLayout'), {}),
+        children: [
+          { index: true, ...inShell(() => import('./HomeRedirect')) },
+          { path: 'settings', element: <Navigate to="/settings/access-scopes" replace /> },
+          { path: 'settings/access-scopes', ...inShell(() => import('../pages/access-scopes/AccessScopesPage')) },
+          { path: 'settings/permissions', ...inShell(() => import('../pages/permissions/PermissionsPage')) },
+          { path: 'settings/teams', ...inShell(() => import('../pages/teams/TeamsPage')) },
+          { path: 'settings/teams/:id', ...inShell(() => import('../pages/teams/TeamPage')) },
+          { path: 'settings/users', ...inShell(() => import('../pages/users/UsersPage')) },
+          { path: 'settings/feature-flags', ...inShell(() => import('../pages/feature-flags/FeatureFlagsPage')) },
+          { path: 'settings/tokens', ...inShell(() => import('../pages/tokens/TokensPage')) },
+          { path: '*', ...inShell(() => import('../pages/errors/NotFoundPage')) },
+        ],
+      },
+    ],
+  },
+];
+
+export function createRouter() {
+  const router = createBrowserRouter(routes);
+  // The first page's chunk loads alongside the shell's instead of after the sign-in check.
+  for (const match of router.state.matches) void (match.route.handle as RouteHandle | undefined)?.preload?.();
+  return router;
+}

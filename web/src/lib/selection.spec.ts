@@ -1,0 +1,8 @@
+import { expect, it } from 'vitest';
+import { selectionText } from './selection';
+
+it('lists up to three choices, then counts', () => {
+  expect(selectionText([], 'Select')).toBe('Select');
+  expect(selectionText(['a', 'b', 'c'], 'Select')).toBe('a, b, c');
+  expect(selectionText(['a', 'b', 'c', 'd'], 'Select')).toBe('4 selected');
+});

@@ -1,0 +1,148 @@
+import {
+  ActionGroup,
+  Alert,
+  Button,
+  Form,
+  FormGroup,
+  FormHelperText,
+  HelperText,
+  HelperTextItem,
+  PageSection,
+  Tab,
+  TabTitleText,
+  Tabs,
+  TextArea,
+  TextInput,
+} from '@patternfly/react-core';
+import { useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { parse, stringify } from 'yaml';
+import { errorMessage } from '../../api/errors';
+import type { TeamRow } from '../../api/types';
+import { useSession } from '../../app/session';
+import { useToast } from '../../app/toast';
+import { useTopBar } from '../../app/topBar';
+import { DeleteButton } from '../../components/ConfirmDialog';
+import { PageSpinner } from '../../components/PageSpinner';
+import { RequireAccess } from '../../components/RequireAccess';
+import { TeamMembers } from './TeamMembers';
+import { useTeamData } from './useTeamData';
+
+function SpecForm({ team, data, canWrite }: { team: TeamRow; data: ReturnType<typeof useTeamData>; canWrite: boolean }) {
+  const [icon, setIcon] = useState(team.icon ?? 'group');
+  const [spec, setSpec] = useState(() =>
+    team.spec && typeof team.spec === 'object' && Object.keys(team.spec).length ? stringify(team.spec) : '',
+  );
+  const [specError, setSpecError] = useState<string>();
+  const toast = useToast();
+  const navigate = useNavigate();
+  const editable = canWrite && team.source === 'UI';
+
+  const save = () => {
+    let parsed: unknown;
+    try {
+      parsed = spec.trim() ? parse(spec) : {};
+    } catch (e) {
+      setSpecError(errorMessage(e));
+      return;
+    }
+    setSpecError(undefined);
+    data.save.mutate(
+      { icon, spec: parsed },
+      { onSuccess: () => toast.success(`${team.name} updated successfully`), onError: (e) => toast.error(errorMessage(e)) },
+    );
+  };
+
+  return (
+    <Form
+      onSubmit={(e) => {
+        e.preventDefault();
+        save();
+      }}
+    >
+      <FormGroup label="Name" fieldId="team-name">
+        <TextInput id="team-name" value={team.name} isDisabled />
+      </FormGroup>
+      <FormGroup label="Icon" fieldId="team-icon">
+        <TextInput id="team-icon" value={icon} isDisabled={!editable} onChange={(_e, v) => setIcon(v)} />
+      </FormGroup>
+      <FormGroup label="Spec" fieldId="team-spec">
+        <TextArea
+          id="team-spec"
+          className="pf-v6-u-font-family-monospace"
+          rows={10}
+          value={spec}
+          isDisabled={!editable}
+          validated={specError ? 'error' : 'default'}
+          onChange={(_e, v) => setSpec(v)}
+        />
+        <FormHelperText>
+          <HelperText>
+            <HelperTextItem variant={specError ? 'error' : 'default'}>{specError ?? 'YAML'}</HelperTextItem>
+          </HelperText>
+        </FormHelperText>
+      </FormGroup>
+      {editable && (
+        <ActionGroup>
+          <Button type="submit" isLoading={data.save.isPending} isDisabled={data.save.isPending}>
+            Update
+          </Button>
+          <DeleteButton
+            title="Delete resource"
+            message="Are you sure you want to delete this resource?"
+            onConfirm={() =>
+              data.remove.mutateAsync().then(
+                () => (toast.success(`${team.name} deleted successfully`), navigate('/settings/teams')),
+                (e: unknown) => toast.error(errorMessage(e)),
+              )
+            }
+          />
+        </ActionGroup>
+      )}
+    </Form>
+  );
+}
+
+function Team({ id }: { id: string }) {
+  const data = useTeamData(id);
+  const { authorizer } = useSession();
+  const [tab, setTab] = useState<string | number>('spec');
+  const team = data.team.data;
+  useTopBar(team ? `Team: ${team.name}` : 'Team', data.team.refetch, data.team.isFetching);
+  if (data.team.isLoading) return <PageSpinner />;
+  if (!team)
+    return (
+      <PageSection>
+        <Alert isInline variant="danger" title={data.team.error ? errorMessage(data.team.error) : 'No resources found'} />
+      </PageSection>
+    );
+  const canWrite = authorizer.can('database', 'write');
+  return (
+    <PageSection>
+      {team.source !== 'UI' && (
+        <Alert isInline variant="info" title={`This team is managed outside the UI (${team.source}).`} className="pf-v6-u-mb-md" />
+      )}
+      <Tabs activeKey={tab} onSelect={(_e, key) => setTab(key)} aria-label="Team" mountOnEnter>
+        <Tab eventKey="spec" title={<TabTitleText>Spec</TabTitleText>}>
+          <div className="pf-v6-u-pt-md">
+            <SpecForm team={team} data={data} canWrite={canWrite} />
+          </div>
+        </Tab>
+        <Tab eventKey="members" title={<TabTitleText>Members</TabTitleText>}>
+          <div className="pf-v6-u-pt-md">
+            <TeamMembers data={data} canWrite={canWrite} />
+          </div>
+        </Tab>
+      </Tabs>
+    </PageSection>
+  );
+}
+
+export default function TeamPage() {
+  const { id = '' } = useParams();
+  return (
+    <RequireAccess resource="database" feature="settings.teams">
+      <Team id={id} />
+    </RequireAccess>
+  );
+}
