@@ -9,8 +9,9 @@ use axum::http::header::{AUTHORIZATION, COOKIE};
 use axum::http::request::Parts;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
+use quarterdeck_store::grants::{self, AccessScopeGrant};
 use quarterdeck_store::people::{self, Person};
-use quarterdeck_store::{login, permissions, sessions, tokens};
+use quarterdeck_store::{login, sessions, tokens};
 
 use crate::rbac::{Action, Authorizer, ScopeGrant};
 use crate::{ApiError, AppState};
@@ -34,6 +35,8 @@ pub enum Via {
 pub struct Caller {
     pub person: Person,
     pub authorizer: Authorizer,
+    /// The access scopes limiting what the caller sees.
+    pub access_scopes: Vec<AccessScopeGrant>,
     pub via: Via,
 }
 
@@ -58,15 +61,16 @@ impl FromRequestParts<AppState> for Caller {
         let (person, token_scope, via) = identify(parts, state)
             .await?
             .ok_or(ApiError::Unauthorized)?;
-        let rules = permissions::for_person(&state.db, person.id, &person.roles).await?;
+        let grants = grants::for_person(&state.db, person.id, &person.roles).await?;
         let authorizer = Authorizer {
             roles: person.roles.clone(),
-            rules,
+            rules: grants.rules,
             token_scope,
         };
         Ok(Caller {
             person,
             authorizer,
+            access_scopes: grants.access_scopes,
             via,
         })
     }

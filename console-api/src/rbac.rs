@@ -2,7 +2,7 @@
 //! permission rules from the permissions table (deny wins), and token
 //! scopes, which only ever narrow what the token's creator may do.
 
-use quarterdeck_store::permissions::Rule;
+use quarterdeck_store::grants::Rule;
 use serde::{Deserialize, Serialize};
 
 /// The resources the role matrix names.

@@ -120,9 +120,10 @@ async fn caller_for(pool: &PgPool, person: Uuid) -> Caller {
                     .await
                     .expect("roles")
                     .unwrap_or_else(|| vec!["guest".into()]);
-            rest::visibility(pool, person, &roles)
+            let grants = quarterdeck_store::grants::for_person(pool, person, &roles)
                 .await
-                .expect("visibility")
+                .expect("grants");
+            rest::visibility(&roles, &grants.access_scopes)
         },
     }
 }

@@ -107,7 +107,7 @@ pub(crate) async fn handle(
     };
     let rest_caller = rest::Caller {
         person_id: Some(caller.person.id),
-        visibility: rest::visibility(&state.db, caller.person.id, &caller.person.roles).await?,
+        visibility: rest::visibility(&caller.person.roles, &caller.access_scopes),
     };
     match rest::execute(&state.db, request, &rest_caller).await {
         Ok(response) => {

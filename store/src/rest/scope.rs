@@ -1,7 +1,7 @@
 //! Access-scope visibility: which config items, components, playbooks and
 //! canaries (and, through them, checks, changes, runs...) a caller may see.
 //!
-//! Who is restricted (loaded by [`visibility`]):
+//! Who is restricted ([`visibility`], from the caller's grants):
 //! - A person with the `guest` role is restricted on every kind: they see
 //!   the rows matched by the access scopes (their own and their teams',
 //!   not deleted) whose `resources` include that kind or `*`. A guest
@@ -9,7 +9,6 @@
 //! - Anyone else is restricted on a kind only when one of their teams has an
 //!   access scope covering it; they then see what their covering scopes
 //!   (team and personal) match. Otherwise they are unrestricted.
-//! - An unknown or deleted person is treated as a guest without scopes.
 //!
 //! Matching (spec part 1 section 5), done in SQL by
 //! `quarterdeck_scope_allows(rules, tags, agent_id, name)` (migration 0013):
@@ -22,10 +21,9 @@
 use std::collections::BTreeMap;
 
 use serde::Serialize;
-use sqlx::PgPool;
-use uuid::Uuid;
 
 use super::schema::ScopeKind;
+use crate::grants::AccessScopeGrant;
 
 /// What a caller may see, per kind: `None` = unrestricted, `Some(rules)` =
 /// the rows any rule matches (`Some(vec![])` = none).
@@ -75,42 +73,17 @@ impl Visibility {
     }
 }
 
-/// One live access scope of the person or of one of their teams.
-#[derive(sqlx::FromRow)]
-struct ScopeRow {
-    personal: bool,
-    resources: Vec<String>,
-    scopes: serde_json::Value,
-}
-
-/// Loads what a live person with these roles may see (rules in the module
-/// documentation). Callers pass the roles they already authenticated with.
-pub async fn visibility(
-    pool: &PgPool,
-    person_id: Uuid,
-    roles: &[String],
-) -> Result<Visibility, sqlx::Error> {
-    let rows: Vec<ScopeRow> = sqlx::query_as(
-        "SELECT a.person_id IS NOT NULL AS personal, a.resources, a.scopes \
-         FROM access_scopes a \
-         WHERE a.deleted_at IS NULL \
-           AND (a.person_id = $1 \
-                OR a.team_id IN (SELECT m.team_id FROM team_members m \
-                                 JOIN teams t ON t.id = m.team_id AND t.deleted_at IS NULL \
-                                 WHERE m.person_id = $1)) \
-         ORDER BY a.created_at, a.id",
-    )
-    .bind(person_id)
-    .fetch_all(pool)
-    .await?;
+/// What a live person with these roles and access scopes may see (rules in
+/// the module documentation).
+pub fn visibility(roles: &[String], access_scopes: &[AccessScopeGrant]) -> Visibility {
     let guest = roles.iter().any(|r| r == "guest");
-    Ok(build(guest, &rows))
+    build(guest, access_scopes)
 }
 
-fn build(guest: bool, rows: &[ScopeRow]) -> Visibility {
+fn build(guest: bool, rows: &[AccessScopeGrant]) -> Visibility {
     let mut visibility = Visibility::default();
     for kind in ScopeKind::ALL {
-        let covering: Vec<&ScopeRow> = rows
+        let covering: Vec<&AccessScopeGrant> = rows
             .iter()
             .filter(|r| r.resources.iter().any(|x| x == "*" || x == kind.as_str()))
             .collect();
@@ -168,8 +141,8 @@ mod tests {
 
     use super::*;
 
-    fn row(personal: bool, resources: &[&str], scopes: serde_json::Value) -> ScopeRow {
-        ScopeRow {
+    fn row(personal: bool, resources: &[&str], scopes: serde_json::Value) -> AccessScopeGrant {
+        AccessScopeGrant {
             personal,
             resources: resources.iter().map(|s| s.to_string()).collect(),
             scopes,

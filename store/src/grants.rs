@@ -1,0 +1,70 @@
+//! What a person is granted: the permission rules that apply to them (their
+//! own, their teams' and their roles', not deleted and not expired) and the
+//! access scopes that limit what they see (their own and their teams'),
+//! loaded together in one round trip on every authenticated request.
+
+use serde::{Deserialize, Serialize};
+use sqlx::PgPool;
+use sqlx::types::Json;
+use uuid::Uuid;
+
+use crate::Error;
+
+/// One allow or deny rule.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Rule {
+    pub id: Uuid,
+    pub subject_type: String,
+    pub subject: Option<String>,
+    /// A global object (`canaries`, `playbooks`, `*`, ...), when the rule is not about one resource.
+    pub object: Option<String>,
+    /// Comma-separated actions (`read`, `playbook:run`, `*`, ...).
+    pub action: String,
+    pub deny: bool,
+    /// The one resource the rule is about, if any.
+    pub resource_id: Option<Uuid>,
+}
+
+/// One live access scope of the person (`personal`) or of one of their teams.
+#[derive(Debug, Clone, Deserialize)]
+pub struct AccessScopeGrant {
+    pub personal: bool,
+    pub resources: Vec<String>,
+    pub scopes: serde_json::Value,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Grants {
+    pub rules: Vec<Rule>,
+    pub access_scopes: Vec<AccessScopeGrant>,
+}
+
+pub async fn for_person(pool: &PgPool, person_id: Uuid, roles: &[String]) -> Result<Grants, Error> {
+    let (Json(rules), Json(access_scopes)): (Json<Vec<Rule>>, Json<Vec<AccessScopeGrant>>) = sqlx::query_as(
+        "WITH teams AS ( \
+             SELECT m.team_id FROM team_members m JOIN teams t ON t.id = m.team_id AND t.deleted_at IS NULL \
+             WHERE m.person_id = $1) \
+         SELECT \
+           (SELECT coalesce(json_agg(r), '[]'::json) FROM ( \
+              SELECT id, subject_type, subject, object, action, deny, \
+                     coalesce(playbook_id, canary_id, config_id, component_id, connection_id) AS resource_id \
+              FROM permissions \
+              WHERE deleted_at IS NULL AND (until IS NULL OR until > now()) AND ( \
+                    (subject_type = 'person' AND person_id = $1) \
+                 OR (subject_type = 'team' AND team_id IN (SELECT team_id FROM teams)) \
+                 OR (subject_type = 'group' AND subject = ANY($2)))) r), \
+           (SELECT coalesce(json_agg(s ORDER BY s.created_at, s.id), '[]'::json) FROM ( \
+              SELECT a.person_id IS NOT NULL AS personal, a.resources, a.scopes, a.created_at, a.id \
+              FROM access_scopes a \
+              WHERE a.deleted_at IS NULL \
+                AND (a.person_id = $1 OR a.team_id IN (SELECT team_id FROM teams))) s)",
+    )
+    .bind(person_id)
+    .bind(roles)
+    .fetch_one(pool)
+    .await?;
+    Ok(Grants {
+        rules,
+        access_scopes,
+    })
+}
