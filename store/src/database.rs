@@ -36,9 +36,10 @@ pub struct DatabaseArgs {
     #[arg(long, env = "QUARTERDECK_DB_STATEMENT_TIMEOUT", default_value = "30s", value_parser = humantime::parse_duration)]
     pub db_statement_timeout: Duration,
 
-    /// Maximum connections in the pool of this process.
-    #[arg(long, env = "QUARTERDECK_DB_MAX_CONNECTIONS", default_value_t = 20)]
-    pub db_max_connections: u32,
+    /// Maximum connections in the pool of this process (default: twice the
+    /// CPU cores plus two; more only queue inside PostgreSQL).
+    #[arg(long, env = "QUARTERDECK_DB_MAX_CONNECTIONS")]
+    pub db_max_connections: Option<u32>,
 }
 
 /// An open, migrated database, and the embedded server behind it if any.
@@ -68,7 +69,7 @@ impl Database {
             }
         };
         let pool = PgPoolOptions::new()
-            .max_connections(args.db_max_connections)
+            .max_connections(args.db_max_connections.unwrap_or_else(default_pool_size))
             .acquire_timeout(Duration::from_secs(5))
             .connect_with(options.application_name(application_name).options([(
                 "statement_timeout",
@@ -87,4 +88,9 @@ impl Database {
             None => Ok(()),
         }
     }
+}
+
+fn default_pool_size() -> u32 {
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    u32::try_from(cores * 2 + 2).unwrap_or(u32::MAX)
 }
