@@ -9,7 +9,7 @@ use axum::http::header::{AUTHORIZATION, COOKIE};
 use axum::http::request::Parts;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
-use quarterdeck_store::grants::{self, AccessScopeGrant};
+use quarterdeck_store::grants::{self, AccessScopeGrant, Grants};
 use quarterdeck_store::people::{self, Person};
 use quarterdeck_store::{login, sessions, tokens};
 
@@ -58,10 +58,9 @@ impl FromRequestParts<AppState> for Caller {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        let (person, token_scope, via) = identify(parts, state)
+        let (person, grants, token_scope, via) = identify(parts, state)
             .await?
             .ok_or(ApiError::Unauthorized)?;
-        let grants = grants::for_person(&state.db, person.id, &person.roles).await?;
         let authorizer = Authorizer {
             roles: person.roles.clone(),
             rules: grants.rules,
@@ -76,7 +75,9 @@ impl FromRequestParts<AppState> for Caller {
     }
 }
 
-type Identified = (Person, Option<Vec<ScopeGrant>>, Via);
+/// The person, their grants (loaded with the credential when it can be),
+/// a token's scope, and how they authenticated.
+type Identified = (Person, Grants, Option<Vec<ScopeGrant>>, Via);
 
 async fn identify(parts: &Parts, state: &AppState) -> Result<Option<Identified>, ApiError> {
     if let Some(value) = parts
@@ -102,7 +103,10 @@ async fn identify(parts: &Parts, state: &AppState) -> Result<Option<Identified>,
         let ip = client_ip(parts, state).map(|ip| ip.to_string());
         check_rate_limit(state, &user, ip.as_deref()).await?;
         return match people::authenticate(&state.db, &user, &password).await? {
-            Some(person) => Ok(Some((person, None, Via::Password))),
+            Some(person) => {
+                let grants = grants::for_person(&state.db, person.id, &person.roles).await?;
+                Ok(Some((person, grants, None, Via::Password)))
+            }
             None => {
                 login::record_failure(&state.db, &user, ip.as_deref()).await?;
                 Err(ApiError::Unauthorized)
@@ -110,20 +114,20 @@ async fn identify(parts: &Parts, state: &AppState) -> Result<Option<Identified>,
         };
     }
     if let Some(secret) = cookie(&parts.headers, SESSION_COOKIE)
-        && let Some((person, _)) = sessions::find(&state.db, &secret).await?
+        && let Some((person, _, grants)) = sessions::find(&state.db, &secret).await?
     {
-        return Ok(Some((person, None, Via::Session)));
+        return Ok(Some((person, grants, None, Via::Session)));
     }
     Ok(None)
 }
 
 async fn by_token(state: &AppState, token: &str) -> Result<Option<Identified>, ApiError> {
-    let (person, scope) = tokens::authenticate(&state.db, token)
+    let (person, grants, scope) = tokens::authenticate(&state.db, token)
         .await?
         .ok_or(ApiError::Unauthorized)?;
     // A scope that does not parse grants nothing rather than everything.
     let scope = scope.map(|s| serde_json::from_value::<Vec<ScopeGrant>>(s).unwrap_or_default());
-    Ok(Some((person, scope, Via::Token)))
+    Ok(Some((person, grants, scope, Via::Token)))
 }
 
 /// Refuses with 429 when the account or the address has failed too often.

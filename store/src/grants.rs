@@ -39,32 +39,50 @@ pub struct Grants {
     pub access_scopes: Vec<AccessScopeGrant>,
 }
 
-pub async fn for_person(pool: &PgPool, person_id: Uuid, roles: &[String]) -> Result<Grants, Error> {
-    let (Json(rules), Json(access_scopes)): (Json<Vec<Rule>>, Json<Vec<AccessScopeGrant>>) = sqlx::query_as(
-        "WITH teams AS ( \
+/// Select-list columns `rules` and `access_scopes` (JSON) for the person in
+/// a relation named `me` with columns `id` and `roles`, so the lookup that
+/// authenticates a request can load the grants in the same statement.
+pub(crate) const COLUMNS: &str = "\
+    (SELECT coalesce(json_agg(r), '[]'::json) FROM ( \
+       SELECT id, subject_type, subject, object, action, deny, \
+              coalesce(playbook_id, canary_id, config_id, component_id, connection_id) AS resource_id \
+       FROM permissions \
+       WHERE deleted_at IS NULL AND (until IS NULL OR until > now()) AND ( \
+             (subject_type = 'person' AND person_id = me.id) \
+          OR (subject_type = 'team' AND team_id IN ( \
+                SELECT m.team_id FROM team_members m JOIN teams t ON t.id = m.team_id AND t.deleted_at IS NULL \
+                WHERE m.person_id = me.id)) \
+          OR (subject_type = 'group' AND subject = ANY(me.roles)))) r) AS rules, \
+    (SELECT coalesce(json_agg(s ORDER BY s.created_at, s.id), '[]'::json) FROM ( \
+       SELECT a.person_id IS NOT NULL AS personal, a.resources, a.scopes, a.created_at, a.id \
+       FROM access_scopes a \
+       WHERE a.deleted_at IS NULL AND (a.person_id = me.id OR a.team_id IN ( \
              SELECT m.team_id FROM team_members m JOIN teams t ON t.id = m.team_id AND t.deleted_at IS NULL \
-             WHERE m.person_id = $1) \
-         SELECT \
-           (SELECT coalesce(json_agg(r), '[]'::json) FROM ( \
-              SELECT id, subject_type, subject, object, action, deny, \
-                     coalesce(playbook_id, canary_id, config_id, component_id, connection_id) AS resource_id \
-              FROM permissions \
-              WHERE deleted_at IS NULL AND (until IS NULL OR until > now()) AND ( \
-                    (subject_type = 'person' AND person_id = $1) \
-                 OR (subject_type = 'team' AND team_id IN (SELECT team_id FROM teams)) \
-                 OR (subject_type = 'group' AND subject = ANY($2)))) r), \
-           (SELECT coalesce(json_agg(s ORDER BY s.created_at, s.id), '[]'::json) FROM ( \
-              SELECT a.person_id IS NOT NULL AS personal, a.resources, a.scopes, a.created_at, a.id \
-              FROM access_scopes a \
-              WHERE a.deleted_at IS NULL \
-                AND (a.person_id = $1 OR a.team_id IN (SELECT team_id FROM teams))) s)",
-    )
+             WHERE m.person_id = me.id))) s) AS access_scopes";
+
+/// The grants columns as decoded.
+#[derive(sqlx::FromRow)]
+pub(crate) struct GrantColumns {
+    rules: Json<Vec<Rule>>,
+    access_scopes: Json<Vec<AccessScopeGrant>>,
+}
+
+impl From<GrantColumns> for Grants {
+    fn from(c: GrantColumns) -> Self {
+        Grants {
+            rules: c.rules.0,
+            access_scopes: c.access_scopes.0,
+        }
+    }
+}
+
+pub async fn for_person(pool: &PgPool, person_id: Uuid, roles: &[String]) -> Result<Grants, Error> {
+    let columns: GrantColumns = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM (SELECT $1::uuid AS id, $2::text[] AS roles) me"
+    )))
     .bind(person_id)
     .bind(roles)
     .fetch_one(pool)
     .await?;
-    Ok(Grants {
-        rules,
-        access_scopes,
-    })
+    Ok(columns.into())
 }

@@ -4,6 +4,7 @@ use chrono::{DateTime, Utc};
 use sqlx::PgPool;
 use uuid::Uuid;
 
+use crate::grants::{COLUMNS, GrantColumns, Grants};
 use crate::people::Person;
 use crate::{Error, secret};
 
@@ -47,23 +48,29 @@ pub async fn create(
     Ok(NewSession { secret, expires_at })
 }
 
-/// The person behind a live session, and when the session expires.
-pub async fn find(pool: &PgPool, secret: &str) -> Result<Option<(Person, DateTime<Utc>)>, Error> {
+/// The person behind a live session, when it expires, and their grants.
+pub async fn find(
+    pool: &PgPool,
+    secret: &str,
+) -> Result<Option<(Person, DateTime<Utc>, Grants)>, Error> {
     #[derive(sqlx::FromRow)]
     struct Row {
         #[sqlx(flatten)]
         person: Person,
         expires_at: DateTime<Utc>,
+        #[sqlx(flatten)]
+        grants: GrantColumns,
     }
-    let row: Option<Row> = sqlx::query_as(
-        "SELECT p.id, p.name, p.email, p.avatar, p.type, p.roles, s.expires_at \
-         FROM sessions s JOIN people p ON p.id = s.person_id \
-         WHERE s.id = $1 AND s.revoked_at IS NULL AND s.expires_at > now() AND p.deleted_at IS NULL",
-    )
+    let row: Option<Row> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT me.*, {COLUMNS} FROM ( \
+           SELECT p.id, p.name, p.email, p.avatar, p.type, p.roles, s.expires_at \
+           FROM sessions s JOIN people p ON p.id = s.person_id \
+           WHERE s.id = $1 AND s.revoked_at IS NULL AND s.expires_at > now() AND p.deleted_at IS NULL) me"
+    )))
     .bind(secret::digest(secret))
     .fetch_optional(pool)
     .await?;
-    Ok(row.map(|r| (r.person, r.expires_at)))
+    Ok(row.map(|r| (r.person, r.expires_at, r.grants.into())))
 }
 
 /// Ends one session.

@@ -7,6 +7,7 @@ use sqlx::PgPool;
 use sqlx::types::Json;
 use uuid::Uuid;
 
+use crate::grants::{COLUMNS, GrantColumns, Grants};
 use crate::people::Person;
 use crate::{Error, secret};
 
@@ -71,13 +72,13 @@ pub async fn create(
     })
 }
 
-/// The person a live token acts as, and the token's scope. A used token's
+/// The person a live token acts as, their grants, and the token's scope. A used token's
 /// last-use time is kept to the minute, and an auto-renewing token's expiry
 /// moves forward by its lifetime.
 pub async fn authenticate(
     pool: &PgPool,
     token: &str,
-) -> Result<Option<(Person, Option<serde_json::Value>)>, Error> {
+) -> Result<Option<(Person, Grants, Option<serde_json::Value>)>, Error> {
     #[derive(sqlx::FromRow)]
     struct Row {
         #[sqlx(flatten)]
@@ -85,14 +86,17 @@ pub async fn authenticate(
         token_id: Uuid,
         scope: Option<Json<serde_json::Value>>,
         stale: bool,
+        #[sqlx(flatten)]
+        grants: GrantColumns,
     }
-    let row: Option<Row> = sqlx::query_as(
-        "SELECT p.id, p.name, p.email, p.avatar, p.type, p.roles, t.id AS token_id, t.scope, \
-                (t.last_used_at IS NULL OR t.last_used_at < now() - interval '1 minute') AS stale \
-         FROM access_tokens t JOIN people p ON p.id = t.person_id \
-         WHERE t.value = $1 AND t.revoked_at IS NULL \
-           AND (t.expires_at IS NULL OR t.expires_at > now()) AND p.deleted_at IS NULL",
-    )
+    let row: Option<Row> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT me.*, {COLUMNS} FROM ( \
+           SELECT p.id, p.name, p.email, p.avatar, p.type, p.roles, t.id AS token_id, t.scope, \
+                  (t.last_used_at IS NULL OR t.last_used_at < now() - interval '1 minute') AS stale \
+           FROM access_tokens t JOIN people p ON p.id = t.person_id \
+           WHERE t.value = $1 AND t.revoked_at IS NULL \
+             AND (t.expires_at IS NULL OR t.expires_at > now()) AND p.deleted_at IS NULL) me"
+    )))
     .bind(secret::digest(token))
     .fetch_optional(pool)
     .await?;
@@ -107,7 +111,11 @@ pub async fn authenticate(
         .execute(pool)
         .await?;
     }
-    Ok(Some((row.person, row.scope.map(|s| s.0))))
+    Ok(Some((
+        row.person,
+        row.grants.into(),
+        row.scope.map(|s| s.0),
+    )))
 }
 
 /// Tokens of one person, or every token when `person_id` is None.

@@ -401,7 +401,7 @@ pub(crate) async fn session(
         None => None,
     };
     match found {
-        Some((person, expires_at)) => {
+        Some((person, expires_at, _)) => {
             Ok(Json(session_json(&person, Some(expires_at))).into_response())
         }
         None => Ok(flow_error(

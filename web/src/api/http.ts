@@ -19,9 +19,6 @@ export async function apiFetch(input: Request): Promise<Response> {
   let response: Response;
   try {
     const request = new Request(input, { signal, credentials: 'same-origin' });
-    // Marks the call as the app's own, so the server can answer 401 without a
-    // Basic challenge (which makes browsers prompt for a password).
-    request.headers.set('X-Requested-With', 'XMLHttpRequest');
     response = await fetch(request);
   } catch (error) {
     if (input.signal.aborted) throw error;

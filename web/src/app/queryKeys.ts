@@ -1,6 +1,5 @@
 /** Query keys shared by more than one view; writes invalidate by prefix. */
 export const keys = {
-  session: ['session'] as const,
   whoami: ['whoami'] as const,
   about: ['about'] as const,
   properties: ['db', 'properties'] as const,

@@ -2,8 +2,6 @@ import { useQuery } from '@tanstack/react-query';
 import { createContext, useContext } from 'react';
 import { api, unwrap, type Schemas } from '../api/client';
 import { dbSelect } from '../api/db';
-import { ApiError } from '../api/errors';
-import { redirectToLogin } from '../api/http';
 import type { PropertyRow } from '../api/types';
 import { createAuthorizer, type Authorizer } from '../lib/authorizer';
 import { disabledFeatures, isFeatureEnabled } from '../lib/featureFlags';
@@ -24,34 +22,21 @@ export function useSession(): Session {
   return session;
 }
 
-/** Signed-out browsers go to sign-in. This is asked first because the session
- * check answers 401 without a Basic challenge, which would make the browser
- * prompt for a password instead of handing the 401 to the app. */
-async function requireSession(): Promise<true> {
-  const { response } = await api.GET('/api/auth/session');
-  if (response.status === 401) {
-    redirectToLogin();
-    throw new ApiError(401, null, 'Not signed in');
-  }
-  if (!response.ok) throw new ApiError(response.status, null);
-  return true;
-}
-
-/** Loads the session, whoami and the feature flags. */
+/** Loads whoami and the feature flags together. Signed-out browsers get a
+ * 401, which sends them to sign-in (api/http.ts). */
 export function useSessionData(): { session?: Session; error: unknown } {
-  const signedIn = useQuery({ queryKey: keys.session, queryFn: requireSession, staleTime: 60_000, retry: false });
   const whoami = useQuery({
     queryKey: keys.whoami,
     queryFn: () => unwrap(api.GET('/api/auth/whoami')),
     staleTime: 60_000,
-    enabled: signedIn.isSuccess,
+    retry: false,
   });
   const flags = useQuery({
     queryKey: keys.properties,
     queryFn: ({ signal }) => dbSelect<PropertyRow>('properties', { select: 'name,value', order: 'name.asc' }, signal),
-    enabled: signedIn.isSuccess,
+    retry: false,
   });
-  if (!whoami.data || !flags.data) return { error: signedIn.error ?? whoami.error ?? flags.error };
+  if (!whoami.data || !flags.data) return { error: whoami.error ?? flags.error };
   const { user, roles, permissions } = whoami.data.payload;
   const disabled = disabledFeatures(flags.data);
   return {
