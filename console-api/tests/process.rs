@@ -48,7 +48,8 @@ impl Api {
         Self { child, port, log }
     }
 
-    /// Waits until /api/about answers with database ok; returns the log so far.
+    /// Waits until /api/about answers with database ok; returns the log up to
+    /// the "listening" line.
     async fn wait_ready(&mut self) -> Vec<String> {
         let started = Instant::now();
         let mut lines = Vec::new();
@@ -57,6 +58,14 @@ impl Api {
             if let Ok(res) = reqwest::get(self.url("/api/about")).await
                 && res.status() == 200
             {
+                // The start-up lines precede the "listening" line; the reader
+                // threads may not have passed them on yet.
+                while !lines.iter().any(|l| l.contains("quarterdeck-api listening")) {
+                    match self.log.recv_timeout(Duration::from_secs(10)) {
+                        Ok(line) => lines.push(line),
+                        Err(_) => panic!("no listening line:\n{}", lines.join("\n")),
+                    }
+                }
                 return lines;
             }
             if let Ok(Some(status)) = self.child.try_wait() {
