@@ -792,3 +792,61 @@ fn embedded_resources_for_rbac() {
         Err(404)
     );
 }
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn integrations_list_direct_and_gitops_rows_with_their_latest_job(pool: PgPool) {
+    let topology: Uuid = sqlx::query_scalar(
+        "INSERT INTO topologies (name, namespace, spec) VALUES ('cluster', 'ops', '{}') RETURNING id",
+    )
+    .fetch_one(&pool)
+    .await
+    .expect("topology");
+    sqlx::raw_sql(
+        "INSERT INTO config_scrapers (name, namespace, spec, source) VALUES
+         ('aws-prod', 'ops', '{\"schedule\": \"@every 1h\", \"aws\": [{}]}', 'KubernetesCRD'),
+         ('blank', 'ops', '{\"schedule\": \"@every 1h\"}', 'UI');
+         INSERT INTO logging_backends (name, spec) VALUES ('loki', '{}');
+         INSERT INTO integrations (name, namespace, type) VALUES ('aws', 'ops', 'aws')",
+    )
+    .execute(&pool)
+    .await
+    .expect("seed");
+    sqlx::query(
+        "INSERT INTO job_history (name, resource_type, resource_id, status, time_start) VALUES
+         ('TopologyRun', 'topology', $1, 'FAILED', now() - interval '1 hour'),
+         ('TopologyRun', 'topology', $1, 'SUCCESS', now())",
+    )
+    .bind(topology.to_string())
+    .execute(&pool)
+    .await
+    .expect("jobs");
+
+    let rows = rows(
+        &pool,
+        "integrations_with_status",
+        "select=name,integration_type,type,source,job_status&order=name",
+    )
+    .await;
+    assert_eq!(
+        Value::Array(rows),
+        json!([
+            {"name": "aws", "integration_type": "gitops", "type": "aws", "source": "UI", "job_status": null},
+            {"name": "aws-prod", "integration_type": "scraper", "type": "aws", "source": "KubernetesCRD", "job_status": null},
+            {"name": "blank", "integration_type": "scraper", "type": "custom", "source": "UI", "job_status": null},
+            {"name": "cluster", "integration_type": "topology", "type": null, "source": "UI", "job_status": "SUCCESS"},
+            {"name": "loki", "integration_type": "logging_backend", "type": null, "source": "UI", "job_status": null},
+        ])
+    );
+
+    let write = call(
+        &pool,
+        &admin(None),
+        Method::Delete,
+        "integrations_with_status",
+        "name=eq.aws",
+        "",
+        None,
+    )
+    .await;
+    assert!(write.is_err(), "the list is read-only");
+}

@@ -371,6 +371,31 @@ pub(crate) static RELATIONS: &[Relation] = &[
     .writable()
     .guarded()
     .embeds(&[AGENT, BY]),
+    // Direct and GitOps integrations in one list; written through their own relations.
+    Relation::new(
+        "integrations_with_status",
+        "integrations",
+        &[
+            r("id", Uuid),
+            r("agent_id", Uuid),
+            r("name", Text),
+            r("namespace", Text),
+            r("integration_type", Text),
+            r("type", Text),
+            r("labels", Json),
+            r("source", Text),
+            r("error", Text),
+            r("created_by", Uuid),
+            CREATED_AT,
+            UPDATED_AT,
+            r("deleted_at", Timestamp),
+            r("job_status", Text),
+            r("job_time_start", Timestamp),
+            r("job_error_count", Int),
+            r("job_details", Json),
+        ],
+    )
+    .embeds(&[AGENT, BY]),
     Relation::new(
         "views",
         "views",
