@@ -12,7 +12,7 @@ use tower_http::trace::TraceLayer;
 
 use crate::body::MAX_BODY_BYTES;
 use crate::config::AuthSettings;
-use crate::{ApiError, routes, web};
+use crate::{ApiError, KubeProxy, routes, web};
 
 /// Shared state of every handler. The API keeps no other state in memory,
 /// so any number of replicas can serve the same database.
@@ -22,6 +22,8 @@ pub struct AppState {
     pub auth: Arc<AuthSettings>,
     /// Where the built web console is, if it is served.
     pub web_dir: Option<Arc<std::path::Path>>,
+    /// The cluster behind `/kubeproxy`, when there is one.
+    pub kube_proxy: Option<Arc<KubeProxy>>,
 }
 
 impl AppState {
@@ -30,7 +32,13 @@ impl AppState {
             db,
             auth: Arc::new(auth),
             web_dir: None,
+            kube_proxy: None,
         }
+    }
+
+    pub fn with_kube_proxy(mut self, proxy: KubeProxy) -> Self {
+        self.kube_proxy = Some(Arc::new(proxy));
+        self
     }
 
     /// Serves the web console from `dir` when it holds a build.

@@ -34,6 +34,9 @@ pub struct Config {
     pub auth: AuthSettings,
 
     #[command(flatten)]
+    pub kube_proxy: KubeProxySettings,
+
+    #[command(flatten)]
     pub log: LogArgs,
 }
 
@@ -89,6 +92,41 @@ pub struct AuthSettings {
     /// Take the client address from X-Forwarded-For (behind a trusted proxy only).
     #[arg(long, env = "QUARTERDECK_TRUST_PROXY_HEADERS")]
     pub trust_proxy_headers: bool,
+}
+
+/// The Kubernetes proxy at `/kubeproxy`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct KubeProxySettings {
+    /// Serve `/kubeproxy` when a cluster is found (in-cluster service
+    /// account, `KUBECONFIG` or `~/.kube/config`).
+    #[arg(long = "kube-proxy", env = "QUARTERDECK_KUBE_PROXY", default_value_t = true, action = clap::ArgAction::Set)]
+    pub enabled: bool,
+
+    /// Kubernetes user impersonated for callers with read on kubernetes-proxy.
+    #[arg(
+        long = "kube-proxy-reader-user",
+        env = "QUARTERDECK_KUBE_PROXY_READER_USER",
+        default_value = "quarterdeck-reader"
+    )]
+    pub reader_user: String,
+
+    /// Kubernetes user impersonated for callers with update on kubernetes-proxy.
+    #[arg(
+        long = "kube-proxy-writer-user",
+        env = "QUARTERDECK_KUBE_PROXY_WRITER_USER",
+        default_value = "quarterdeck-writer"
+    )]
+    pub writer_user: String,
+}
+
+impl Default for KubeProxySettings {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            reader_user: "quarterdeck-reader".into(),
+            writer_user: "quarterdeck-writer".into(),
+        }
+    }
 }
 
 impl Default for AuthSettings {

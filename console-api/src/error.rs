@@ -35,6 +35,9 @@ pub enum ApiError {
     TooManyRequests { message: String, retry_after: u64 },
     #[error("{0}")]
     Unavailable(String),
+    /// A failure of the server itself; the text is logged, never sent.
+    #[error("{0}")]
+    Internal(String),
     #[error(transparent)]
     Store(quarterdeck_store::Error),
     #[error(transparent)]
@@ -58,7 +61,7 @@ impl ApiError {
         }
     }
 
-    fn status_and_code(&self) -> (StatusCode, &'static str) {
+    pub(crate) fn status_and_code(&self) -> (StatusCode, &'static str) {
         match self {
             Self::Unauthorized => (StatusCode::UNAUTHORIZED, "EUNAUTHORIZED"),
             Self::Denied { .. } | Self::Forbidden(_) => (StatusCode::FORBIDDEN, "EFORBIDDEN"),
@@ -68,7 +71,9 @@ impl ApiError {
             Self::Gone(_) => (StatusCode::GONE, "EGONE"),
             Self::TooManyRequests { .. } => (StatusCode::TOO_MANY_REQUESTS, "ETOOMANYREQUESTS"),
             Self::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "EUNAVAILABLE"),
-            Self::Store(_) | Self::Sqlx(_) => (StatusCode::INTERNAL_SERVER_ERROR, "EINTERNAL"),
+            Self::Internal(_) | Self::Store(_) | Self::Sqlx(_) => {
+                (StatusCode::INTERNAL_SERVER_ERROR, "EINTERNAL")
+            }
         }
     }
 }

@@ -5,6 +5,7 @@ mod auth;
 mod body;
 mod config;
 mod error;
+mod kube_proxy;
 pub mod openapi;
 pub mod rbac;
 mod routes;
@@ -12,6 +13,7 @@ mod server;
 mod web;
 
 pub use app::{AppState, router, serve_on};
-pub use config::{AuthSettings, Config};
+pub use config::{AuthSettings, Config, KubeProxySettings};
+pub use kube_proxy::KubeProxy;
 pub use error::ApiError;
 pub use server::serve;

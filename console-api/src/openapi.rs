@@ -229,6 +229,7 @@ pub struct SubmitLogin {
         crate::routes::people::update,
         crate::routes::people::remove,
         crate::routes::db::handle,
+        crate::routes::kubeconfig::kubeconfig,
         openapi_json,
     ),
     components(schemas(ErrorBody))

@@ -30,10 +30,14 @@ pub const RESOURCES: &[&str] = &[
     "permissions",
     "access_scopes",
     "views",
+    "kubernetes-proxy",
 ];
 
 /// Resources only admins may read.
 const ADMIN_ONLY: &[&str] = &["rbac", "identities", "connections"];
+/// Resources guests may not even read: access scopes cannot narrow them
+/// (the cluster behind `/kubeproxy`).
+const NOT_FOR_GUESTS: &[&str] = &["kubernetes-proxy"];
 /// What commanders and responders may write.
 const RESPONDER_WRITES: &[&str] = &["responder", "incident", "evidences", "comments"];
 
@@ -69,7 +73,12 @@ fn role_allows(role: &str, resource: &str, action: Action) -> bool {
             !ADMIN_ONLY.contains(&resource)
                 && (!action.is_write() || RESPONDER_WRITES.contains(&resource))
         }
-        "viewer" | "guest" => !ADMIN_ONLY.contains(&resource) && !action.is_write(),
+        "viewer" => !ADMIN_ONLY.contains(&resource) && !action.is_write(),
+        "guest" => {
+            !ADMIN_ONLY.contains(&resource)
+                && !NOT_FOR_GUESTS.contains(&resource)
+                && !action.is_write()
+        }
         _ => false,
     }
 }
@@ -212,13 +221,16 @@ mod tests {
                         "{r} {resource} {action:?}"
                     );
                 }
-                for r in ["viewer", "guest"] {
-                    assert_eq!(
-                        roles(&[r]).can(resource, action),
-                        !admin_only && !write,
-                        "{r} {resource}"
-                    );
-                }
+                assert_eq!(
+                    roles(&["viewer"]).can(resource, action),
+                    !admin_only && !write,
+                    "viewer {resource}"
+                );
+                assert_eq!(
+                    roles(&["guest"]).can(resource, action),
+                    !admin_only && !NOT_FOR_GUESTS.contains(resource) && !write,
+                    "guest {resource}"
+                );
                 assert!(!roles(&[]).can(resource, action), "no role, no access");
             }
         }

@@ -2,7 +2,7 @@ use quarterdeck_store::Database;
 use quarterdeck_store::people::{self, AdminBootstrap};
 use tokio::net::TcpListener;
 
-use crate::{AppState, Config, serve_on};
+use crate::{AppState, Config, KubeProxy, serve_on};
 
 /// Opens the database, makes sure the admin exists, and serves until
 /// SIGINT or SIGTERM; then drains requests and stops the embedded database.
@@ -23,8 +23,14 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
 
     let listener = TcpListener::bind(config.listen).await?;
     tracing::info!(address = %listener.local_addr()?, "quarterdeck-api listening");
-    let state =
+    let mut state =
         AppState::new(database.pool.clone(), config.auth.clone()).with_web_dir(&config.web_dir);
+    if config.kube_proxy.enabled {
+        match KubeProxy::from_environment(&config.kube_proxy).await {
+            Ok(proxy) => state = state.with_kube_proxy(proxy),
+            Err(e) => tracing::info!(reason = %e, "no Kubernetes cluster: /kubeproxy answers 503"),
+        }
+    }
     let served = serve_on(listener, state, quarterdeck_runtime::shutdown_signal()).await;
     database.close().await?;
     served?;

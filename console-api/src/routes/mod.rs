@@ -5,6 +5,8 @@ use crate::AppState;
 pub(crate) mod about;
 pub(crate) mod auth;
 pub(crate) mod db;
+pub(crate) mod kubeconfig;
+mod kubeproxy;
 pub mod login;
 pub(crate) mod people;
 
@@ -15,6 +17,8 @@ pub fn router() -> Router<AppState> {
         .merge(login::router())
         .merge(people::router())
         .merge(db::router())
+        .merge(kubeconfig::router())
+        .merge(kubeproxy::router())
         .route(
             "/api/openapi.json",
             axum::routing::get(crate::openapi::openapi_json),

@@ -20,10 +20,14 @@ impl Api {
     }
 
     pub async fn start_with(pool: PgPool, settings: AuthSettings) -> Self {
+        Self::start_state(pool.clone(), |_| AppState::new(pool, settings)).await
+    }
+
+    /// Serves the state `build` makes from the server's own URL.
+    pub async fn start_state(pool: PgPool, build: impl FnOnce(&str) -> AppState) -> Self {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let url = format!("http://{}", listener.local_addr().unwrap());
-        let state = AppState::new(pool.clone(), settings);
-        tokio::spawn(serve_on(listener, state, std::future::pending()));
+        tokio::spawn(serve_on(listener, build(&url), std::future::pending()));
         Self { url, pool }
     }
 

@@ -73,6 +73,10 @@ pub struct RecordedRequest {
     pub query: String,
     /// `Content-Type` header, e.g. `application/merge-patch+json`.
     pub content_type: Option<String>,
+    /// `Impersonate-User` header: the identity a proxy acts as.
+    pub impersonate_user: Option<String>,
+    /// `Authorization` header, to check which credentials reached the server.
+    pub authorization: Option<String>,
     /// The body parsed as JSON; a non-JSON body is kept as a JSON string; `None` if empty.
     pub body: Option<Value>,
     params: Vec<(String, String)>,

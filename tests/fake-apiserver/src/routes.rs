@@ -215,7 +215,7 @@ fn header_str(headers: &HeaderMap, name: header::HeaderName) -> Option<String> {
         .map(str::to_owned)
 }
 
-fn record(shared: &Shared, method: &Method, uri: &Uri, content_type: Option<&str>, body: &[u8]) {
+fn record(shared: &Shared, method: &Method, uri: &Uri, headers: &HeaderMap, body: &[u8]) {
     let params = Query::<Vec<(String, String)>>::try_from_uri(uri)
         .map(|q| q.0)
         .unwrap_or_default();
@@ -231,7 +231,12 @@ fn record(shared: &Shared, method: &Method, uri: &Uri, content_type: Option<&str
         method: method.to_string(),
         path: uri.path().to_owned(),
         query: uri.query().unwrap_or_default().to_owned(),
-        content_type: content_type.map(str::to_owned),
+        content_type: header_str(headers, header::CONTENT_TYPE),
+        impersonate_user: headers
+            .get("impersonate-user")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned),
+        authorization: header_str(headers, header::AUTHORIZATION),
         body,
         params,
     });
@@ -243,24 +248,12 @@ async fn handle(State(shared): State<Arc<Shared>>, request: Request) -> Response
     let body = match to_bytes(body, MAX_BODY).await {
         Ok(bytes) => bytes,
         Err(e) => {
-            record(
-                &shared,
-                &parts.method,
-                &parts.uri,
-                content_type.as_deref(),
-                &[],
-            );
+            record(&shared, &parts.method, &parts.uri, &parts.headers, &[]);
             return ApiError::bad_request(format!("unable to read the request body: {e}"))
                 .into_response();
         }
     };
-    record(
-        &shared,
-        &parts.method,
-        &parts.uri,
-        content_type.as_deref(),
-        &body,
-    );
+    record(&shared, &parts.method, &parts.uri, &parts.headers, &body);
     tracing::debug!(method = %parts.method, uri = %parts.uri, "fake apiserver request");
     if !*shared.available.borrow() {
         return ApiError::unavailable().into_response();

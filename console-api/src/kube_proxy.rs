@@ -1,0 +1,252 @@
+//! `/kubeproxy/*`: the cluster's API server, reached with the console's own
+//! service account while impersonating a reader or a writer user chosen from
+//! the caller's Quarterdeck rights. The caller's credentials never reach the
+//! cluster; responses (watches and logs included) stream back unbuffered.
+
+use axum::body::Body;
+use axum::http::header::{self, HeaderName};
+use axum::http::{HeaderMap, HeaderValue, Method, Request, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
+
+use crate::ApiError;
+use crate::auth::Caller;
+use crate::config::KubeProxySettings;
+use crate::rbac::Action;
+
+/// The resource of the role matrix that governs the proxy.
+pub const RESOURCE: &str = "kubernetes-proxy";
+/// The largest request body forwarded: above the API server's own limit for
+/// an object, so the cluster rather than the proxy has the last word.
+const MAX_REQUEST_BYTES: usize = 4 * 1024 * 1024;
+const IMPERSONATE_USER: HeaderName = HeaderName::from_static("impersonate-user");
+
+/// Headers that belong to one hop, or carry credentials, and are never forwarded.
+const DROPPED: &[HeaderName] = &[
+    header::CONNECTION,
+    header::HOST,
+    header::CONTENT_LENGTH,
+    header::TRANSFER_ENCODING,
+    header::TE,
+    header::TRAILER,
+    header::UPGRADE,
+    header::PROXY_AUTHORIZATION,
+    header::PROXY_AUTHENTICATE,
+    header::AUTHORIZATION,
+    header::COOKIE,
+    header::SET_COOKIE,
+];
+
+#[derive(Debug, thiserror::Error)]
+pub enum KubeProxyError {
+    #[error("invalid Kubernetes user name {0:?}")]
+    UserName(String),
+    #[error("no Kubernetes configuration: {0}")]
+    Config(#[from] kube::config::InferConfigError),
+    #[error("Kubernetes client: {0}")]
+    Client(#[from] kube::Error),
+}
+
+/// A client for the cluster and the two identities it impersonates.
+pub struct KubeProxy {
+    client: kube::Client,
+    reader: HeaderValue,
+    writer: HeaderValue,
+}
+
+impl KubeProxy {
+    pub fn new(client: kube::Client, settings: &KubeProxySettings) -> Result<Self, KubeProxyError> {
+        let user = |name: &str| {
+            HeaderValue::from_str(name).map_err(|_| KubeProxyError::UserName(name.to_owned()))
+        };
+        Ok(Self {
+            client,
+            reader: user(&settings.reader_user)?,
+            writer: user(&settings.writer_user)?,
+        })
+    }
+
+    /// A proxy for the cluster found the way kubectl finds it (in-cluster
+    /// service account, then `KUBECONFIG` or `~/.kube/config`).
+    pub async fn from_environment(settings: &KubeProxySettings) -> Result<Self, KubeProxyError> {
+        let mut config = kube::Config::infer().await?;
+        // Watches and log follows stay open for as long as the client wants.
+        config.read_timeout = None;
+        // Whether to retry is the client's decision, not the proxy's.
+        config.default_retry = false;
+        Self::new(kube::Client::try_from(config)?, settings)
+    }
+
+    /// Forwards the request (`path` is what follows `/kubeproxy`) as the
+    /// caller's impersonated identity.
+    pub async fn forward(&self, caller: &Caller, path: &str, request: Request<Body>) -> Response {
+        let identity = if caller.authorizer.can(RESOURCE, Action::Update) {
+            &self.writer
+        } else if caller.authorizer.can(RESOURCE, Action::Read) {
+            if !is_read(request.method()) {
+                return status(
+                    StatusCode::FORBIDDEN,
+                    "Forbidden",
+                    format!(
+                        "{} through the Quarterdeck proxy needs update on {RESOURCE}; you have read-only access",
+                        request.method()
+                    ),
+                );
+            }
+            &self.reader
+        } else {
+            return error_status(ApiError::Denied {
+                resource: RESOURCE.to_owned(),
+                action: Action::Read.as_str(),
+            });
+        };
+        if request.headers().contains_key(header::UPGRADE) {
+            return status(
+                StatusCode::NOT_IMPLEMENTED,
+                "NotImplemented",
+                "exec, attach and port-forward are not available through the Quarterdeck proxy"
+                    .into(),
+            );
+        }
+
+        let (parts, body) = request.into_parts();
+        let body = match axum::body::to_bytes(body, MAX_REQUEST_BYTES).await {
+            Ok(bytes) => bytes,
+            Err(_) => {
+                return status(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    "RequestEntityTooLarge",
+                    format!("request bodies are limited to {MAX_REQUEST_BYTES} bytes"),
+                );
+            }
+        };
+        let target = match parts.uri.query() {
+            Some(query) => format!("/{}?{query}", path.trim_start_matches('/')),
+            None => format!("/{}", path.trim_start_matches('/')),
+        };
+        let mut upstream = Request::new(kube::client::Body::from(body));
+        *upstream.method_mut() = parts.method;
+        *upstream.headers_mut() = forwarded_headers(&parts.headers);
+        upstream
+            .headers_mut()
+            .insert(IMPERSONATE_USER, identity.clone());
+        match target.parse() {
+            Ok(uri) => *upstream.uri_mut() = uri,
+            Err(_) => {
+                return status(
+                    StatusCode::BAD_REQUEST,
+                    "BadRequest",
+                    format!("invalid path {target:?}"),
+                );
+            }
+        }
+
+        match self.client.send(upstream).await {
+            Ok(response) => {
+                let (mut parts, body) = response.into_parts();
+                for name in DROPPED {
+                    parts.headers.remove(name);
+                }
+                Response::from_parts(parts, Body::new(body))
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "the cluster's API server could not be reached");
+                status(
+                    StatusCode::BAD_GATEWAY,
+                    "ServiceUnavailable",
+                    "the cluster's API server could not be reached".into(),
+                )
+            }
+        }
+    }
+}
+
+fn is_read(method: &Method) -> bool {
+    matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS)
+}
+
+/// The client's headers minus hop-by-hop ones, credentials and any attempt
+/// to choose an identity.
+fn forwarded_headers(headers: &HeaderMap) -> HeaderMap {
+    headers
+        .iter()
+        .filter(|(name, _)| !DROPPED.contains(name) && !name.as_str().starts_with("impersonate-"))
+        .map(|(name, value)| (name.clone(), value.clone()))
+        .collect()
+}
+
+/// An error as a Kubernetes `Status`, which kubectl prints.
+pub fn status(code: StatusCode, reason: &str, message: String) -> Response {
+    let body = json!({
+        "kind": "Status",
+        "apiVersion": "v1",
+        "metadata": {},
+        "status": "Failure",
+        "message": message,
+        "reason": reason,
+        "code": code.as_u16(),
+    });
+    (code, axum::Json(body)).into_response()
+}
+
+/// A refusal of the API (401, 403, 503, ...) in the proxy's `Status` shape.
+pub fn error_status(error: ApiError) -> Response {
+    let (code, _) = error.status_and_code();
+    let reason = match code {
+        StatusCode::UNAUTHORIZED => "Unauthorized",
+        StatusCode::FORBIDDEN => "Forbidden",
+        StatusCode::SERVICE_UNAVAILABLE => "ServiceUnavailable",
+        StatusCode::TOO_MANY_REQUESTS => "TooManyRequests",
+        _ => "InternalError",
+    };
+    let message = if code == StatusCode::INTERNAL_SERVER_ERROR {
+        tracing::error!(error = %error, "proxy request failed");
+        "internal error".to_owned()
+    } else {
+        error.to_string()
+    };
+    let mut response = status(code, reason, message);
+    if code == StatusCode::UNAUTHORIZED {
+        response.headers_mut().insert(
+            header::WWW_AUTHENTICATE,
+            HeaderValue::from_static("Bearer realm=\"quarterdeck\""),
+        );
+    }
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn credentials_hop_headers_and_impersonation_are_not_forwarded() {
+        let mut headers = HeaderMap::new();
+        for (name, value) in [
+            ("authorization", "Bearer qdt_secret"),
+            ("cookie", "quarterdeck_session=abc"),
+            ("connection", "keep-alive"),
+            ("impersonate-user", "system:admin"),
+            ("impersonate-group", "system:masters"),
+            ("accept", "application/json"),
+            ("content-type", "application/merge-patch+json"),
+        ] {
+            headers.insert(
+                HeaderName::from_static(name),
+                HeaderValue::from_static(value),
+            );
+        }
+        let forwarded = forwarded_headers(&headers);
+        let names: Vec<_> = forwarded.keys().map(|k| k.as_str()).collect();
+        assert_eq!(names, ["accept", "content-type"]);
+    }
+
+    #[test]
+    fn only_safe_methods_are_reads() {
+        assert!(is_read(&Method::GET));
+        assert!(is_read(&Method::HEAD));
+        assert!(!is_read(&Method::POST));
+        assert!(!is_read(&Method::PATCH));
+        assert!(!is_read(&Method::DELETE));
+    }
+}

@@ -1,0 +1,87 @@
+use axum::Router;
+use axum::extract::State;
+use axum::http::header;
+use axum::response::IntoResponse;
+use axum::routing::get;
+use quarterdeck_store::tokens;
+use serde_json::json;
+
+use crate::auth::{Caller, Via};
+use crate::kube_proxy::RESOURCE;
+use crate::rbac::Action;
+use crate::{ApiError, AppState};
+
+/// The name the kubeconfig is saved under; the console's instructions use it.
+pub const FILE_NAME: &str = "quarterdeck-kubeconfig.yaml";
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/api/kubeconfig", get(kubeconfig))
+}
+
+/// A kubeconfig for the cluster behind `/kubeproxy`, carrying a fresh,
+/// non-expiring access token of the caller.
+#[utoipa::path(get, path = "/api/kubeconfig", tag = "auth",
+    responses(
+        (status = 200, description = "kubeconfig YAML, as an attachment", content_type = "application/yaml", body = String),
+        (status = 401, body = crate::openapi::ErrorBody),
+        (status = 403, body = crate::openapi::ErrorBody)))]
+pub(crate) async fn kubeconfig(
+    State(state): State<AppState>,
+    caller: Caller,
+) -> Result<impl IntoResponse, ApiError> {
+    caller.require(RESOURCE, Action::Create)?;
+    // A token cannot mint tokens: it could outlive its own revocation.
+    if caller.via == Via::Token {
+        return Err(ApiError::Forbidden(
+            "access tokens cannot download a kubeconfig".into(),
+        ));
+    }
+    let name = format!(
+        "kubeconfig {}",
+        chrono::Utc::now().format("%Y-%m-%d %H:%M:%S%.3f")
+    );
+    let token = tokens::create(&state.db, caller.person.id, &name, None, false, None).await?;
+    let yaml = render(&state.auth.public_url, &token.token)
+        .map_err(|e| ApiError::Internal(format!("kubeconfig: {e}")))?;
+    tracing::info!(person = %caller.person.id, token = %token.id, "kubeconfig issued");
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/yaml".to_owned()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{FILE_NAME}\""),
+            ),
+            (header::CACHE_CONTROL, "no-store".to_owned()),
+        ],
+        yaml,
+    ))
+}
+
+fn render(public_url: &str, token: &str) -> Result<String, yaml_serde::Error> {
+    let server = format!("{}/kubeproxy", public_url.trim_end_matches('/'));
+    yaml_serde::to_string(&json!({
+        "apiVersion": "v1",
+        "kind": "Config",
+        "clusters": [{"name": "quarterdeck", "cluster": {"server": server}}],
+        "users": [{"name": "quarterdeck", "user": {"token": token}}],
+        "contexts": [{"name": "quarterdeck", "context": {"cluster": "quarterdeck", "user": "quarterdeck"}}],
+        "current-context": "quarterdeck",
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn points_at_the_proxy_with_the_token() {
+        let yaml = super::render("https://qd.example.com/", "qdt_abc").expect("render");
+        let config: kube::config::Kubeconfig = yaml_serde::from_str(&yaml).expect("parse");
+        assert_eq!(config.current_context.as_deref(), Some("quarterdeck"));
+        let cluster = config.clusters[0].cluster.as_ref().expect("cluster");
+        assert_eq!(
+            cluster.server.as_deref(),
+            Some("https://qd.example.com/kubeproxy")
+        );
+        let raw: serde_json::Value = yaml_serde::from_str(&yaml).expect("parse");
+        assert_eq!(raw["users"][0]["user"]["token"], "qdt_abc");
+    }
+}
