@@ -60,7 +60,10 @@ impl Api {
             {
                 // The start-up lines precede the "listening" line; the reader
                 // threads may not have passed them on yet.
-                while !lines.iter().any(|l| l.contains("quarterdeck-api listening")) {
+                while !lines
+                    .iter()
+                    .any(|l| l.contains("quarterdeck-api listening"))
+                {
                     match self.log.recv_timeout(Duration::from_secs(10)) {
                         Ok(line) => lines.push(line),
                         Err(_) => panic!("no listening line:\n{}", lines.join("\n")),
