@@ -655,9 +655,19 @@ pub(crate) fn select(
     } else {
         "NULL::bigint".to_owned()
     };
+    // json_agg follows its own ORDER BY, not the subquery's: number the
+    // rows in the requested order and aggregate by that number.
+    let (numbered, aggregated) = if order.is_empty() {
+        (String::new(), "")
+    } else {
+        (
+            format!(", row_number() OVER ({}) AS _n", order.trim_start()),
+            " ORDER BY _q._n",
+        )
+    };
     let text = format!(
-        "SELECT coalesce(json_agg(_q.j), '[]'::json) AS body, count(*) AS n, {total} AS total \
-         FROM (SELECT {} AS j FROM {table} {MAIN}{filter}{order} LIMIT {limit} OFFSET {offset}) _q",
+        "SELECT coalesce(json_agg(_q.j{aggregated}), '[]'::json) AS body, count(*) AS n, {total} AS total \
+         FROM (SELECT {} AS j{numbered} FROM {table} {MAIN}{filter}{order} LIMIT {limit} OFFSET {offset}) _q",
         object.sql
     );
     Ok(b.finish(text))
