@@ -35,6 +35,8 @@ say "CRD YAML: drift and offline validation"
 cargo run --quiet --locked -p quarterdeck-crds --bin crdgen -- --check
 hack/check-crds.sh
 
+say "Helm chart: lint, render and validate"
+hack/check-chart.sh
 
 say "web: build and sign-in bundle size"
 (cd web && npm run build && npm run size)

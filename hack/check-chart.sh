@@ -1,0 +1,412 @@
+#!/usr/bin/env bash
+# Lints, renders and validates the Helm chart charts/quarterdeck offline.
+#
+#   hack/check-chart.sh
+#
+# No helm binary and no cluster: the Helm v4 library bundled in the PyPI package
+# helm-python-sdk does what `helm lint` and `helm template` do.
+#
+# 1. Lint the chart (default values, and each charts/quarterdeck/ci/*.yaml); errors fail.
+# 2. Render the default values and every charts/quarterdeck/ci/*.yaml value set, and
+#    check the manifests: standard labels, pod security (non-root, seccomp RuntimeDefault,
+#    no privilege escalation, all capabilities dropped, read-only root filesystem),
+#    requests and memory limits, probes, DATABASE_URL only from a secret, selectors that
+#    match, references to Services, ports, ServiceAccounts and Roles that exist, the
+#    kube proxy's impersonation limited to its two users, and the aggregated view, edit
+#    and admin ClusterRoles covering the quarterdeck.dev kinds.
+# 3. `kubernetes-validate --strict` on every rendered manifest, against the newest
+#    bundled Kubernetes schema and the chart's oldest supported version (kubeVersion).
+#    The CRDs themselves are validated by hack/check-crds.sh.
+# 4. Every charts/quarterdeck/ci/invalid/*.yaml must be refused by values.schema.json
+#    with the message in its `# expect:` line.
+# 5. Chart.yaml's appVersion is the workspace version in Cargo.toml.
+# 6. The Flux example config/flux/: its files are listed by its kustomization, its
+#    HelmRelease installs this chart, and its spec.values render (a value set in step 2).
+#
+# Tools live in the venv of hack/check-crds.sh, ${XDG_CACHE_HOME:-$HOME/.cache}/quarterdeck/venv,
+# created on first use; helm-python-sdk is added to it when missing.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+chart="$root/charts/quarterdeck"
+venv="${XDG_CACHE_HOME:-$HOME/.cache}/quarterdeck/venv"
+# The oldest Kubernetes the chart supports: Chart.yaml's kubeVersion ">=X.Y.Z-0".
+min_kube="$(sed -n 's/^kubeVersion: *">=\([0-9]*\.[0-9]*\.[0-9]*\).*/\1/p' "$chart/Chart.yaml")"
+if [[ -z "$min_kube" ]]; then
+  echo "Chart.yaml needs kubeVersion: \">=X.Y.Z-0\"" >&2
+  exit 1
+fi
+started=$SECONDS
+
+if [[ ! -x "$venv/bin/kubernetes-validate" || ! -x "$venv/bin/python" ]]; then
+  echo "creating $venv" >&2
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet kubernetes-validate jsonschema pyyaml
+fi
+if ! "$venv/bin/python" -c 'import sys; sys.exit(sys.version_info < (3, 10))'; then
+  echo "helm-python-sdk needs Python 3.10 or newer; $venv has $("$venv/bin/python" --version)" >&2
+  exit 1
+fi
+if ! "$venv/bin/python" -c 'import helm_python' 2>/dev/null; then
+  echo "installing helm-python-sdk into $venv" >&2
+  "$venv/bin/pip" install --quiet 'helm-python-sdk>=0.2.2,<0.3'
+fi
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+# Steps 1, 2, 4, 5 and 6; writes the rendered manifests under $work for step 3.
+"$venv/bin/python" - "$chart" "$root/config/flux" "$work" "$min_kube" <<'PY'
+import collections
+import glob
+import os
+import re
+import sys
+
+import helm_python as helm
+import yaml
+
+chart_dir, flux_dir, out_dir, MIN_KUBE = sys.argv[1], sys.argv[2], sys.argv[3], "v" + sys.argv[4]
+STANDARD_LABELS = [
+    "helm.sh/chart",
+    "app.kubernetes.io/name",
+    "app.kubernetes.io/instance",
+    "app.kubernetes.io/version",
+    "app.kubernetes.io/managed-by",
+]
+BUILTIN_CLUSTER_ROLES = {"view", "edit", "admin", "cluster-admin"}
+failures = []
+
+
+def fail(where, message):
+    failures.append(f"{where}: {message}")
+
+
+def load_values(path):
+    with open(path) as f:
+        return yaml.safe_load(f) or {}
+
+
+# ---- 1. lint -------------------------------------------------------------------------
+def lint(label, values=None, kube_version=None):
+    report = helm.lint(chart_dir, values, kube_version=kube_version)
+    for message in report["messages"]:
+        severity = message["severity"]
+        text = f"{message['path']}: {message['error'].strip()}"
+        if severity >= 3:
+            fail(f"lint {label}", text)
+        elif severity == 2:
+            print(f"  lint warning ({label}): {text}")
+    for error in report["errors"]:
+        if not any(error.strip() in f for f in failures):
+            fail(f"lint {label}", error.strip())
+
+
+value_sets = [("default", {}, "quarterdeck")]
+for path in sorted(glob.glob(os.path.join(chart_dir, "ci", "*.yaml"))):
+    value_sets.append((os.path.basename(path)[: -len(".yaml")], load_values(path), "prod"))
+
+# ---- 5. the Flux example ------------------------------------------------------------
+def flux_values():
+    """The HelmRelease's spec.values, after checking the example's structure."""
+    if not os.path.isdir(flux_dir):
+        fail("config/flux", "missing")
+        return None
+    with open(os.path.join(flux_dir, "kustomization.yaml")) as f:
+        listed = yaml.safe_load(f).get("resources") or []
+    release = None
+    for name in listed:
+        path = os.path.join(flux_dir, name)
+        if not os.path.isfile(path):
+            fail("config/flux/kustomization.yaml", f"lists {name}, which does not exist")
+            continue
+        with open(path) as f:
+            for doc in yaml.safe_load_all(f):
+                if not doc:
+                    continue
+                kind, api = doc.get("kind"), doc.get("apiVersion")
+                where = f"config/flux/{name}"
+                if kind == "Namespace":
+                    os.makedirs(os.path.join(out_dir, "flux"), exist_ok=True)
+                    with open(os.path.join(out_dir, "flux", name), "w") as out:
+                        yaml.safe_dump(doc, out)
+                elif kind in ("HelmRepository", "GitRepository"):
+                    if api != "source.toolkit.fluxcd.io/v1":
+                        fail(where, f"{kind} should be source.toolkit.fluxcd.io/v1, not {api}")
+                elif kind == "HelmRelease":
+                    if api != "helm.toolkit.fluxcd.io/v2":
+                        fail(where, f"HelmRelease should be helm.toolkit.fluxcd.io/v2, not {api}")
+                    release = doc
+                else:
+                    fail(where, f"unexpected kind {kind}")
+    if release is None:
+        fail("config/flux", "no HelmRelease listed in kustomization.yaml")
+        return None
+    with helm.Chart.load(chart_dir) as chart:
+        chart_name = chart.name
+    wanted = release["spec"]["chart"]["spec"]["chart"]
+    if wanted not in (chart_name, "./charts/quarterdeck"):
+        fail("config/flux HelmRelease", f"installs chart {wanted}, not {chart_name}")
+    return release["spec"].get("values") or {}
+
+
+flux = flux_values()
+if flux is not None:
+    value_sets.append(("flux-helmrelease", flux, "quarterdeck"))
+
+# appVersion follows the workspace version in Cargo.toml.
+with open(os.path.join(chart_dir, "..", "..", "Cargo.toml")) as f:
+    package = re.search(r"^\[workspace\.package\]\n(?:[^\[].*\n)*?version = \"([^\"]+)\"", f.read(), re.M)
+with helm.Chart.load(chart_dir) as chart:
+    app_version = chart.metadata.get("appVersion")
+if not package or package.group(1) != app_version:
+    fail("Chart.yaml", f"appVersion {app_version} differs from the workspace version "
+         f"{package.group(1) if package else '(not found)'} in Cargo.toml")
+
+lint("default values")
+lint(f"default values, Kubernetes {MIN_KUBE}", kube_version=MIN_KUBE)
+for label, values, _ in value_sets[1:]:
+    lint(label, values)
+
+
+# ---- 2. render and check -------------------------------------------------------------
+def containers(pod_spec):
+    for c in pod_spec.get("initContainers") or []:
+        yield c, True
+    for c in pod_spec.get("containers") or []:
+        yield c, False
+
+
+def check_workload(where, obj):
+    spec = obj["spec"]
+    template = spec["template"]
+    pod_labels = template["metadata"].get("labels", {})
+    for key, value in spec["selector"]["matchLabels"].items():
+        if pod_labels.get(key) != value:
+            fail(where, f"selector {key}={value} does not match the pod template labels")
+    pod = template["spec"]
+    psc = pod.get("securityContext") or {}
+    if psc.get("runAsNonRoot") is not True:
+        fail(where, "pod securityContext.runAsNonRoot is not true")
+    if (psc.get("seccompProfile") or {}).get("type") != "RuntimeDefault":
+        fail(where, "pod seccompProfile is not RuntimeDefault")
+    for c, init in containers(pod):
+        cw = f"{where} container {c['name']}"
+        sc = c.get("securityContext") or {}
+        if sc.get("allowPrivilegeEscalation") is not False:
+            fail(cw, "allowPrivilegeEscalation is not false")
+        if "ALL" not in ((sc.get("capabilities") or {}).get("drop") or []):
+            fail(cw, "capabilities do not drop ALL")
+        if sc.get("readOnlyRootFilesystem") is not True:
+            fail(cw, "readOnlyRootFilesystem is not true")
+        resources = c.get("resources") or {}
+        if not resources.get("requests"):
+            fail(cw, "no resource requests")
+        if not (resources.get("limits") or {}).get("memory"):
+            fail(cw, "no memory limit")
+        if not init:
+            for probe in ("livenessProbe", "readinessProbe"):
+                if probe not in c:
+                    fail(cw, f"no {probe}")
+        names = [e["name"] for e in c.get("env") or []]
+        for name, count in collections.Counter(names).items():
+            if count > 1:
+                fail(cw, f"env {name} is set {count} times")
+        for e in c.get("env") or []:
+            secretish = e["name"] == "DATABASE_URL" or e["name"].endswith("PASSWORD")
+            if secretish and "secretKeyRef" not in (e.get("valueFrom") or {}):
+                fail(cw, f"env {e['name']} does not come from a secret")
+        mounts = {m["name"] for m in c.get("volumeMounts") or []}
+        volumes = {v["name"] for v in pod.get("volumes") or []}
+        volumes |= {t["metadata"]["name"] for t in spec.get("volumeClaimTemplates") or []}
+        for m in mounts - volumes:
+            fail(cw, f"mounts volume {m}, which is not defined")
+        for probe in ("startupProbe", "livenessProbe", "readinessProbe"):
+            port = ((c.get(probe) or {}).get("httpGet") or {}).get("port")
+            if isinstance(port, str) and port not in {p["name"] for p in c.get("ports") or []}:
+                fail(cw, f"{probe} uses port {port}, which the container does not name")
+
+
+def check_set(label, values, release):
+    with helm.Chart.load(chart_dir) as chart:
+        merged = chart.merge_values(values)
+        rendered = chart.render(values, name=release, namespace="quarterdeck", is_install=True)
+    objects = []
+    set_dir = os.path.join(out_dir, label)
+    os.makedirs(set_dir)
+    for template, text in sorted(rendered.items()):
+        if template.endswith("NOTES.txt"):
+            if not text.strip():
+                fail(label, "NOTES.txt renders empty")
+            continue
+        docs = [d for d in yaml.safe_load_all(text) if d]
+        kept = []
+        for doc in docs:
+            where = f"{label} {template}"
+            for field in ("apiVersion", "kind"):
+                if not doc.get(field):
+                    fail(where, f"a document has no {field}")
+            if not (doc.get("metadata") or {}).get("name"):
+                fail(where, "a document has no metadata.name")
+            if str(doc.get("apiVersion", "")).startswith("quarterdeck.dev/"):
+                continue  # custom resources: validated against the CRDs by check-crds.sh
+            kept.append(doc)
+        if kept:
+            name = template.replace("/", "_")
+            with open(os.path.join(set_dir, name), "w") as f:
+                yaml.safe_dump_all(kept, f, sort_keys=False)
+        objects.extend(kept)
+
+    by_kind = collections.defaultdict(dict)
+    for obj in objects:
+        key = (obj["kind"], obj["metadata"]["name"])
+        if obj["metadata"]["name"] in by_kind[obj["kind"]]:
+            fail(label, f"{obj['kind']} {obj['metadata']['name']} is rendered twice")
+        by_kind[obj["kind"]][obj["metadata"]["name"]] = obj
+        labels = obj["metadata"].get("labels") or {}
+        for l in STANDARD_LABELS:
+            if l not in labels:
+                fail(label, f"{key[0]} {key[1]} lacks label {l}")
+        if len(obj["metadata"]["name"]) > 63 and obj["kind"] in ("Service", "Deployment", "StatefulSet"):
+            fail(label, f"{key[0]} {key[1]}: name longer than 63 characters")
+
+    workloads = {**by_kind["Deployment"], **by_kind["StatefulSet"]}
+    for name, obj in workloads.items():
+        check_workload(f"{label} {obj['kind']} {name}", obj)
+        sa = obj["spec"]["template"]["spec"].get("serviceAccountName")
+        component = obj["metadata"]["labels"].get("app.kubernetes.io/component")
+        if component in ("api", "operator") and merged[component]["serviceAccount"]["create"]:
+            if sa not in by_kind["ServiceAccount"]:
+                fail(label, f"{obj['kind']} {name} uses ServiceAccount {sa}, which is not rendered")
+
+    # Services select pods that exist and name ports those pods expose.
+    for name, svc in by_kind["Service"].items():
+        selector = svc["spec"].get("selector") or {}
+        pods = [
+            w["spec"]["template"] for w in workloads.values()
+            if all(w["spec"]["template"]["metadata"]["labels"].get(k) == v for k, v in selector.items())
+        ]
+        if not pods:
+            fail(label, f"Service {name} selects no rendered pod")
+            continue
+        port_names = {p.get("name") for t in pods for c in t["spec"]["containers"] for p in c.get("ports") or []}
+        for port in svc["spec"]["ports"]:
+            if isinstance(port.get("targetPort"), str) and port["targetPort"] not in port_names:
+                fail(label, f"Service {name} targets port {port['targetPort']}, which its pods do not name")
+
+    for name, ing in by_kind["Ingress"].items():
+        for rule in ing["spec"]["rules"]:
+            for path in rule["http"]["paths"]:
+                backend = path["backend"]["service"]
+                svc = by_kind["Service"].get(backend["name"])
+                if svc is None:
+                    fail(label, f"Ingress {name} points at missing Service {backend['name']}")
+                elif backend["port"].get("name") not in {p["name"] for p in svc["spec"]["ports"]}:
+                    fail(label, f"Ingress {name} points at a port Service {backend['name']} lacks")
+
+    # Secrets referenced by the chart's own workloads exist, unless the values name them.
+    external = {
+        merged["database"]["existingSecret"]["name"],
+        merged["admin"]["existingSecret"]["name"],
+    }
+    for name, obj in workloads.items():
+        for c, _ in containers(obj["spec"]["template"]["spec"]):
+            for e in c.get("env") or []:
+                ref = (e.get("valueFrom") or {}).get("secretKeyRef")
+                if ref and ref["name"] not in by_kind["Secret"] and ref["name"] not in external:
+                    fail(label, f"{name} reads secret {ref['name']}, which is neither rendered nor configured")
+
+    # RBAC: bindings point at roles that exist; impersonation only of the two users.
+    for kind, role_kind in (("ClusterRoleBinding", "ClusterRole"), ("RoleBinding", "Role")):
+        for name, binding in by_kind[kind].items():
+            ref = binding["roleRef"]
+            if ref["name"] in BUILTIN_CLUSTER_ROLES and ref["kind"] == "ClusterRole":
+                continue
+            if ref["name"] not in by_kind[ref["kind"]]:
+                fail(label, f"{kind} {name} refers to missing {ref['kind']} {ref['name']}")
+    users = {merged["kubeProxy"]["reader"]["user"], merged["kubeProxy"]["writer"]["user"]}
+    impersonation = [
+        rule for kind in ("ClusterRole", "Role") for role in by_kind[kind].values()
+        for rule in role.get("rules") or [] if "impersonate" in rule.get("verbs", [])
+    ]
+    if merged["kubeProxy"]["enabled"] and merged["kubeProxy"]["rbac"]["create"]:
+        granted = {n for rule in impersonation for n in rule.get("resourceNames") or ["*"]}
+        if granted != users or any(rule.get("resources") != ["users"] for rule in impersonation):
+            fail(label, f"impersonation grants {sorted(granted)}, expected exactly users {sorted(users)}")
+    elif impersonation:
+        fail(label, "impersonation is granted although kubeProxy.enabled or kubeProxy.rbac.create is false")
+    if merged["rbac"]["aggregateToDefaultRoles"]:
+        kinds = {"canaries", "topologies", "scrapeconfigs", "playbooks", "permissions", "accessscopes"}
+        access_control = {"permissions", "accessscopes"}
+        aggregated = collections.defaultdict(set)
+        for role in by_kind["ClusterRole"].values():
+            for level in ("view", "edit", "admin"):
+                if role["metadata"]["labels"].get(f"rbac.authorization.k8s.io/aggregate-to-{level}") == "true":
+                    aggregated[level] |= {r for rule in role["rules"] for r in rule["resources"]}
+        if kinds - aggregated["view"]:
+            fail(label, f"view is not given {sorted(kinds - aggregated['view'])}")
+        edit_expected = kinds if merged["rbac"]["editIncludesAccessControl"] else kinds - access_control
+        if aggregated["edit"] != edit_expected:
+            fail(label, f"edit is given {sorted(aggregated['edit'])}, expected {sorted(edit_expected)}")
+        if kinds - aggregated["edit"] - aggregated["admin"]:
+            fail(label, f"admin cannot write {sorted(kinds - aggregated['edit'] - aggregated['admin'])}")
+
+    counts = collections.Counter(o["kind"] for o in objects)
+    summary = ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
+    print(f"  rendered {label}: {len(objects)} objects ({summary})")
+    return len(objects)
+
+
+print(f"helm-python-sdk: Helm SDK {helm.helm_sdk_version()}")
+total = 0
+for label, values, release in value_sets:
+    try:
+        total += check_set(label, values, release)
+    except helm.HelmError as e:
+        fail(f"render {label}", str(e).strip())
+
+# ---- 4. values the schema must refuse -----------------------------------------------
+invalid = sorted(glob.glob(os.path.join(chart_dir, "ci", "invalid", "*.yaml")))
+if not invalid:
+    fail("schema", "no ci/invalid/*.yaml value sets to test the schema with")
+for path in invalid:
+    label = os.path.relpath(path, chart_dir)
+    with open(path) as f:
+        expect = [m.group(1).strip() for m in re.finditer(r"^# expect: (.+)$", f.read(), re.M)]
+    if not expect:
+        fail(label, "no '# expect: MESSAGE' line")
+        continue
+    values = load_values(path)
+    try:
+        with helm.Chart.load(chart_dir) as chart:
+            chart.render(values, name="bad", namespace="quarterdeck")
+    except helm.HelmValuesError as e:
+        message = str(e)
+        for text in expect:
+            if text not in message:
+                fail(label, f"refused, but the message lacks {text!r}: {message.strip()}")
+    except helm.HelmError as e:
+        fail(label, f"refused by a template rather than the schema: {str(e).strip()}")
+    else:
+        fail(label, "was accepted; the schema should refuse it")
+    if not helm.lint(chart_dir, values)["errors"]:
+        fail(label, "lint reports no error")
+
+if failures:
+    for f in failures:
+        print(f"FAIL {f}", file=sys.stderr)
+    sys.exit(1)
+print(f"  lint: no errors; {len(value_sets)} value sets rendered ({total} objects); "
+      f"{len(invalid)} invalid value sets refused by the schema")
+PY
+
+# Step 3: every rendered manifest against the Kubernetes OpenAPI schemas.
+mapfile -t manifests < <(find "$work" -name '*.yaml' | sort)
+for version in 1.37.0 "$min_kube"; do
+  if ! "$venv/bin/kubernetes-validate" --strict --quiet -k "$version" "${manifests[@]}"; then
+    echo "kubernetes-validate --strict -k $version failed" >&2
+    exit 1
+  fi
+done
+echo "  kubernetes-validate --strict: ${#manifests[@]} rendered files valid for Kubernetes 1.37.0 and $min_kube"
+echo "chart OK ($((SECONDS - started))s)"
