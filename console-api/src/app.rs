@@ -11,7 +11,7 @@ use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetReques
 use tower_http::trace::TraceLayer;
 
 use crate::body::MAX_BODY_BYTES;
-use crate::config::AuthSettings;
+use crate::config::{AuthSettings, DEFAULT_CHART_REPOSITORY_URL};
 use crate::{ApiError, KubeProxy, routes, web};
 
 /// Shared state of every handler. The API keeps no other state in memory,
@@ -24,6 +24,8 @@ pub struct AppState {
     pub web_dir: Option<Arc<std::path::Path>>,
     /// The cluster behind `/kubeproxy`, when there is one.
     pub kube_proxy: Option<Arc<KubeProxy>>,
+    /// The Helm chart repository integration previews install from.
+    pub chart_repository_url: Arc<str>,
 }
 
 impl AppState {
@@ -33,7 +35,14 @@ impl AppState {
             auth: Arc::new(auth),
             web_dir: None,
             kube_proxy: None,
+            chart_repository_url: Arc::from(DEFAULT_CHART_REPOSITORY_URL),
         }
+    }
+
+    /// Points integration previews at this Helm chart repository.
+    pub fn with_chart_repository_url(mut self, url: &str) -> Self {
+        self.chart_repository_url = Arc::from(url);
+        self
     }
 
     pub fn with_kube_proxy(mut self, proxy: KubeProxy) -> Self {

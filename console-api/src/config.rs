@@ -4,6 +4,9 @@ use std::time::Duration;
 use quarterdeck_runtime::LogArgs;
 use quarterdeck_store::DatabaseArgs;
 
+/// The default of `--chart-repository-url`.
+pub const DEFAULT_CHART_REPOSITORY_URL: &str = "https://charts.quarterdeck.dev";
+
 /// Every setting of `quarterdeck-api`, as a flag and an environment variable.
 #[derive(Debug, Clone, clap::Parser)]
 #[command(
@@ -32,6 +35,11 @@ pub struct Config {
 
     #[command(flatten)]
     pub auth: AuthSettings,
+
+    /// The Helm chart repository the Add Integration previews install
+    /// charts from (`helm repo add`, Flux HelmRepository).
+    #[arg(long, env = "QUARTERDECK_CHART_REPOSITORY_URL", default_value = DEFAULT_CHART_REPOSITORY_URL)]
+    pub chart_repository_url: String,
 
     #[command(flatten)]
     pub kube_proxy: KubeProxySettings,

@@ -5,6 +5,7 @@ mod auth;
 mod body;
 mod config;
 mod error;
+mod integrations;
 mod kube_proxy;
 pub mod openapi;
 pub mod rbac;
@@ -14,6 +15,6 @@ mod web;
 
 pub use app::{AppState, router, serve_on};
 pub use config::{AuthSettings, Config, KubeProxySettings};
-pub use kube_proxy::KubeProxy;
 pub use error::ApiError;
+pub use kube_proxy::KubeProxy;
 pub use server::serve;

@@ -229,6 +229,8 @@ pub struct SubmitLogin {
         crate::routes::people::update,
         crate::routes::people::remove,
         crate::routes::db::handle,
+        crate::routes::integrations::list_options,
+        crate::routes::integrations::preview,
         crate::routes::kubeconfig::kubeconfig,
         openapi_json,
     ),

@@ -5,6 +5,7 @@ use crate::AppState;
 pub(crate) mod about;
 pub(crate) mod auth;
 pub(crate) mod db;
+pub(crate) mod integrations;
 pub(crate) mod kubeconfig;
 mod kubeproxy;
 pub mod login;
@@ -17,6 +18,7 @@ pub fn router() -> Router<AppState> {
         .merge(login::router())
         .merge(people::router())
         .merge(db::router())
+        .merge(integrations::router())
         .merge(kubeconfig::router())
         .merge(kubeproxy::router())
         .route(
