@@ -9,6 +9,10 @@ test('a viewer sees no Settings and no add buttons', async ({ page }) => {
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Settings' })).toHaveCount(0);
   await expect(page.getByRole('link', { name: 'Access Scopes' })).toHaveCount(0);
+  await page.getByRole('button', { name: 'User menu' }).click();
+  await expect(page.getByRole('menuitem', { name: 'Sign out' })).toBeVisible();
+  await expect(page.getByRole('menuitem', { name: 'Download kubeconfig' })).toHaveCount(0);
+  await page.keyboard.press('Escape');
 
   await page.goto('/settings/access-scopes');
   await expect(page.getByRole('grid', { name: 'Access scopes' }).or(page.getByRole('table', { name: 'Access scopes' }))).toBeVisible();

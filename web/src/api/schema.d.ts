@@ -233,6 +233,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/integrations/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The GitOps options, in the order the modal shows them. */
+        get: operations["list_integration_options"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/integrations/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The Flux manifests and Helm commands installing an option's chart with
+         *     these values.
+         */
+        post: operations["preview_integration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/kubeconfig": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A kubeconfig for the cluster behind `/kubeproxy`, carrying a fresh,
+         *     non-expiring access token of the caller.
+         */
+        get: operations["kubeconfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/openapi.json": {
         parameters: {
             query?: never;
@@ -378,6 +435,29 @@ export interface components {
             /** @description With EFORBIDDEN: the resource refused. */
             resource?: string | null;
         };
+        /** @description A GitOps option: a chart and the JSON Schema of its values. */
+        IntegrationOption: {
+            /** @description The chart's name in the chart repository. */
+            chart: string;
+            /** @description `aws`, `azure`, `prometheus`, `flux`, `kubernetes` or `quarterdeck`. */
+            id: string;
+            label: string;
+            /** @description JSON Schema (draft 2020-12) of the chart's values. */
+            schema: Record<string, never>;
+        };
+        /**
+         * @description A refused preview: the API's EINVALID error, with the schema errors
+         *     when the values are at fault.
+         */
+        InvalidPreview: {
+            /** @description `EINVALID`. */
+            error: string;
+            /** @description When the values fail the chart's schema: every way they do, ordered by path. */
+            errors?: components["schemas"]["ValueProblem"][] | null;
+            /** @description The field at fault: `option`, `namespace` or `values`. */
+            field: string;
+            message: string;
+        };
         InviteUser: {
             email: string;
             firstName: string;
@@ -440,6 +520,30 @@ export interface components {
             name: string;
             roles: string[];
         };
+        /** @description Both tabs of the preview. */
+        Preview: {
+            /** @description A Namespace, a Flux HelmRepository and a HelmRelease, as multi-document YAML. */
+            flux: string;
+            /** @description Shell commands: `helm repo add`, `helm repo update`, `helm install`. */
+            helm: string;
+            /** @description Shown with both tabs. */
+            warning: string;
+        };
+        /**
+         * @description What to preview. Fields are read loosely so a mistyped one is a 400
+         *     naming it.
+         */
+        PreviewRequest: {
+            /**
+             * @description The namespace to install into (a DNS-1123 label).
+             * @default quarterdeck
+             */
+            namespace: string | null;
+            /** @description The option's id. */
+            option: string;
+            /** @description The chart's values; checked against the option's schema. */
+            values?: Record<string, never> | null;
+        };
         RedeemLink: {
             password: string;
             token: string;
@@ -493,6 +597,15 @@ export interface components {
             id: string;
             name?: string | null;
             roles?: string[] | null;
+        };
+        /** @description One way the values fail the schema. */
+        ValueProblem: {
+            message: string;
+            /**
+             * @description JSON Pointer into `values`, such as `/scraper/schedule`; empty for
+             *     `values` itself (a missing or unknown property).
+             */
+            path: string;
         };
         Whoami: {
             message: string;
@@ -1099,6 +1212,125 @@ export interface operations {
                 };
                 content: {
                     "application/json": Record<string, never>;
+                };
+            };
+        };
+    };
+    list_integration_options: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationOption"][];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    preview_integration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PreviewRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Preview"];
+                };
+            };
+            /** @description A bad field, named by `field` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidPreview"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    kubeconfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description kubeconfig YAML, as an attachment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/yaml": string;
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };

@@ -120,3 +120,36 @@ export interface FlowError {
   error: { id: string; message: string };
   use_flow_id?: string;
 }
+
+/** A row of the integrations_with_status view (direct and GitOps integrations). */
+export interface IntegrationRow {
+  id: string;
+  name: string;
+  namespace: string | null;
+  integration_type: string;
+  type: string | null;
+  source: Source;
+  labels: Record<string, string> | null;
+  job_status: string | null;
+  job_time_start: string | null;
+  created_at: string;
+  updated_at: string;
+  deleted_at?: string | null;
+  created_by: PersonRef | null;
+}
+
+/** A topology, catalog scraper or log backend row, as its form edits it. */
+export interface DirectIntegrationRow {
+  id: string;
+  name: string;
+  namespace?: string;
+  labels: Record<string, string> | null;
+  spec: unknown;
+  schedule?: string | null;
+  source: Source;
+  agent_id?: string;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+  created_by: PersonRef | null;
+}

@@ -3,6 +3,7 @@ import BellIcon from '@patternfly/react-icons/dist/esm/icons/bell-icon';
 import SyncAltIcon from '@patternfly/react-icons/dist/esm/icons/sync-alt-icon';
 import { useNavigate } from 'react-router';
 import { HelpMenu } from './HelpMenu';
+import { PreferencesPopover } from './PreferencesPopover';
 import type { TopBarState } from './topBar';
 import { UserMenu } from './UserMenu';
 
@@ -40,6 +41,9 @@ export function TopBar({ title, onRefresh, isLoading }: TopBarState) {
                 navigate('/notifications');
               }}
             />
+          </ToolbarItem>
+          <ToolbarItem>
+            <PreferencesPopover />
           </ToolbarItem>
           <ToolbarItem>
             <HelpMenu />

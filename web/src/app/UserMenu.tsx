@@ -5,14 +5,16 @@ import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { api, unwrap } from '../api/client';
 import { loginPath } from '../lib/requestErrors';
+import { KubeconfigModal } from './KubeconfigModal';
 import { keys } from './queryKeys';
 import { useToast } from './toast';
 import { useSession } from './session';
 import { FRONTEND_VERSION } from './version';
 
 export function UserMenu() {
-  const { user } = useSession();
+  const { user, authorizer } = useSession();
   const [isOpen, setOpen] = useState(false);
+  const [kubeconfig, setKubeconfig] = useState(false);
   const navigate = useNavigate();
   const location = useLocation();
   const toast = useToast();
@@ -29,32 +31,37 @@ export function UserMenu() {
   };
 
   return (
-    <Dropdown
-      isOpen={isOpen}
-      onOpenChange={setOpen}
-      popperProps={{ position: 'right' }}
-      toggle={(ref) => (
-        <MenuToggle
-          ref={ref}
-          variant="plain"
-          aria-label="User menu"
-          icon={<UserCircleIcon />}
-          isExpanded={isOpen}
-          onClick={() => setOpen(!isOpen)}
-        >
-          {user.name}
-        </MenuToggle>
-      )}
-    >
-      <DropdownGroup label={`Hi ${user.name}`}>
-        <DropdownList>
-          <DropdownItem onClick={() => navigate('/profile-settings')}>Your Profile</DropdownItem>
-          <DropdownItem onClick={() => window.open('/api/kubeconfig', '_blank', 'noopener')}>Download kubeconfig</DropdownItem>
-          <DropdownItem isDisabled>{`frontend ${FRONTEND_VERSION} backend ${about.data?.version ?? 'NA'}`}</DropdownItem>
-          <Divider component="li" />
-          <DropdownItem onClick={() => void signOut()}>Sign out</DropdownItem>
-        </DropdownList>
-      </DropdownGroup>
-    </Dropdown>
+    <>
+      <Dropdown
+        isOpen={isOpen}
+        onOpenChange={setOpen}
+        popperProps={{ position: 'right' }}
+        toggle={(ref) => (
+          <MenuToggle
+            ref={ref}
+            variant="plain"
+            aria-label="User menu"
+            icon={<UserCircleIcon />}
+            isExpanded={isOpen}
+            onClick={() => setOpen(!isOpen)}
+          >
+            {user.name}
+          </MenuToggle>
+        )}
+      >
+        <DropdownGroup label={`Hi ${user.name}`}>
+          <DropdownList>
+            <DropdownItem onClick={() => navigate('/profile-settings')}>Your Profile</DropdownItem>
+            {authorizer.can('kubernetes-proxy', 'write') && (
+              <DropdownItem onClick={() => (setOpen(false), setKubeconfig(true))}>Download kubeconfig</DropdownItem>
+            )}
+            <DropdownItem isDisabled>{`frontend ${FRONTEND_VERSION} backend ${about.data?.version ?? 'NA'}`}</DropdownItem>
+            <Divider component="li" />
+            <DropdownItem onClick={() => void signOut()}>Sign out</DropdownItem>
+          </DropdownList>
+        </DropdownGroup>
+      </Dropdown>
+      {kubeconfig && <KubeconfigModal onClose={() => setKubeconfig(false)} />}
+    </>
   );
 }

@@ -1,6 +1,7 @@
 import FlagIcon from '@patternfly/react-icons/dist/esm/icons/flag-icon';
 import KeyIcon from '@patternfly/react-icons/dist/esm/icons/key-icon';
 import LockIcon from '@patternfly/react-icons/dist/esm/icons/lock-icon';
+import PuzzlePieceIcon from '@patternfly/react-icons/dist/esm/icons/puzzle-piece-icon';
 import UserIcon from '@patternfly/react-icons/dist/esm/icons/user-icon';
 import UserShieldIcon from '@patternfly/react-icons/dist/esm/icons/user-shield-icon';
 import UsersIcon from '@patternfly/react-icons/dist/esm/icons/users-icon';
@@ -27,6 +28,13 @@ export const SETTINGS_NAV: NavItem[] = (
       icon: <FlagIcon />,
       featureName: 'settings.feature_flags',
       resourceName: 'feature_flags',
+    },
+    {
+      name: 'Integrations',
+      href: '/settings/integrations',
+      icon: <PuzzlePieceIcon />,
+      featureName: 'settings.integrations',
+      resourceName: 'integrations',
     },
     {
       name: 'Permissions',

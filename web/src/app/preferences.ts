@@ -1,30 +1,56 @@
-import { useCallback, useState } from 'react';
+import { useSyncExternalStore } from 'react';
+import { DATE_FORMATS, type DateFormat } from '../lib/format';
+import { BROWSER_ZONE } from '../lib/timezones';
 
-/** Preferences of the shell kept in localStorage (spec part 2 section 3.5). */
+/** Preferences of the shell kept in localStorage (spec part 2 section 3.5).
+ * Every view reading one re-renders when it changes, here or in another tab. */
 export interface Preferences {
   sidebarCollapsed: boolean;
-  dateTimeFormat: 'timestamp' | 'short';
+  dateTimeFormat: DateFormat;
   displayTimezone: string;
   pageSize: number;
+  showDeleted: boolean;
 }
 
-const DEFAULTS: Preferences = {
+/** Table page sizes offered by the preferences and the tables' paginations. */
+export const PAGE_SIZES = [50, 100, 200] as const;
+
+export const DEFAULTS: Preferences = {
   sidebarCollapsed: false,
   dateTimeFormat: 'timestamp',
-  displayTimezone: 'Browser',
+  displayTimezone: BROWSER_ZONE,
   pageSize: 50,
+  showDeleted: false,
+};
+
+/** Stored values that are not among a preference's choices read as its default. */
+const ALLOWED: Partial<{ [K in keyof Preferences]: readonly Preferences[K][] }> = {
+  dateTimeFormat: DATE_FORMATS,
+  pageSize: PAGE_SIZES,
 };
 
 const PREFIX = 'quarterdeck.';
 
-export function readPreference<K extends keyof Preferences>(key: K): Preferences[K] {
+const cache = new Map<keyof Preferences, unknown>();
+const listeners = new Set<() => void>();
+
+function load<K extends keyof Preferences>(key: K): Preferences[K] {
   try {
     const raw = window.localStorage.getItem(PREFIX + key);
-    if (raw !== null) return JSON.parse(raw) as Preferences[K];
+    if (raw !== null) {
+      const value = JSON.parse(raw) as unknown;
+      const allowed = ALLOWED[key] as readonly unknown[] | undefined;
+      if (typeof value === typeof DEFAULTS[key] && (!allowed || allowed.includes(value))) return value as Preferences[K];
+    }
   } catch {
     // storage unavailable or a corrupt value: use the default
   }
   return DEFAULTS[key];
+}
+
+export function readPreference<K extends keyof Preferences>(key: K): Preferences[K] {
+  if (!cache.has(key)) cache.set(key, load(key));
+  return cache.get(key) as Preferences[K];
 }
 
 export function writePreference<K extends keyof Preferences>(key: K, value: Preferences[K]): void {
@@ -33,16 +59,24 @@ export function writePreference<K extends keyof Preferences>(key: K, value: Pref
   } catch {
     // storage unavailable: the preference lasts for this page only
   }
+  cache.set(key, value);
+  for (const listener of listeners) listener();
+}
+
+function onStorage(event: StorageEvent) {
+  if (event.key !== null && !event.key.startsWith(PREFIX)) return;
+  cache.clear();
+  for (const listener of listeners) listener();
+}
+
+if (typeof window !== 'undefined') window.addEventListener('storage', onStorage);
+
+export function subscribePreferences(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
 }
 
 export function usePreference<K extends keyof Preferences>(key: K): [Preferences[K], (value: Preferences[K]) => void] {
-  const [value, setValue] = useState(() => readPreference(key));
-  const set = useCallback(
-    (next: Preferences[K]) => {
-      writePreference(key, next);
-      setValue(next);
-    },
-    [key],
-  );
-  return [value, set];
+  const value = useSyncExternalStore(subscribePreferences, () => readPreference(key));
+  return [value, (next: Preferences[K]) => writePreference(key, next)];
 }

@@ -11,4 +11,7 @@ export const keys = {
   agents: ['db', 'agents'] as const,
   peopleRoles: ['people_roles'] as const,
   tokens: ['tokens'] as const,
+  integrations: ['db', 'integrations_with_status'] as const,
+  integration: (table: string, id: string) => ['db', table, id] as const,
+  gitopsOptions: ['integrations', 'options'] as const,
 };

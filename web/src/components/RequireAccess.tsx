@@ -1,11 +1,22 @@
 import type { ReactNode } from 'react';
 import { useSession } from '../app/session';
-import type { Resource } from '../lib/authorizer';
+import type { Access, Resource } from '../lib/authorizer';
 import { Unauthorized } from './Unauthorized';
 
-/** Renders children when the user may read `resource` and `feature` is on. */
-export function RequireAccess({ resource, feature, children }: { resource: Resource; feature?: string; children: ReactNode }) {
+/** Renders children when the user has `access` (read unless told) on
+ * `resource` and `feature` is on; the Unauthorized page otherwise. */
+export function RequireAccess({
+  resource,
+  access = 'read',
+  feature,
+  children,
+}: {
+  resource: Resource;
+  access?: Access;
+  feature?: string;
+  children: ReactNode;
+}) {
   const { authorizer, isEnabled } = useSession();
-  if ((feature && !isEnabled(feature)) || !authorizer.can(resource, 'read')) return <Unauthorized />;
+  if ((feature && !isEnabled(feature)) || !authorizer.can(resource, access)) return <Unauthorized />;
   return children;
 }

@@ -32,6 +32,16 @@ describe('role matrix', () => {
   });
 });
 
+it('lets admin and editor, and no one else, write kubernetes-proxy (the kubeconfig download)', () => {
+  for (const role of ['admin', 'editor']) expect(createAuthorizer([role]).can('kubernetes-proxy', 'write')).toBe(true);
+  for (const role of ['viewer', 'guest', 'commander', 'responder']) {
+    expect(createAuthorizer([role]).can('kubernetes-proxy', 'read')).toBe(true);
+    expect(createAuthorizer([role]).can('kubernetes-proxy', 'write')).toBe(false);
+  }
+  const grant = { object: 'kubernetes-proxy', action: 'create', deny: false };
+  expect(createAuthorizer(['viewer'], [grant]).can('kubernetes-proxy', 'write')).toBe(true);
+});
+
 describe('permission rules', () => {
   it('allow beyond the role, and deny wins', () => {
     const allow = { object: 'playbooks', action: 'read,create', deny: false };

@@ -28,6 +28,9 @@ export const RESOURCES = [
   'permissions',
   'access_scopes',
   'views',
+  // Not in the spec's list: the kubeconfig download (a global permission object).
+  // admin and editor write, everyone else reads.
+  'kubernetes-proxy',
 ] as const;
 export type Resource = (typeof RESOURCES)[number];
 export type Access = 'read' | 'write';

@@ -2,7 +2,7 @@ import { Button, Label, PageSection, Pagination, Toolbar, ToolbarContent, Toolba
 import { Table, Tbody, Td, Th, Thead, Tr } from '@patternfly/react-table';
 import { useState } from 'react';
 import type { AccessScopeRow } from '../../api/types';
-import { usePreference } from '../../app/preferences';
+import { PAGE_SIZES, usePreference } from '../../app/preferences';
 import { useSession } from '../../app/session';
 import { useTopBar } from '../../app/topBar';
 import { DateTime } from '../../components/DateTime';
@@ -13,7 +13,7 @@ import { scopeCount } from '../../lib/accessScope';
 import { AccessScopeModal } from './AccessScopeModal';
 import { useAccessScopesData } from './useAccessScopesData';
 
-const PAGE_SIZES = [50, 100, 200].map((n) => ({ title: String(n), value: n }));
+const PER_PAGE_OPTIONS = PAGE_SIZES.map((n) => ({ title: String(n), value: n }));
 const COLUMNS = ['Name', 'Subject', 'Resources', 'Scopes', 'Description', 'Created', 'Updated', 'Created By'];
 
 function AccessScopes() {
@@ -40,7 +40,7 @@ function AccessScopes() {
               itemCount={all.length}
               page={page}
               perPage={perPage}
-              perPageOptions={PAGE_SIZES}
+              perPageOptions={PER_PAGE_OPTIONS}
               isCompact
               onSetPage={(_e, p) => setPage(p)}
               onPerPageSelect={(_e, size, p) => (setPerPage(size), setPage(p))}

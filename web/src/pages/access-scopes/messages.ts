@@ -1,1 +1,3 @@
-export const READ_ONLY_MESSAGE = 'Read-Only Mode: This resource is managed by Kubernetes CRD and cannot be edited from the UI.';
+import { readOnlyMessage } from '../../lib/source';
+
+export const READ_ONLY_MESSAGE = readOnlyMessage('KubernetesCRD');

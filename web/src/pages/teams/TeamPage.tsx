@@ -1,22 +1,6 @@
-import {
-  ActionGroup,
-  Alert,
-  Button,
-  Form,
-  FormGroup,
-  FormHelperText,
-  HelperText,
-  HelperTextItem,
-  PageSection,
-  Tab,
-  TabTitleText,
-  Tabs,
-  TextArea,
-  TextInput,
-} from '@patternfly/react-core';
+import { ActionGroup, Alert, Button, Form, FormGroup, PageSection, Tab, TabTitleText, Tabs, TextInput } from '@patternfly/react-core';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { parse, stringify } from 'yaml';
 import { errorMessage } from '../../api/errors';
 import type { TeamRow } from '../../api/types';
 import { useSession } from '../../app/session';
@@ -25,30 +9,25 @@ import { useTopBar } from '../../app/topBar';
 import { DeleteButton } from '../../components/ConfirmDialog';
 import { PageSpinner } from '../../components/PageSpinner';
 import { RequireAccess } from '../../components/RequireAccess';
+import { YamlField } from '../../components/YamlField';
+import { parseYamlObject, toYamlText } from '../../lib/yamlText';
 import { TeamMembers } from './TeamMembers';
 import { useTeamData } from './useTeamData';
 
 function SpecForm({ team, data, canWrite }: { team: TeamRow; data: ReturnType<typeof useTeamData>; canWrite: boolean }) {
   const [icon, setIcon] = useState(team.icon ?? 'group');
-  const [spec, setSpec] = useState(() =>
-    team.spec && typeof team.spec === 'object' && Object.keys(team.spec).length ? stringify(team.spec) : '',
-  );
+  const [spec, setSpec] = useState(() => toYamlText(team.spec));
   const [specError, setSpecError] = useState<string>();
   const toast = useToast();
   const navigate = useNavigate();
   const editable = canWrite && team.source === 'UI';
 
   const save = () => {
-    let parsed: unknown;
-    try {
-      parsed = spec.trim() ? parse(spec) : {};
-    } catch (e) {
-      setSpecError(errorMessage(e));
-      return;
-    }
-    setSpecError(undefined);
+    const parsed = parseYamlObject(spec);
+    setSpecError(parsed.error);
+    if (!parsed.value) return;
     data.save.mutate(
-      { icon, spec: parsed },
+      { icon, spec: parsed.value },
       { onSuccess: () => toast.success(`${team.name} updated successfully`), onError: (e) => toast.error(errorMessage(e)) },
     );
   };
@@ -66,22 +45,15 @@ function SpecForm({ team, data, canWrite }: { team: TeamRow; data: ReturnType<ty
       <FormGroup label="Icon" fieldId="team-icon">
         <TextInput id="team-icon" value={icon} isDisabled={!editable} onChange={(_e, v) => setIcon(v)} />
       </FormGroup>
-      <FormGroup label="Spec" fieldId="team-spec">
-        <TextArea
-          id="team-spec"
-          className="pf-v6-u-font-family-monospace"
-          rows={10}
-          value={spec}
-          isDisabled={!editable}
-          validated={specError ? 'error' : 'default'}
-          onChange={(_e, v) => setSpec(v)}
-        />
-        <FormHelperText>
-          <HelperText>
-            <HelperTextItem variant={specError ? 'error' : 'default'}>{specError ?? 'YAML'}</HelperTextItem>
-          </HelperText>
-        </FormHelperText>
-      </FormGroup>
+      <YamlField
+        id="team-spec"
+        label="Spec"
+        rows={10}
+        value={spec}
+        onChange={setSpec}
+        isDisabled={!editable}
+        errors={specError ? [specError] : []}
+      />
       {editable && (
         <ActionGroup>
           <Button type="submit" isLoading={data.save.isPending} isDisabled={data.save.isPending}>

@@ -1,0 +1,52 @@
+import { Button, Form, FormGroup, FormSelect, FormSelectOption, Popover, Switch } from '@patternfly/react-core';
+import SlidersHIcon from '@patternfly/react-icons/dist/esm/icons/sliders-h-icon';
+import { useMemo } from 'react';
+import { DATE_FORMATS, DATE_FORMAT_LABELS, type DateFormat } from '../lib/format';
+import { timeZoneOptions } from '../lib/timezones';
+import { PAGE_SIZES, usePreference } from './preferences';
+
+/** The popover's form; mounted only while open, so the zone list is built then. */
+function PreferencesForm() {
+  const [format, setFormat] = usePreference('dateTimeFormat');
+  const [zone, setZone] = usePreference('displayTimezone');
+  const [pageSize, setPageSize] = usePreference('pageSize');
+  const [showDeleted, setShowDeleted] = usePreference('showDeleted');
+  const zones = useMemo(() => timeZoneOptions(), []);
+  return (
+    <Form onSubmit={(e) => e.preventDefault()}>
+      <FormGroup label="Date/time format" fieldId="pref-date-format">
+        <FormSelect id="pref-date-format" value={format} onChange={(_e, v) => setFormat(v as DateFormat)}>
+          {DATE_FORMATS.map((f) => (
+            <FormSelectOption key={f} value={f} label={DATE_FORMAT_LABELS[f]} />
+          ))}
+        </FormSelect>
+      </FormGroup>
+      <FormGroup label="Display timezone" fieldId="pref-timezone">
+        <FormSelect id="pref-timezone" value={zone} onChange={(_e, v) => setZone(v)}>
+          {zones.map((z) => (
+            <FormSelectOption key={z.value} value={z.value} label={z.label} />
+          ))}
+        </FormSelect>
+      </FormGroup>
+      <FormGroup label="Table page size" fieldId="pref-page-size">
+        <FormSelect id="pref-page-size" value={pageSize} onChange={(_e, v) => setPageSize(Number(v))}>
+          {PAGE_SIZES.map((n) => (
+            <FormSelectOption key={n} value={n} label={String(n)} />
+          ))}
+        </FormSelect>
+      </FormGroup>
+      <FormGroup fieldId="pref-show-deleted">
+        <Switch id="pref-show-deleted" label="Show deleted items" isChecked={showDeleted} onChange={(_e, v) => setShowDeleted(v)} />
+      </FormGroup>
+    </Form>
+  );
+}
+
+/** Display preferences, kept in this browser (spec part 2 sections 2.11 and 3.5). */
+export function PreferencesPopover() {
+  return (
+    <Popover aria-label="Preferences" headerContent="Preferences" bodyContent={<PreferencesForm />} position="bottom-end" minWidth="22rem">
+      <Button variant="plain" aria-label="Preferences" icon={<SlidersHIcon />} />
+    </Popover>
+  );
+}

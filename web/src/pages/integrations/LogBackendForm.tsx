@@ -1,0 +1,62 @@
+import { Form, FormGroup } from '@patternfly/react-core';
+import { useState } from 'react';
+import { LabelsEditor } from '../../components/LabelsEditor';
+import { YamlField } from '../../components/YamlField';
+import { labelRows, labelsError, labelsObject } from '../../lib/integrations';
+import { parseYamlObject, toYamlText } from '../../lib/yamlText';
+import { FormActions, NameField, type DirectFormProps } from './formParts';
+
+/** The Log Backends form (spec part 2 section 2.5): Name (required), Labels, Spec (YAML). */
+export function LogBackendForm({ row, readOnly = false, isBusy, onSubmit, onDelete }: DirectFormProps) {
+  const editing = Boolean(row);
+  const [name, setName] = useState(row?.name ?? '');
+  const [labels, setLabels] = useState(() => labelRows(row?.labels));
+  const [spec, setSpec] = useState(() => toYamlText(row?.spec));
+  const [nameTouched, setNameTouched] = useState(false);
+  const parsed = parseYamlObject(spec);
+  const labelError = labelsError(labels);
+  const invalid = !name.trim() || Boolean(labelError) || parsed.error !== undefined;
+
+  const submit = () => {
+    if (invalid || !parsed.value) return;
+    const common = { labels: labelsObject(labels), spec: parsed.value };
+    onSubmit(editing ? common : { name: name.trim(), ...common });
+  };
+
+  return (
+    <Form
+      onSubmit={(e) => {
+        e.preventDefault();
+        submit();
+      }}
+    >
+      <NameField
+        id="log-backend-name"
+        value={name}
+        isDisabled={editing || readOnly}
+        showError={nameTouched}
+        onChange={(v) => (setName(v), setNameTouched(true))}
+      />
+      <FormGroup label="Labels" fieldId="log-backend-labels" role="group">
+        <LabelsEditor rows={labels} onChange={setLabels} isDisabled={readOnly} error={labelError} />
+      </FormGroup>
+      <YamlField
+        id="log-backend-spec"
+        label="Spec"
+        value={spec}
+        onChange={setSpec}
+        isDisabled={readOnly}
+        errors={parsed.error ? [parsed.error] : []}
+        helper="YAML, e.g. loki: {url: …} or opensearch: {…}"
+      />
+      {!readOnly && (
+        <FormActions
+          labels={editing ? ['Update', 'Updating'] : ['Add', 'Adding']}
+          isBusy={isBusy}
+          isInvalid={invalid}
+          onDelete={editing ? onDelete : undefined}
+        />
+      )}
+    </Form>
+  );
+}

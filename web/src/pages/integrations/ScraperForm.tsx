@@ -1,0 +1,162 @@
+import { Form, FormGroup, FormHelperText, HelperText, HelperTextItem, TextArea, TextInput } from '@patternfly/react-core';
+import { useState } from 'react';
+import { SimpleSelect } from '../../components/Selects';
+import { YamlField } from '../../components/YamlField';
+import {
+  CUSTOM,
+  SCRAPER_SCHEDULES,
+  SCRAPER_TYPES,
+  buildScraperSpec,
+  changeScraperType,
+  newScraperForm,
+  parseScraperSpec,
+  scraperType,
+  type ScraperField,
+} from '../../lib/scrapers';
+import { FormActions, NameField, NamespaceField, type DirectFormProps } from './formParts';
+
+const TYPE_OPTIONS = SCRAPER_TYPES.map((t) => ({ value: t.key, label: t.label }));
+const NO_SCHEDULE = { value: '', label: 'Default' };
+
+function Field({
+  field,
+  value,
+  error,
+  isDisabled,
+  onChange,
+  onBlur,
+}: {
+  field: ScraperField;
+  value: string;
+  error?: string;
+  isDisabled: boolean;
+  onChange(v: string): void;
+  onBlur(): void;
+}) {
+  const id = `scraper-field-${field.path.replace(/\./g, '-')}`;
+  const validated = error ? 'error' : 'default';
+  return (
+    <FormGroup label={field.label} fieldId={id} isRequired={field.required}>
+      {field.kind === 'multiline' ? (
+        <TextArea
+          id={id}
+          className="pf-v6-u-font-family-monospace"
+          rows={4}
+          value={value}
+          isDisabled={isDisabled}
+          validated={validated}
+          onChange={(_e, v) => onChange(v)}
+          onBlur={onBlur}
+        />
+      ) : (
+        <TextInput
+          id={id}
+          type={field.kind === 'number' ? 'number' : 'text'}
+          value={value}
+          isDisabled={isDisabled}
+          validated={validated}
+          onChange={(_e, v) => onChange(v)}
+          onBlur={onBlur}
+        />
+      )}
+      {(error || field.helper) && (
+        <FormHelperText>
+          <HelperText>
+            <HelperTextItem variant={error ? 'error' : 'default'}>{error ?? field.helper}</HelperTextItem>
+          </HelperText>
+        </FormHelperText>
+      )}
+    </FormGroup>
+  );
+}
+
+/** The Catalog Scraper form (spec part 2 section 2.5): Name, Namespace, a type
+ * with its own fields (Custom: the spec as YAML) and a schedule. */
+export function ScraperForm({ row, readOnly = false, isBusy, onSubmit, onCancel, onDelete }: DirectFormProps) {
+  const editing = Boolean(row);
+  const [name, setName] = useState(row?.name ?? '');
+  const [namespace, setNamespace] = useState(row?.namespace ?? 'default');
+  const [form, setForm] = useState(() => (row ? parseScraperSpec(row.spec) : newScraperForm()));
+  const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
+  const touch = (key: string) => setTouched((t) => (t.has(key) ? t : new Set([...t, key])));
+  const built = buildScraperSpec(form);
+  const invalid = !name.trim() || !built.spec;
+  const type = scraperType(form.type);
+  const schedules = [NO_SCHEDULE, ...SCRAPER_SCHEDULES.map((s) => ({ value: s, label: s }))];
+  if (form.schedule && !SCRAPER_SCHEDULES.some((s) => s === form.schedule)) schedules.push({ value: form.schedule, label: form.schedule });
+
+  const submit = () => {
+    if (invalid || !built.spec) return;
+    onSubmit(editing ? { spec: built.spec } : { name: name.trim(), namespace: namespace.trim() || 'default', spec: built.spec });
+  };
+
+  return (
+    <Form
+      onSubmit={(e) => {
+        e.preventDefault();
+        submit();
+      }}
+    >
+      <NameField
+        id="scraper-name"
+        value={name}
+        isDisabled={editing || readOnly}
+        showError={touched.has('name')}
+        onChange={(v) => (setName(v), touch('name'))}
+      />
+      <NamespaceField id="scraper-namespace" value={namespace} isDisabled={editing || readOnly} onChange={setNamespace} />
+      <FormGroup label="Type" fieldId="scraper-type" isRequired>
+        <SimpleSelect
+          id="scraper-type"
+          label="Type"
+          options={TYPE_OPTIONS}
+          value={form.type}
+          isDisabled={readOnly}
+          onChange={(v) => setForm((f) => changeScraperType(f, v))}
+        />
+      </FormGroup>
+      {type.key === CUSTOM ? (
+        <YamlField
+          id="scraper-spec"
+          label="Spec"
+          value={form.yaml}
+          isDisabled={readOnly}
+          onChange={(yaml) => (setForm((f) => ({ ...f, yaml })), touch('yaml'))}
+          errors={built.errors.yaml && (touched.has('yaml') || form.yaml.trim()) ? [built.errors.yaml] : []}
+          helper="YAML: one or more scrapers, e.g. kubernetes: [{clusterName: …}]"
+        />
+      ) : (
+        type.fields.map((field) => (
+          <Field
+            key={`${type.key}-${field.path}`}
+            field={field}
+            value={form.fields[field.path] ?? ''}
+            error={touched.has(field.path) ? built.errors[field.path] : undefined}
+            isDisabled={readOnly}
+            onChange={(v) => setForm((f) => ({ ...f, fields: { ...f.fields, [field.path]: v } }))}
+            onBlur={() => touch(field.path)}
+          />
+        ))
+      )}
+      <FormGroup label="Schedule" fieldId="scraper-schedule">
+        <SimpleSelect
+          id="scraper-schedule"
+          label="Schedule"
+          options={schedules}
+          value={form.schedule}
+          isDisabled={readOnly}
+          onChange={(schedule) => setForm((f) => ({ ...f, schedule }))}
+        />
+      </FormGroup>
+      {!readOnly && (
+        <FormActions
+          labels={editing ? ['Update', 'Updating'] : ['Save', 'Saving']}
+          isBusy={isBusy}
+          isInvalid={invalid}
+          onCancel={onCancel}
+          onDelete={editing ? onDelete : undefined}
+        />
+      )}
+    </Form>
+  );
+}
