@@ -200,6 +200,119 @@ pub struct SubmitLogin {
     csrf_token: String,
 }
 
+/// Uptime of a check over a range.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct Uptime {
+    passed: i64,
+    failed: i64,
+    last_pass: Option<chrono::DateTime<chrono::Utc>>,
+    last_fail: Option<chrono::DateTime<chrono::Utc>>,
+}
+
+/// Latency percentiles in milliseconds (the summary's come from hourly
+/// histograms, within 25 %).
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct Latency {
+    p95: Option<f64>,
+    p97: Option<f64>,
+    p99: Option<f64>,
+    /// p95 over the last hour.
+    rolling1h: Option<f64>,
+}
+
+/// A check with its uptime and latency.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct CheckSummary {
+    id: uuid::Uuid,
+    canary_id: uuid::Uuid,
+    canary_name: String,
+    canary_namespace: String,
+    agent_id: uuid::Uuid,
+    name: String,
+    namespace: Option<String>,
+    #[schema(rename = "type")]
+    kind: String,
+    /// `healthy`, `unhealthy`, or null before the first run.
+    status: Option<String>,
+    description: Option<String>,
+    endpoint: Option<String>,
+    icon: Option<String>,
+    #[schema(value_type = Object)]
+    labels: serde_json::Value,
+    owner: Option<String>,
+    severity: Option<String>,
+    last_runtime: Option<chrono::DateTime<chrono::Utc>>,
+    next_runtime: Option<chrono::DateTime<chrono::Utc>>,
+    last_transition_time: Option<chrono::DateTime<chrono::Utc>>,
+    created_at: chrono::DateTime<chrono::Utc>,
+    updated_at: chrono::DateTime<chrono::Utc>,
+    deleted_at: Option<chrono::DateTime<chrono::Utc>>,
+    silenced_at: Option<chrono::DateTime<chrono::Utc>>,
+    uptime: Uptime,
+    latency: Latency,
+}
+
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct HealthSummary {
+    /// Milliseconds the summary took.
+    duration: u64,
+    #[schema(rename = "runnerName")]
+    runner_name: String,
+    checks_summary: Vec<CheckSummary>,
+}
+
+/// One run of a check.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct StatusEntry {
+    time: chrono::DateTime<chrono::Utc>,
+    /// Milliseconds.
+    duration: Option<i32>,
+    status: bool,
+    message: Option<String>,
+    error: Option<String>,
+    #[schema(value_type = Option<Object>)]
+    details: Option<serde_json::Value>,
+}
+
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct StatusHistory {
+    data: Vec<StatusEntry>,
+    #[schema(rename = "totalEntries")]
+    total_entries: i64,
+    error: Option<String>,
+}
+
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct SeriesPoint {
+    time: chrono::DateTime<chrono::Utc>,
+    passed: i64,
+    failed: i64,
+    /// Average milliseconds.
+    duration: Option<f64>,
+}
+
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct CheckMetrics {
+    uptime: Uptime,
+    latency: Latency,
+    series: Vec<SeriesPoint>,
+}
+
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct RunNowResult {
+    check_id: uuid::Uuid,
+    result: Option<StatusEntry>,
+}
+
 #[derive(OpenApi)]
 #[openapi(
     info(
@@ -232,6 +345,11 @@ pub struct SubmitLogin {
         crate::routes::integrations::list_options,
         crate::routes::integrations::preview,
         crate::routes::kubeconfig::kubeconfig,
+        crate::routes::canary::summary_get,
+        crate::routes::canary::summary_post,
+        crate::routes::canary::history,
+        crate::routes::canary::graph,
+        crate::routes::canary::run_now,
         openapi_json,
     ),
     components(schemas(ErrorBody))

@@ -1,5 +1,7 @@
 //! The API over real HTTP against a real PostgreSQL (one database per test).
 
+mod common;
+
 use std::net::SocketAddr;
 
 use quarterdeck_api::{AppState, AuthSettings, router};

@@ -1,6 +1,8 @@
 //! The `quarterdeck-api` binary as users run it: real processes, real
 //! PostgreSQL, real HTTP.
 
+mod common;
+
 use std::io::{BufRead, BufReader};
 use std::os::unix::fs::PermissionsExt;
 use std::process::{Child, Command, Stdio};

@@ -57,10 +57,45 @@ pub struct Config {
     pub resync: std::time::Duration,
 
     #[command(flatten)]
+    pub checks: CheckArgs,
+
+    #[command(flatten)]
     pub database: DatabaseArgs,
 
     #[command(flatten)]
     pub log: LogArgs,
+}
+
+/// The health check engine.
+#[derive(Debug, Clone, clap::Args)]
+pub struct CheckArgs {
+    /// Run health checks in this process (every replica takes a share).
+    #[arg(long = "checks", env = "QUARTERDECK_CHECKS", default_value_t = true, action = clap::ArgAction::Set)]
+    pub enabled: bool,
+
+    /// Checks running at once in this process.
+    #[arg(
+        long = "check-concurrency",
+        env = "QUARTERDECK_CHECK_CONCURRENCY",
+        default_value_t = 200
+    )]
+    pub concurrency: usize,
+
+    /// Timeout of checks whose spec sets none.
+    #[arg(long = "check-timeout", env = "QUARTERDECK_CHECK_TIMEOUT", default_value = "30s", value_parser = humantime::parse_duration)]
+    pub timeout: std::time::Duration,
+
+    /// How long raw check results are kept.
+    #[arg(long = "check-retention", env = "QUARTERDECK_CHECK_RETENTION", default_value = "7d", value_parser = humantime::parse_duration)]
+    pub retention: std::time::Duration,
+
+    /// How long hourly rollups of check results are kept (daily ones stay).
+    #[arg(long = "check-hourly-retention", env = "QUARTERDECK_CHECK_HOURLY_RETENTION", default_value = "90d", value_parser = humantime::parse_duration)]
+    pub hourly_retention: std::time::Duration,
+
+    /// How often old check results are pruned.
+    #[arg(long = "check-prune-every", env = "QUARTERDECK_CHECK_PRUNE_EVERY", default_value = "1h", value_parser = humantime::parse_duration)]
+    pub prune_every: std::time::Duration,
 }
 
 #[cfg(test)]

@@ -6,13 +6,14 @@ mod conditions;
 mod config;
 pub mod controller;
 pub mod directory;
+pub mod engine;
 pub mod leader;
 pub mod mapping;
 pub mod metrics;
 
 use std::sync::Arc;
 
-pub use config::Config;
+pub use config::{CheckArgs, Config};
 
 use quarterdeck_store::Database;
 use sqlx::PgPool;
@@ -34,9 +35,28 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     )
     .with_graceful_shutdown(quarterdeck_runtime::shutdown_signal());
     let admin = tokio::spawn(async move { admin.await });
+    let kube = match &config.from_dir {
+        Some(_) => None,
+        None => Some(kube::Client::try_default().await?),
+    };
+    // A one-off directory sync has no background work.
+    let engine =
+        (config.checks.enabled && (config.from_dir.is_none() || config.watch)).then(|| {
+            let lookup = Arc::new(engine::lookup::DbLookup::new(
+                database.pool.clone(),
+                kube.clone(),
+            ));
+            tokio::spawn(engine::run(
+                database.pool.clone(),
+                engine::executor(lookup, kube.clone(), config.checks.timeout),
+                engine::Settings::from_args(&config.checks),
+                metrics.clone(),
+                quarterdeck_runtime::shutdown_signal(),
+            ))
+        });
 
-    let result = match &config.from_dir {
-        Some(dir) if config.watch => {
+    let result = match (&config.from_dir, kube) {
+        (Some(dir), _) if config.watch => {
             directory::watch(
                 &database.pool,
                 dir,
@@ -46,7 +66,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
             .await;
             Ok(())
         }
-        Some(dir) => {
+        (Some(dir), _) => {
             let started = std::time::Instant::now();
             let report = directory::sync(&database.pool, dir).await?;
             tracing::info!(
@@ -57,8 +77,8 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
             admin.abort();
             Ok(())
         }
-        None => {
-            let client = kube::Client::try_default().await?;
+        (None, None) => Ok(()),
+        (None, Some(client)) => {
             controller::check_crds_installed(&client).await?;
             operate(
                 client,
@@ -71,6 +91,13 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         }
     };
     let _ = admin.await;
+    if let Some(engine) = engine {
+        // On an error nothing will signal the engine to stop.
+        if result.is_err() {
+            engine.abort();
+        }
+        let _ = engine.await;
+    }
     database.close().await?;
     result
 }

@@ -1,7 +1,11 @@
 //! Prometheus metrics of the operator, served on the admin port.
 //!
 //! Labels are bounded: `kind` is one of the six kinds and `reason` one of the
-//! condition reasons, so the series count is fixed.
+//! condition reasons, so the series count is fixed. Health checks add one
+//! series per check (canary, check, namespace, type and at most
+//! [`MAX_CHECK_LABELS`] of the check's own labels) and, for failures, one per
+//! check and error class ([`error_reason`], seven values): the count grows
+//! with the checks defined, not with their results.
 
 use std::time::Instant;
 
@@ -11,6 +15,7 @@ use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use prometheus_client::registry::Registry;
+use quarterdeck_store::health::{CheckResult, DueCheck};
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct KindLabels {
@@ -23,8 +28,17 @@ pub struct ErrorLabels {
     pub reason: &'static str,
 }
 
+/// The most labels of a check copied onto its series.
+pub const MAX_CHECK_LABELS: usize = 8;
+
+type CheckLabels = Vec<(String, String)>;
+
 pub struct Metrics {
     registry: Registry,
+    check_status: Family<CheckLabels, Gauge>,
+    check_latency: Family<CheckLabels, Histogram>,
+    check_failures: Family<CheckLabels, Counter>,
+    check_lag: Histogram,
     reconciles: Family<KindLabels, Counter>,
     errors: Family<ErrorLabels, Counter>,
     duration: Family<KindLabels, Histogram>,
@@ -42,7 +56,33 @@ impl Default for Metrics {
         });
         let retry_queue = Family::<KindLabels, Gauge>::default();
         let leader = Gauge::default();
+        let check_status = Family::<CheckLabels, Gauge>::default();
+        let check_latency = Family::<CheckLabels, Histogram>::new_with_constructor(|| {
+            Histogram::new(exponential_buckets(0.005, 2.0, 14))
+        });
+        let check_failures = Family::<CheckLabels, Counter>::default();
+        let check_lag = Histogram::new(exponential_buckets(0.01, 2.0, 12));
         let mut registry = Registry::with_prefix("quarterdeck_operator");
+        registry.register(
+            "check_status",
+            "Whether the check passed its last run (1) or failed (0)",
+            check_status.clone(),
+        );
+        registry.register(
+            "check_duration_seconds",
+            "How long check runs take",
+            check_latency.clone(),
+        );
+        registry.register(
+            "check_failures",
+            "Failed check runs by error class",
+            check_failures.clone(),
+        );
+        registry.register(
+            "check_schedule_lag_seconds",
+            "How late scheduled check runs start",
+            check_lag.clone(),
+        );
         registry.register("reconciles", "Reconciliations run", reconciles.clone());
         registry.register(
             "reconcile_errors",
@@ -66,6 +106,10 @@ impl Default for Metrics {
         );
         Self {
             registry,
+            check_status,
+            check_latency,
+            check_failures,
+            check_lag,
             reconciles,
             errors,
             duration,
@@ -102,12 +146,84 @@ impl Metrics {
         self.leader.set(i64::from(leader));
     }
 
+    pub fn check_ran(&self, check: &DueCheck, result: &CheckResult) {
+        let labels = check_labels(check);
+        self.check_status
+            .get_or_create(&labels)
+            .set(i64::from(result.passed));
+        self.check_latency
+            .get_or_create(&labels)
+            .observe(f64::from(result.duration_ms.max(0)) / 1000.0);
+        if !result.passed {
+            let mut labels = labels;
+            labels.push((
+                "reason".into(),
+                error_reason(result.error.as_deref()).into(),
+            ));
+            self.check_failures.get_or_create(&labels).inc();
+        }
+    }
+
+    pub fn check_lag(&self, lag: std::time::Duration) {
+        self.check_lag.observe(lag.as_secs_f64());
+    }
+
     /// The OpenMetrics text exposition.
     pub fn encode(&self) -> String {
         let mut out = String::new();
         // Writing into a String cannot fail.
         let _ = prometheus_client::encoding::text::encode(&mut out, &self.registry);
         out
+    }
+}
+
+fn check_labels(check: &DueCheck) -> CheckLabels {
+    let mut labels: CheckLabels = vec![
+        ("canary".into(), check.canary_name.clone()),
+        ("check".into(), check.name.clone()),
+        ("namespace".into(), check.namespace.clone()),
+        ("type".into(), check.check_type.clone()),
+    ];
+    if let Some(own) = check.labels.0.as_object() {
+        labels.extend(
+            own.iter()
+                .filter_map(|(k, v)| {
+                    Some((format!("label_{}", metric_name(k)), v.as_str()?.to_owned()))
+                })
+                .take(MAX_CHECK_LABELS),
+        );
+    }
+    labels
+}
+
+/// A label key as a Prometheus label name.
+fn metric_name(key: &str) -> String {
+    key.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect()
+}
+
+/// The class of a failed run's error, from a fixed set.
+pub fn error_reason(error: Option<&str>) -> &'static str {
+    let Some(error) = error.map(str::to_ascii_lowercase) else {
+        return "assertion";
+    };
+    if error.contains("timed out") || error.contains("timeout") {
+        "timeout"
+    } else if error.contains("not supported") {
+        "unsupported"
+    } else if error.contains("schedule") || error.contains("spec") || error.contains("invalid") {
+        "config"
+    } else if error.contains("expression") || error.contains("test ") {
+        "expression"
+    } else if error.contains("connect")
+        || error.contains("refused")
+        || error.contains("resolve")
+        || error.contains("dns")
+    {
+        "connection"
+    } else {
+        "other"
     }
 }
 

@@ -2,11 +2,14 @@
 //! binaries share, and the embedded local server used when no database is
 //! configured. All SQL of the project lives in this crate.
 
+pub mod connections;
 pub mod crd;
 mod database;
 pub mod embedded;
 mod error;
 pub mod grants;
+pub mod health;
+pub mod jobs;
 pub mod links;
 pub mod login;
 pub mod password;

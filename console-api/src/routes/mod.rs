@@ -4,6 +4,7 @@ use crate::AppState;
 
 pub(crate) mod about;
 pub(crate) mod auth;
+pub(crate) mod canary;
 pub(crate) mod db;
 pub(crate) mod integrations;
 pub(crate) mod kubeconfig;
@@ -18,6 +19,7 @@ pub fn router() -> Router<AppState> {
         .merge(login::router())
         .merge(people::router())
         .merge(db::router())
+        .merge(canary::router())
         .merge(integrations::router())
         .merge(kubeconfig::router())
         .merge(kubeproxy::router())

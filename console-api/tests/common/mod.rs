@@ -9,6 +9,13 @@ use serde_json::{Value, json};
 use sqlx::PgPool;
 use uuid::Uuid;
 
+/// The workspace builds reqwest without a default TLS provider (the checks
+/// crate brings its own); the test clients use ring, installed at load.
+#[ctor::ctor]
+fn install_crypto_provider() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+}
+
 pub struct Api {
     pub url: String,
     pub pool: PgPool,

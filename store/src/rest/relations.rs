@@ -67,6 +67,22 @@ const SOURCE: Column = w("source", Text);
 const AGENT_ID: Column = w("agent_id", Uuid);
 const BY: Embed = one("created_by", "people", "created_by");
 const AGENT: Embed = one("agent", "agents", "agent_id");
+const JOB_HISTORY: &[Column] = &[
+    ID,
+    r("agent_id", Uuid),
+    r("name", Text),
+    r("success_count", Int),
+    r("error_count", Int),
+    r("details", Json),
+    r("hostname", Text),
+    r("duration_millis", Int),
+    r("resource_type", Text),
+    r("resource_id", Text),
+    r("status", Text),
+    r("time_start", Timestamp),
+    r("time_end", Timestamp),
+    CREATED_AT,
+];
 
 const CONFIG_ITEM_COLUMNS: &[Column] = &[
     ID,
@@ -417,27 +433,12 @@ pub(crate) static RELATIONS: &[Relation] = &[
     .writable()
     .guarded()
     .embeds(&[BY]),
-    Relation::new(
-        "job_history",
-        "database",
-        &[
-            ID,
-            r("agent_id", Uuid),
-            r("name", Text),
-            r("success_count", Int),
-            r("error_count", Int),
-            r("details", Json),
-            r("hostname", Text),
-            r("duration_millis", Int),
-            r("resource_type", Text),
-            r("resource_id", Text),
-            r("status", Text),
-            r("time_start", Timestamp),
-            r("time_end", Timestamp),
-            CREATED_AT,
-        ],
-    )
-    .embeds(&[AGENT]),
+    Relation::new("job_history", "database", JOB_HISTORY).embeds(&[AGENT]),
+    // The console's name for the same table.
+    Relation::new("job_histories", "database", JOB_HISTORY)
+        .table("job_history")
+        .embeds(&[AGENT]),
+    Relation::new("job_history_names", "database", &[r("name", Text)]),
     Relation::new(
         "event_queue",
         "database",

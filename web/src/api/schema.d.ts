@@ -216,6 +216,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/canary/api": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/canary/api/graph": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["graph"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/canary/api/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["summary_get"];
+        put?: never;
+        post: operations["summary_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/canary/run/check/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["run_now"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/db/{relation}": {
         parameters: {
             query?: never;
@@ -416,6 +480,49 @@ export interface components {
             reason?: string | null;
             version: string;
         };
+        CheckMetrics: {
+            latency: components["schemas"]["Latency"];
+            series: components["schemas"]["SeriesPoint"][];
+            uptime: components["schemas"]["Uptime"];
+        };
+        /** @description A check with its uptime and latency. */
+        CheckSummary: {
+            /** Format: uuid */
+            agent_id: string;
+            /** Format: uuid */
+            canary_id: string;
+            canary_name: string;
+            canary_namespace: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            deleted_at?: string | null;
+            description?: string | null;
+            endpoint?: string | null;
+            icon?: string | null;
+            /** Format: uuid */
+            id: string;
+            labels: Record<string, never>;
+            /** Format: date-time */
+            last_runtime?: string | null;
+            /** Format: date-time */
+            last_transition_time?: string | null;
+            latency: components["schemas"]["Latency"];
+            name: string;
+            namespace?: string | null;
+            /** Format: date-time */
+            next_runtime?: string | null;
+            owner?: string | null;
+            severity?: string | null;
+            /** Format: date-time */
+            silenced_at?: string | null;
+            /** @description `healthy`, `unhealthy`, or null before the first run. */
+            status?: string | null;
+            type: string;
+            /** Format: date-time */
+            updated_at: string;
+            uptime: components["schemas"]["Uptime"];
+        };
         CreateToken: {
             autoRenew?: boolean | null;
             /** @description `30d`, `90d` (default), `180d`, `365d`, `never`, or any duration such as `720h`. */
@@ -434,6 +541,15 @@ export interface components {
             message: string;
             /** @description With EFORBIDDEN: the resource refused. */
             resource?: string | null;
+        };
+        HealthSummary: {
+            checks_summary: components["schemas"]["CheckSummary"][];
+            /**
+             * Format: int64
+             * @description Milliseconds the summary took.
+             */
+            duration: number;
+            runnerName: string;
         };
         /** @description A GitOps option: a chart and the JSON Schema of its values. */
         IntegrationOption: {
@@ -464,6 +580,23 @@ export interface components {
             lastName: string;
             /** @description admin, editor, viewer, guest, commander or responder. */
             role: string;
+        };
+        /**
+         * @description Latency percentiles in milliseconds (the summary's come from hourly
+         *     histograms, within 25 %).
+         */
+        Latency: {
+            /** Format: double */
+            p95?: number | null;
+            /** Format: double */
+            p97?: number | null;
+            /** Format: double */
+            p99?: number | null;
+            /**
+             * Format: double
+             * @description p95 over the last hour.
+             */
+            rolling1h?: number | null;
         };
         LinkCreated: {
             message: string;
@@ -548,6 +681,11 @@ export interface components {
             password: string;
             token: string;
         };
+        RunNowResult: {
+            /** Format: uuid */
+            check_id: string;
+            result?: components["schemas"]["StatusEntry"] | null;
+        };
         /** @description One grant of a token scope. */
         ScopeGrant: {
             /** @description Comma-separated: `read`, `create`, `update`, `delete`, `*`, `playbook:run`, `playbook:approve`. */
@@ -556,6 +694,39 @@ export interface components {
             object: string;
             subject?: string | null;
         };
+        SeriesPoint: {
+            /**
+             * Format: double
+             * @description Average milliseconds.
+             */
+            duration?: number | null;
+            /** Format: int64 */
+            failed: number;
+            /** Format: int64 */
+            passed: number;
+            /** Format: date-time */
+            time: string;
+        };
+        /** @description One run of a check. */
+        StatusEntry: {
+            details?: Record<string, never> | null;
+            /**
+             * Format: int32
+             * @description Milliseconds.
+             */
+            duration?: number | null;
+            error?: string | null;
+            message?: string | null;
+            status: boolean;
+            /** Format: date-time */
+            time: string;
+        };
+        StatusHistory: {
+            data: components["schemas"]["StatusEntry"][];
+            error?: string | null;
+            /** Format: int64 */
+            totalEntries: number;
+        };
         SubmitLogin: {
             /** @description The value of the flow's hidden `csrf_token` node. */
             csrf_token: string;
@@ -563,6 +734,10 @@ export interface components {
             /** @description `password`. */
             method?: string | null;
             password: string;
+        };
+        SummaryQuery: {
+            /** @description Start of the range: RFC 3339 or a duration ago (`1h`, `7d`); default 1h. */
+            since?: string | null;
         };
         TokenCreated: {
             message: string;
@@ -597,6 +772,17 @@ export interface components {
             id: string;
             name?: string | null;
             roles?: string[] | null;
+        };
+        /** @description Uptime of a check over a range. */
+        Uptime: {
+            /** Format: int64 */
+            failed: number;
+            /** Format: date-time */
+            last_fail?: string | null;
+            /** Format: date-time */
+            last_pass?: string | null;
+            /** Format: int64 */
+            passed: number;
         };
         /** @description One way the values fail the schema. */
         ValueProblem: {
@@ -1134,6 +1320,237 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    history: {
+        parameters: {
+            query: {
+                /** @description The check id. */
+                check: string;
+                /** @description Start: RFC 3339 or a duration ago (`1h`). */
+                start?: string | null;
+                /** @description End: RFC 3339 or a duration ago. */
+                end?: string | null;
+                /** @description Zero-based page. */
+                pageIndex?: number;
+                /** @description Entries per page (default 50, at most 1000). */
+                pageSize?: number | null;
+                /** @description `1` for passed runs only, `0` for failed ones. */
+                status?: number | null;
+                /** @description Only runs that took at least this many milliseconds. */
+                duration?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusHistory"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    graph: {
+        parameters: {
+            query: {
+                /** @description The check id. */
+                check: string;
+                /** @description Start: RFC 3339 or a duration ago (default `1h`). */
+                start?: string | null;
+                /** @description End: RFC 3339 or a duration ago (default now). */
+                end?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckMetrics"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    summary_get: {
+        parameters: {
+            query?: {
+                /** @description Start of the range: RFC 3339 or a duration ago (`1h`, `7d`); default 1h. */
+                since?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthSummary"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    summary_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SummaryQuery"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthSummary"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    run_now: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The check id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunNowResult"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

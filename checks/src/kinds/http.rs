@@ -1,0 +1,197 @@
+//! `http`: calls a URL and checks status, body, JSON content, latency and certificate expiry.
+
+use std::time::Instant;
+
+use chrono::Utc;
+use quarterdeck_crds::canary::HttpCheck;
+use reqwest::Method;
+use reqwest::tls::TlsInfo;
+use serde_json::{Map, Value, json};
+use url::Url;
+
+use super::check_threshold;
+use crate::error::CheckError;
+use crate::expr::json_path;
+use crate::outcome::Probe;
+use crate::secrets::Resolver;
+use crate::tls::{TlsOptions, not_after};
+use crate::units::millis;
+
+pub(super) async fn probe(check: HttpCheck, resolver: &Resolver) -> Result<Probe, CheckError> {
+    reject_unsupported(&check)?;
+    let endpoint = resolver.endpoint(&check.connection).await?;
+    let raw_url = endpoint
+        .url
+        .clone()
+        .or(check.endpoint.clone())
+        .filter(|u| !u.trim().is_empty())
+        .ok_or_else(|| CheckError::new("an http check needs a url"))?;
+    let url = Url::parse(raw_url.trim())
+        .map_err(|e| CheckError::new(format!("invalid url {raw_url:?}: {e}")))?;
+    resolver.scrubber.add_url_password(&url);
+
+    let tls = TlsOptions::from_spec(check.tls_config.as_ref(), resolver).await?;
+    let client = reqwest::Client::builder()
+        .tls_backend_preconfigured(tls.client_config(&[b"http/1.1"])?)
+        .tls_info(true)
+        .build()
+        .map_err(|e| CheckError::from_err("http client", &e))?;
+    let method_name = check
+        .method
+        .as_deref()
+        .unwrap_or("GET")
+        .to_ascii_uppercase();
+    let method = Method::from_bytes(method_name.as_bytes())
+        .map_err(|_| CheckError::new(format!("invalid method {method_name:?}")))?;
+
+    let mut request = client.request(method.clone(), url.clone());
+    for header in check.headers.iter().flatten() {
+        let name = header
+            .name
+            .as_deref()
+            .filter(|n| !n.is_empty())
+            .ok_or_else(|| CheckError::new("every header needs a name"))?;
+        request = request.header(name, resolver.value(header).await?);
+    }
+    if let Some(user) = endpoint.username.as_deref().filter(|u| !u.is_empty()) {
+        request = request.basic_auth(user, endpoint.password.as_deref());
+    }
+    if let Some(body) = &check.body {
+        request = request.body(body.clone());
+    }
+
+    let started = Instant::now();
+    let response = request.send().await.map_err(|e| {
+        CheckError::from_err(format!("{method} {}", display_url(&url)), &e.without_url())
+    })?;
+    let status = response.status();
+    let headers: Map<String, Value> = response
+        .headers()
+        .iter()
+        .map(|(k, v)| {
+            (
+                k.as_str().to_owned(),
+                Value::String(String::from_utf8_lossy(v.as_bytes()).into_owned()),
+            )
+        })
+        .collect();
+    let expiry = response
+        .extensions()
+        .get::<TlsInfo>()
+        .and_then(TlsInfo::peer_certificate)
+        .and_then(not_after);
+    let content = response
+        .text()
+        .await
+        .map_err(|e| CheckError::from_err("reading the response body", &e))?;
+    let elapsed = started.elapsed();
+    let parsed_json = serde_json::from_str::<Value>(&content).unwrap_or(Value::Null);
+
+    let code = status.as_u16();
+    let mut details = json!({
+        "url": display_url(&url),
+        "method": method.as_str(),
+        "code": code,
+        "headers": headers,
+        "content": content,
+        "json": parsed_json,
+        "elapsed": millis(elapsed),
+    });
+    let days_left = expiry.map(|at| (at - Utc::now()).num_days());
+    if let (Some(at), Some(days), Some(fields)) = (expiry, days_left, details.as_object_mut()) {
+        fields.insert("sslAge".into(), json!(days));
+        fields.insert("sslExpiry".into(), json!(at.to_rfc3339()));
+    }
+    let mut probe = Probe::new(
+        format!(
+            "{} {} in {}ms",
+            code,
+            status.canonical_reason().unwrap_or(""),
+            millis(elapsed)
+        )
+        .replace("  ", " "),
+        details,
+    );
+
+    let accepted = check.response_codes.as_deref().unwrap_or_default();
+    let code_ok = if accepted.is_empty() {
+        (200..400).contains(&code)
+    } else {
+        accepted.iter().any(|c| *c == i32::from(code))
+    };
+    if !code_ok {
+        probe.fail(if accepted.is_empty() {
+            format!("response code {code} is not 2xx or 3xx")
+        } else {
+            format!("response code {code} is not one of {accepted:?}")
+        });
+    }
+    if let Some(expected) = check.response_content.as_deref().filter(|c| !c.is_empty())
+        && !content.contains(expected)
+    {
+        probe.fail(format!("the response does not contain {expected:?}"));
+    }
+    if let Some(want) = &check.response_json_content {
+        check_json_content(&mut probe, &parsed_json, &want.path, &want.value);
+    }
+    check_threshold(&mut probe, elapsed, check.threshold_millis);
+    if let Some(min_days) = check.max_ssl_expiry.filter(|d| *d > 0) {
+        match days_left {
+            Some(days) if days < i64::from(min_days) => probe.fail(format!(
+                "the certificate expires in {days} days, within maxSSLExpiry {min_days}"
+            )),
+            Some(_) => {}
+            None if url.scheme() == "https" => {
+                probe.fail("the server's certificate expiry could not be read")
+            }
+            None => {}
+        }
+    }
+    Ok(probe)
+}
+
+fn reject_unsupported(check: &HttpCheck) -> Result<(), CheckError> {
+    if check.ntlm == Some(true) || check.ntlmv2 == Some(true) {
+        return Err(CheckError::unsupported("NTLM authentication"));
+    }
+    if check.oauth2.is_some() {
+        return Err(CheckError::unsupported("oauth2"));
+    }
+    if check.crawl.is_some() {
+        return Err(CheckError::unsupported("crawl"));
+    }
+    if check.template_body == Some(true) {
+        return Err(CheckError::unsupported("templateBody"));
+    }
+    Ok(())
+}
+
+fn check_json_content(probe: &mut Probe, document: &Value, path: &str, expected: &str) {
+    if document.is_null() {
+        probe.fail("the response is not JSON");
+        return;
+    }
+    match json_path(path, document) {
+        Ok(Value::Null) => probe.fail(format!("JSON path {path} matched nothing")),
+        Ok(found) => {
+            let text = match &found {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            if text != expected {
+                probe.fail(format!(
+                    "JSON path {path} is {found}, expected {expected:?}"
+                ));
+            }
+        }
+        Err(error) => probe.fail(error),
+    }
+}
+
+fn display_url(url: &Url) -> String {
+    let mut shown = url.clone();
+    // Only fails for URLs that cannot carry credentials, which then have none.
+    let _ = shown.set_password(None);
+    let _ = shown.set_username("");
+    shown.to_string()
+}

@@ -1,0 +1,156 @@
+//! `redis`: connects (plain or `rediss://` TLS), authenticates, selects `db` and sends PING.
+//!
+//! Speaks the few RESP commands it needs itself rather than pulling in a Redis client.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use quarterdeck_crds::canary::RedisCheck;
+use rustls::pki_types::ServerName;
+use serde_json::json;
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::net::TcpStream;
+use tokio_rustls::TlsConnector;
+use url::Url;
+
+use crate::error::CheckError;
+use crate::outcome::Probe;
+use crate::secrets::Resolver;
+use crate::tls::TlsOptions;
+use crate::units::millis;
+
+trait Stream: AsyncRead + AsyncWrite + Unpin + Send {}
+impl<T: AsyncRead + AsyncWrite + Unpin + Send> Stream for T {}
+
+pub(super) async fn probe(check: RedisCheck, resolver: &Resolver) -> Result<Probe, CheckError> {
+    let mut endpoint = resolver.endpoint(&check.connection).await?;
+    if endpoint.url.is_none() {
+        endpoint.url = check.addr.clone().filter(|a| !a.trim().is_empty());
+    }
+    let raw = endpoint
+        .url
+        .clone()
+        .ok_or_else(|| CheckError::new("a redis check needs a url or addr"))?;
+    let url = if raw.contains("://") {
+        Url::parse(raw.trim())
+    } else {
+        Url::parse(&format!("redis://{}", raw.trim()))
+    }
+    .map_err(|e| CheckError::new(format!("invalid redis address {raw:?}: {e}")))?;
+    resolver.scrubber.add_url_password(&url);
+    let tls = match url.scheme() {
+        "redis" => check.tls_config.is_some(),
+        "rediss" => true,
+        other => return Err(CheckError::new(format!("unknown redis scheme {other:?}"))),
+    };
+    let host = url
+        .host_str()
+        .ok_or_else(|| CheckError::new("the redis address has no host"))?
+        .trim_matches(['[', ']'])
+        .to_owned();
+    let port = url.port().unwrap_or(6379);
+    let username = endpoint
+        .username
+        .clone()
+        .or_else(|| Some(url.username().to_owned()).filter(|u| !u.is_empty()));
+    let password = endpoint
+        .password
+        .clone()
+        .or_else(|| url.password().map(percent_decoded));
+    let db = match check.db {
+        Some(db) => i64::from(db),
+        None => url.path().trim_matches('/').parse::<i64>().unwrap_or(0),
+    };
+
+    let started = Instant::now();
+    let tcp = TcpStream::connect((host.as_str(), port))
+        .await
+        .map_err(|e| CheckError::from_err(format!("connect to {host}:{port}"), &e))?;
+    let stream: Box<dyn Stream> = if tls {
+        let options = TlsOptions::from_spec(check.tls_config.as_ref(), resolver).await?;
+        let connector = TlsConnector::from(Arc::new(options.client_config(&[])?));
+        let name = ServerName::try_from(host.clone())
+            .map_err(|e| CheckError::new(format!("invalid TLS server name {host:?}: {e}")))?;
+        Box::new(
+            connector
+                .connect(name, tcp)
+                .await
+                .map_err(|e| CheckError::from_err("TLS handshake", &e))?,
+        )
+    } else {
+        Box::new(tcp)
+    };
+    let mut conn = BufReader::new(stream);
+    if let Some(password) = password.as_deref().filter(|p| !p.is_empty()) {
+        match username.as_deref() {
+            Some(user) => command(&mut conn, &["AUTH", user, password]).await?,
+            None => command(&mut conn, &["AUTH", password]).await?,
+        };
+    }
+    if db != 0 {
+        command(&mut conn, &["SELECT", &db.to_string()]).await?;
+    }
+    let reply = command(&mut conn, &["PING"]).await?;
+    let elapsed = started.elapsed();
+    let mut probe = Probe::new(
+        format!("{reply} from {host}:{port} in {}ms", millis(elapsed)),
+        json!({
+            "addr": format!("{host}:{port}"),
+            "db": db,
+            "reply": reply,
+            "elapsed": millis(elapsed),
+        }),
+    );
+    if reply != "PONG" {
+        probe.fail(format!("PING answered {reply:?}, expected PONG"));
+    }
+    Ok(probe)
+}
+
+fn percent_decoded(text: &str) -> String {
+    url::form_urlencoded::parse(format!("x={}", text.replace('+', "%2B")).as_bytes())
+        .next()
+        .map_or_else(|| text.to_owned(), |(_, v)| v.into_owned())
+}
+
+/// Sends one command and reads a simple reply; an error reply becomes the check's error.
+async fn command(
+    conn: &mut BufReader<Box<dyn Stream>>,
+    args: &[&str],
+) -> Result<String, CheckError> {
+    let mut frame = format!("*{}\r\n", args.len());
+    for arg in args {
+        frame.push_str(&format!("${}\r\n{arg}\r\n", arg.len()));
+    }
+    let io = |e: std::io::Error| CheckError::from_err(format!("redis {}", args[0]), &e);
+    conn.get_mut()
+        .write_all(frame.as_bytes())
+        .await
+        .map_err(io)?;
+    conn.get_mut().flush().await.map_err(io)?;
+    let mut line = String::new();
+    if conn.read_line(&mut line).await.map_err(io)? == 0 {
+        return Err(CheckError::new(format!(
+            "redis {}: the server closed the connection",
+            args[0]
+        )));
+    }
+    let line = line.trim_end_matches(['\r', '\n']);
+    match line.split_at_checked(1) {
+        Some(("+", text)) | Some((":", text)) => Ok(text.to_owned()),
+        Some(("-", error)) => Err(CheckError::new(format!("redis {}: {error}", args[0]))),
+        Some(("$", len)) => {
+            let len: i64 = len.parse().unwrap_or(-1);
+            if len < 0 {
+                return Ok(String::new());
+            }
+            let mut value = String::new();
+            conn.read_line(&mut value).await.map_err(io)?;
+            Ok(value.trim_end_matches(['\r', '\n']).to_owned())
+        }
+        _ => Err(CheckError::new(format!(
+            "redis {}: unexpected reply {line:?}",
+            args[0]
+        ))),
+    }
+}

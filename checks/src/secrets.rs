@@ -1,0 +1,320 @@
+//! Resolving a check's credentials, and keeping them out of what it reports.
+
+use std::sync::{Arc, Mutex, PoisonError};
+
+use quarterdeck_crds::canary::ConnectionRef;
+use quarterdeck_crds::common::EnvVar;
+use serde_json::Value;
+use url::Url;
+
+use crate::error::CheckError;
+use crate::lookup::{Connection, Lookup};
+
+/// The secret values resolved during one run; replaced by `***` in everything reported.
+#[derive(Clone, Default)]
+pub(crate) struct Scrubber(Arc<Mutex<Vec<String>>>);
+
+pub(crate) const MASK: &str = "***";
+
+/// Secrets shorter than this are masked only where they stand alone (not inside
+/// a word), so a password like `p` does not turn every "postgres" into "***ostgres".
+const SHORT: usize = 4;
+
+impl Scrubber {
+    pub(crate) fn add(&self, value: &str) {
+        if value.is_empty() || value == MASK {
+            return;
+        }
+        let mut values = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if !values.iter().any(|v| v == value) {
+            values.push(value.to_owned());
+            // Longest first, so a secret containing another is masked whole.
+            values.sort_by_key(|v| std::cmp::Reverse(v.len()));
+        }
+    }
+
+    /// Registers the password of a URL in both its raw and its percent-encoded form.
+    pub(crate) fn add_url_password(&self, url: &Url) {
+        if let Some(encoded) = url.password() {
+            self.add(encoded);
+            if let Ok(decoded) = percent_decode(encoded) {
+                self.add(&decoded);
+            }
+        }
+    }
+
+    pub(crate) fn scrub(&self, text: &str) -> String {
+        let values = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut text = text.to_owned();
+        for value in values.iter() {
+            if !text.contains(value.as_str()) {
+                continue;
+            }
+            text = if value.chars().count() < SHORT {
+                replace_standalone(&text, value)
+            } else {
+                text.replace(value.as_str(), MASK)
+            };
+        }
+        text
+    }
+
+    pub(crate) fn scrub_json(&self, value: Value) -> Value {
+        match value {
+            Value::String(s) => Value::String(self.scrub(&s)),
+            Value::Array(items) => {
+                Value::Array(items.into_iter().map(|v| self.scrub_json(v)).collect())
+            }
+            Value::Object(fields) => Value::Object(
+                fields
+                    .into_iter()
+                    .map(|(k, v)| (self.scrub(&k), self.scrub_json(v)))
+                    .collect(),
+            ),
+            other => other,
+        }
+    }
+}
+
+fn replace_standalone(text: &str, value: &str) -> String {
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(value) {
+        let before = rest[..at]
+            .chars()
+            .next_back()
+            .or_else(|| out.chars().next_back());
+        let after = rest[at + value.len()..].chars().next();
+        out.push_str(&rest[..at]);
+        if word(before) || word(after) {
+            out.push_str(value);
+        } else {
+            out.push_str(MASK);
+        }
+        rest = &rest[at + value.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+fn percent_decode(text: &str) -> Result<String, std::string::FromUtf8Error> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    let hex = |at: usize| bytes.get(at).and_then(|b| char::from(*b).to_digit(16));
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && let (Some(high), Some(low)) = (hex(i + 1), hex(i + 2))
+        {
+            // Two hex digits make at most 255.
+            out.push(u8::try_from(high * 16 + low).unwrap_or(b'?'));
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out)
+}
+
+/// Where to connect and as whom, after `connection`, `url`, `username` and `password` are resolved.
+#[derive(Default)]
+pub(crate) struct Endpoint {
+    pub url: Option<String>,
+    pub username: Option<String>,
+    pub password: Option<String>,
+}
+
+/// Resolves credentials for one run, recording the secret ones in its [`Scrubber`].
+#[derive(Clone)]
+pub(crate) struct Resolver {
+    lookup: Arc<dyn Lookup>,
+    namespace: String,
+    pub scrubber: Scrubber,
+}
+
+impl Resolver {
+    pub(crate) fn new(lookup: Arc<dyn Lookup>, namespace: String, scrubber: Scrubber) -> Self {
+        Self {
+            lookup,
+            namespace,
+            scrubber,
+        }
+    }
+
+    /// A value that is secret only when it comes from a Secret, a service account token or Helm values.
+    pub(crate) async fn value(&self, var: &EnvVar) -> Result<String, CheckError> {
+        let value = self.lookup.env_var(&self.namespace, var).await?;
+        let from_secret = var.value_from.as_ref().is_some_and(|f| {
+            f.secret_key_ref.is_some() || f.service_account.is_some() || f.helm_ref.is_some()
+        });
+        if from_secret {
+            self.scrubber.add(&value);
+        }
+        Ok(value)
+    }
+
+    /// A value that is always secret (passwords, tokens), even when written inline.
+    pub(crate) async fn secret(&self, var: &EnvVar) -> Result<String, CheckError> {
+        let value = self.lookup.env_var(&self.namespace, var).await?;
+        self.scrubber.add(&value);
+        Ok(value)
+    }
+
+    async fn named_connection(&self, reference: &str) -> Result<Connection, CheckError> {
+        let name = reference
+            .strip_prefix("connection://")
+            .unwrap_or(reference)
+            .trim_matches('/');
+        let (namespace, name) = match name.split_once('/') {
+            Some((namespace, name)) => (namespace, name),
+            None => (self.namespace.as_str(), name),
+        };
+        if name.is_empty() {
+            return Err(CheckError::new(format!(
+                "connection {reference:?} names no connection"
+            )));
+        }
+        let connection = self.lookup.connection(namespace, name).await?;
+        if let Some(password) = &connection.password {
+            self.scrubber.add(password);
+        }
+        if let Some(url) = connection.url.as_deref().and_then(|u| Url::parse(u).ok()) {
+            self.scrubber.add_url_password(&url);
+        }
+        Ok(connection)
+    }
+
+    /// Merges a named connection with the check's own fields; the check's fields win.
+    pub(crate) async fn endpoint(&self, spec: &ConnectionRef) -> Result<Endpoint, CheckError> {
+        let mut endpoint = Endpoint::default();
+        if let Some(reference) = spec.connection.as_deref().filter(|c| !c.is_empty()) {
+            let connection = self.named_connection(reference).await?;
+            endpoint.url = connection.url;
+            endpoint.username = connection.username;
+            endpoint.password = connection.password;
+        }
+        if let Some(url) = spec.url.as_deref().filter(|u| !u.is_empty()) {
+            endpoint.url = Some(url.to_owned());
+            if let Ok(parsed) = Url::parse(url) {
+                self.scrubber.add_url_password(&parsed);
+            }
+        }
+        if let Some(var) = &spec.username {
+            endpoint.username = Some(self.value(var).await?);
+        }
+        if let Some(var) = &spec.password {
+            endpoint.password = Some(self.secret(var).await?);
+        }
+        Ok(endpoint)
+    }
+}
+
+impl Endpoint {
+    /// The URL with `$(username)` / `$(password)` filled in, or the credentials set as
+    /// its user info when it has none. Registers the password as it appears in the URL.
+    pub(crate) fn database_url(&self, scrubber: &Scrubber) -> Result<Url, CheckError> {
+        let raw = self
+            .url
+            .as_deref()
+            .ok_or_else(|| CheckError::new("no url or connection given"))?;
+        let templated = raw.contains("$(username)") || raw.contains("$(password)");
+        let text = raw
+            .replace(
+                "$(username)",
+                &encode_userinfo(self.username.as_deref().unwrap_or("")),
+            )
+            .replace(
+                "$(password)",
+                &encode_userinfo(self.password.as_deref().unwrap_or("")),
+            );
+        let mut url = Url::parse(&text)
+            .map_err(|e| CheckError::new(format!("invalid url {:?}: {e}", scrubber.scrub(raw))))?;
+        if !templated {
+            if let Some(user) = self
+                .username
+                .as_deref()
+                .filter(|_| url.username().is_empty())
+            {
+                url.set_username(user)
+                    .map_err(|()| CheckError::new("the url cannot carry a username"))?;
+            }
+            if let Some(password) = self
+                .password
+                .as_deref()
+                .filter(|_| url.password().is_none())
+            {
+                url.set_password(Some(password))
+                    .map_err(|()| CheckError::new("the url cannot carry a password"))?;
+            }
+        }
+        scrubber.add_url_password(&url);
+        Ok(url)
+    }
+}
+
+fn encode_userinfo(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for byte in text.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~".contains(&byte) {
+            out.push(byte as char);
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn scrubs_longest_first_everywhere() {
+        let s = Scrubber::default();
+        s.add("abcd");
+        s.add("abcdefgh");
+        s.add("");
+        assert_eq!(s.scrub("x abcdefgh y abcd"), "x *** y ***");
+        let v = s.scrub_json(json!({"k": ["abcd", 1, {"abcdefgh": "zabcd"}]}));
+        assert_eq!(v, json!({"k": ["***", 1, {"***": "z***"}]}));
+    }
+
+    #[test]
+    fn short_secrets_are_masked_only_where_they_stand_alone() {
+        let s = Scrubber::default();
+        s.add("p");
+        assert_eq!(
+            s.scrub("connecting to postgres://u:p@db failed: p"),
+            "connecting to postgres://u:***@db failed: ***"
+        );
+    }
+
+    #[test]
+    fn url_passwords_are_recorded_raw_and_encoded() {
+        let s = Scrubber::default();
+        let endpoint = Endpoint {
+            url: Some("postgres://$(username):$(password)@db:5432/app".into()),
+            username: Some("app".into()),
+            password: Some("p@ss word".into()),
+        };
+        let url = endpoint.database_url(&s).unwrap();
+        assert_eq!(url.password(), Some("p%40ss%20word"));
+        assert_eq!(s.scrub(url.as_str()), "postgres://app:***@db:5432/app");
+        assert_eq!(s.scrub("bad p@ss word"), "bad ***");
+    }
+
+    #[test]
+    fn credentials_are_set_when_the_url_has_none() {
+        let s = Scrubber::default();
+        let endpoint = Endpoint {
+            url: Some("mysql://db:3306/app".into()),
+            username: Some("root".into()),
+            password: Some("secret".into()),
+        };
+        let url = endpoint.database_url(&s).unwrap();
+        assert_eq!(url.as_str(), "mysql://root:secret@db:3306/app");
+    }
+}

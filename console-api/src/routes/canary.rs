@@ -1,0 +1,290 @@
+//! Health checks for the console: the summary, a check's status history and
+//! metrics, and Run Now. Every read honours the caller's access scopes.
+
+use std::time::{Duration, Instant};
+
+use axum::extract::{Path, Query, State};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use chrono::{DateTime, Utc};
+use quarterdeck_store::health::{self, HistoryQuery};
+use quarterdeck_store::rest;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use sqlx::postgres::PgListener;
+use uuid::Uuid;
+
+use crate::auth::Caller;
+use crate::body::Body;
+use crate::rbac::Action;
+use crate::{ApiError, AppState};
+
+/// Roles that may run a check now (spec part 2 section 6).
+const RUN_NOW_ROLES: &[&str] = &["admin", "editor", "responder", "commander"];
+/// How long Run Now waits for the engine's result.
+const RUN_NOW_WAIT: Duration = Duration::from_secs(60);
+/// The range the summary covers when none is given.
+const DEFAULT_RANGE: Duration = Duration::from_secs(3600);
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route(
+            "/api/canary/api/summary",
+            get(summary_get).post(summary_post),
+        )
+        .route("/api/canary/api", get(history))
+        .route("/api/canary/api/graph", get(graph))
+        .route("/api/canary/run/check/{id}", post(run_now))
+}
+
+/// A point in time: RFC 3339, or a duration ago such as `1h` or `7d`.
+fn instant(field: &'static str, text: &str, now: DateTime<Utc>) -> Result<DateTime<Utc>, ApiError> {
+    if let Ok(ago) = humantime::parse_duration(text) {
+        let ago = chrono::Duration::from_std(ago)
+            .map_err(|_| ApiError::invalid(field, format!("{field}: {text:?} is too long ago")))?;
+        return Ok(now - ago);
+    }
+    DateTime::parse_from_rfc3339(text)
+        .map(|t| t.with_timezone(&Utc))
+        .map_err(|_| {
+            ApiError::invalid(
+                field,
+                format!("{field} must be a time (RFC 3339) or a duration such as 1h, not {text:?}"),
+            )
+        })
+}
+
+fn canary_rules(caller: &Caller) -> Option<Vec<rest::ScopeRule>> {
+    rest::visibility(&caller.person.roles, &caller.access_scopes).canary
+}
+
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams, utoipa::ToSchema)]
+pub(crate) struct SummaryQuery {
+    /// Start of the range: RFC 3339 or a duration ago (`1h`, `7d`); default 1h.
+    since: Option<String>,
+}
+
+#[utoipa::path(get, path = "/api/canary/api/summary", tag = "health", params(SummaryQuery),
+    responses((status = 200, body = crate::openapi::HealthSummary), (status = 400, body = crate::openapi::ErrorBody), (status = 401, body = crate::openapi::ErrorBody), (status = 403, body = crate::openapi::ErrorBody)))]
+pub(crate) async fn summary_get(
+    State(state): State<AppState>,
+    caller: Caller,
+    Query(query): Query<SummaryQuery>,
+) -> Result<Json<Value>, ApiError> {
+    summary(&state, &caller, query).await
+}
+
+#[utoipa::path(post, path = "/api/canary/api/summary", tag = "health", request_body = SummaryQuery,
+    responses((status = 200, body = crate::openapi::HealthSummary), (status = 400, body = crate::openapi::ErrorBody), (status = 401, body = crate::openapi::ErrorBody), (status = 403, body = crate::openapi::ErrorBody)))]
+pub(crate) async fn summary_post(
+    State(state): State<AppState>,
+    caller: Caller,
+    Body(query): Body<SummaryQuery>,
+) -> Result<Json<Value>, ApiError> {
+    summary(&state, &caller, query).await
+}
+
+async fn summary(
+    state: &AppState,
+    caller: &Caller,
+    query: SummaryQuery,
+) -> Result<Json<Value>, ApiError> {
+    caller.require("canaries", Action::Read)?;
+    let started = Instant::now();
+    let now = Utc::now();
+    let since = match query.since.as_deref() {
+        Some(text) => instant("since", text, now)?,
+        None => now - chrono::Duration::from_std(DEFAULT_RANGE).unwrap_or_default(),
+    };
+    let rules = canary_rules(caller);
+    let checks = health::summary(&state.db, rules.as_deref(), since).await?;
+    Ok(Json(json!({
+        "duration": started.elapsed().as_millis() as u64,
+        "runnerName": "local",
+        "checks_summary": checks,
+    })))
+}
+
+/// Refuses a check the caller may not see as not found.
+async fn require_visible(state: &AppState, caller: &Caller, check: Uuid) -> Result<(), ApiError> {
+    caller.require("canaries", Action::Read)?;
+    let rules = canary_rules(caller);
+    if health::visible(&state.db, rules.as_deref(), check).await? {
+        Ok(())
+    } else {
+        Err(ApiError::NotFound(format!("no check {check}")))
+    }
+}
+
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct HistoryParams {
+    /// The check id.
+    check: Uuid,
+    /// Start: RFC 3339 or a duration ago (`1h`).
+    start: Option<String>,
+    /// End: RFC 3339 or a duration ago.
+    end: Option<String>,
+    /// Zero-based page.
+    #[serde(default)]
+    page_index: i64,
+    /// Entries per page (default 50, at most 1000).
+    page_size: Option<i64>,
+    /// `1` for passed runs only, `0` for failed ones.
+    status: Option<u8>,
+    /// Only runs that took at least this many milliseconds.
+    duration: Option<i32>,
+}
+
+#[utoipa::path(get, path = "/api/canary/api", tag = "health", params(HistoryParams),
+    responses((status = 200, body = crate::openapi::StatusHistory), (status = 400, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody)))]
+pub(crate) async fn history(
+    State(state): State<AppState>,
+    caller: Caller,
+    Query(params): Query<HistoryParams>,
+) -> Result<Json<Value>, ApiError> {
+    require_visible(&state, &caller, params.check).await?;
+    let now = Utc::now();
+    let page_size = params.page_size.unwrap_or(50);
+    if !(1..=1000).contains(&page_size) {
+        return Err(ApiError::invalid(
+            "pageSize",
+            "pageSize must be between 1 and 1000",
+        ));
+    }
+    if params.page_index < 0 {
+        return Err(ApiError::invalid(
+            "pageIndex",
+            "pageIndex must not be negative",
+        ));
+    }
+    let passed = match params.status {
+        None => None,
+        Some(1) => Some(true),
+        Some(0) => Some(false),
+        Some(_) => return Err(ApiError::invalid("status", "status must be 1 or 0")),
+    };
+    let query = HistoryQuery {
+        since: params
+            .start
+            .as_deref()
+            .map(|t| instant("start", t, now))
+            .transpose()?,
+        until: params
+            .end
+            .as_deref()
+            .map(|t| instant("end", t, now))
+            .transpose()?,
+        passed,
+        min_duration_ms: params.duration,
+        page_index: params.page_index,
+        page_size,
+    };
+    let (data, total) = health::history(&state.db, params.check, &query).await?;
+    Ok(Json(
+        json!({ "data": data, "totalEntries": total, "error": null }),
+    ))
+}
+
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+pub(crate) struct GraphParams {
+    /// The check id.
+    check: Uuid,
+    /// Start: RFC 3339 or a duration ago (default `1h`).
+    start: Option<String>,
+    /// End: RFC 3339 or a duration ago (default now).
+    end: Option<String>,
+}
+
+#[utoipa::path(get, path = "/api/canary/api/graph", tag = "health", params(GraphParams),
+    responses((status = 200, body = crate::openapi::CheckMetrics), (status = 400, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody)))]
+pub(crate) async fn graph(
+    State(state): State<AppState>,
+    caller: Caller,
+    Query(params): Query<GraphParams>,
+) -> Result<Json<health::Metrics>, ApiError> {
+    require_visible(&state, &caller, params.check).await?;
+    let now = Utc::now();
+    let since = instant("start", params.start.as_deref().unwrap_or("1h"), now)?;
+    let until = match params.end.as_deref() {
+        Some(text) => instant("end", text, now)?,
+        None => now,
+    };
+    if until <= since {
+        return Err(ApiError::invalid("end", "end must be after start"));
+    }
+    // About 100 points whatever the range.
+    let bucket = ((until - since).num_seconds() / 100).max(1);
+    Ok(Json(
+        health::metrics(&state.db, params.check, since, until, bucket).await?,
+    ))
+}
+
+#[utoipa::path(post, path = "/api/canary/run/check/{id}", tag = "health",
+    params(("id" = Uuid, Path, description = "The check id")),
+    responses((status = 200, body = crate::openapi::RunNowResult), (status = 403, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody), (status = 503, body = crate::openapi::ErrorBody)))]
+pub(crate) async fn run_now(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<Uuid>,
+) -> Result<Json<Value>, ApiError> {
+    if !caller
+        .person
+        .roles
+        .iter()
+        .any(|r| RUN_NOW_ROLES.contains(&r.as_str()))
+    {
+        return Err(ApiError::Forbidden(
+            "Run Now needs the admin, editor, responder or commander role".into(),
+        ));
+    }
+    require_visible(&state, &caller, id).await?;
+    // Listen before asking, so the answer cannot be missed.
+    let mut listener = PgListener::connect_with(&state.db).await?;
+    listener.listen(health::RESULT_CHANNEL).await?;
+    let asked = Utc::now();
+    if !health::request_run(&state.db, id).await? {
+        return Err(ApiError::NotFound(format!("no check {id}")));
+    }
+    let wait = async {
+        loop {
+            let notification = listener.recv().await?;
+            if notification.payload() == id.to_string() {
+                return Ok::<_, sqlx::Error>(());
+            }
+        }
+    };
+    match tokio::time::timeout(RUN_NOW_WAIT, wait).await {
+        Ok(result) => result?,
+        Err(_) => {
+            return Err(ApiError::Unavailable(format!(
+                "no health check engine ran the check within {}s; is quarterdeck-operator running?",
+                RUN_NOW_WAIT.as_secs()
+            )));
+        }
+    }
+    let query = HistoryQuery {
+        since: Some(asked - chrono::Duration::seconds(1)),
+        page_size: 1,
+        ..HistoryQuery::default()
+    };
+    let (mut latest, _) = health::history(&state.db, id, &query).await?;
+    Ok(Json(json!({ "check_id": id, "result": latest.pop() })))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn instants_are_times_or_durations_ago() {
+        let now = Utc::now();
+        assert_eq!(
+            instant("start", "1h", now).ok(),
+            Some(now - chrono::Duration::hours(1))
+        );
+        assert!(instant("start", "2026-11-21T10:00:00Z", now).is_ok());
+        let err = instant("start", "yesterday-ish", now).unwrap_err();
+        assert!(err.to_string().contains("start"), "{err}");
+    }
+}

@@ -1,0 +1,233 @@
+//! The health API over real HTTP and PostgreSQL: summary, status history,
+//! metrics, access scopes, and Run Now answered by the real engine.
+
+mod common;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use chrono::Utc;
+use common::*;
+use futures::FutureExt;
+use quarterdeck_operator::engine::{self, Outcome, Runner, Settings};
+use quarterdeck_operator::metrics::Metrics;
+use quarterdeck_store::health::{self, CheckResult};
+use reqwest::{Client, StatusCode};
+use serde_json::{Value, json};
+use sqlx::PgPool;
+use uuid::Uuid;
+
+/// A canary labelled `team` with one http check; returns the check id.
+async fn check(pool: &PgPool, canary: &str, team: &str, schedule: &str) -> Uuid {
+    let canary_id: Uuid = sqlx::query_scalar(
+        "INSERT INTO canaries (name, namespace, labels, spec) VALUES ($1, 'default', $2, $3) RETURNING id",
+    )
+    .bind(canary)
+    .bind(json!({"team": team}))
+    .bind(json!({"schedule": schedule}))
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    sqlx::query_scalar(
+        "INSERT INTO checks (canary_id, type, name, spec, next_runtime) \
+         VALUES ($1, 'http', $2, '{}', now() + interval '1 hour') RETURNING id",
+    )
+    .bind(canary_id)
+    .bind(format!("{canary}-home"))
+    .fetch_one(pool)
+    .await
+    .unwrap()
+}
+
+/// Ten results a minute apart: every third fails, durations 10..100 ms.
+async fn results(pool: &PgPool, check: Uuid) {
+    let now = Utc::now();
+    let results: Vec<CheckResult> = (0..10)
+        .map(|i| CheckResult {
+            check_id: check,
+            time: now - chrono::Duration::minutes(10 - i),
+            passed: i % 3 != 0,
+            duration_ms: 10 * (i as i32 + 1),
+            message: format!("run {i}"),
+            error: (i % 3 == 0).then(|| "status code 500".to_owned()),
+            details: json!({"code": 200}),
+        })
+        .collect();
+    health::record(pool, &results).await.unwrap();
+}
+
+async fn get(client: &Client, url: String) -> (StatusCode, Value) {
+    let res = client.get(url).send().await.unwrap();
+    (res.status(), res.json().await.unwrap_or(Value::Null))
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn summary_history_and_metrics(pool: PgPool) {
+    let api = Api::start(pool.clone()).await;
+    api.person("viewer@example.com", &["viewer"], "pw").await;
+    let web = check(&pool, "web", "web", "@every 1m").await;
+    check(&pool, "db", "data", "@every 1m").await;
+    results(&pool, web).await;
+    let viewer = api.signed_in("viewer@example.com", "pw").await;
+
+    let (status, body) = get(&viewer, api.at("/api/canary/api/summary")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["runnerName"], "local");
+    let checks = body["checks_summary"].as_array().unwrap();
+    assert_eq!(checks.len(), 2);
+    let row = checks.iter().find(|c| c["id"] == web.to_string()).unwrap();
+    assert_eq!(row["canary_name"], "web");
+    assert_eq!(row["status"], "unhealthy", "the last run failed");
+    assert_eq!(row["uptime"]["passed"], 6);
+    assert_eq!(row["uptime"]["failed"], 4);
+    let p99 = row["latency"]["p99"].as_f64().unwrap();
+    assert!((80.0..=125.0).contains(&p99), "p99 {p99} of 10..100 ms");
+
+    let (_, page) = get(
+        &viewer,
+        api.at(&format!(
+            "/api/canary/api?check={web}&pageSize=4&pageIndex=1"
+        )),
+    )
+    .await;
+    assert_eq!(page["totalEntries"], 10);
+    assert_eq!(page["error"], Value::Null);
+    let data = page["data"].as_array().unwrap();
+    assert_eq!(data.len(), 4);
+    assert_eq!(data[0]["message"], "run 5", "newest first, second page");
+    let (_, failed) = get(
+        &viewer,
+        api.at(&format!("/api/canary/api?check={web}&status=0")),
+    )
+    .await;
+    assert_eq!(failed["totalEntries"], 4);
+    let (_, slow) = get(
+        &viewer,
+        api.at(&format!("/api/canary/api?check={web}&duration=80")),
+    )
+    .await;
+    assert_eq!(slow["totalEntries"], 3);
+    let (status, bad) = get(
+        &viewer,
+        api.at(&format!("/api/canary/api?check={web}&status=2")),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(bad["field"], "status");
+
+    let (status, metrics) = get(
+        &viewer,
+        api.at(&format!("/api/canary/api/graph?check={web}&start=1h")),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(metrics["uptime"]["passed"], 6);
+    let exact = metrics["latency"]["p99"].as_f64().unwrap();
+    assert!((99.0..=100.0).contains(&exact), "exact p99 {exact}");
+    assert!(!metrics["series"].as_array().unwrap().is_empty());
+
+    let (status, _) = get(
+        &viewer,
+        api.at(&format!("/api/canary/api?check={}", Uuid::new_v4())),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, _) = get(&browser(), api.at("/api/canary/api/summary")).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn access_scopes_filter_every_read(pool: PgPool) {
+    let api = Api::start(pool.clone()).await;
+    let guest = api.person("guest@example.com", &["guest"], "pw").await;
+    sqlx::query(
+        "INSERT INTO access_scopes (name, person_id, resources, scopes) \
+         VALUES ('web only', $1, ARRAY['canary'], '[{\"tags\": {\"team\": \"web\"}}]')",
+    )
+    .bind(guest)
+    .execute(&pool)
+    .await
+    .unwrap();
+    let web = check(&pool, "web", "web", "@every 1m").await;
+    let db = check(&pool, "db", "data", "@every 1m").await;
+    results(&pool, db).await;
+    let client = api.signed_in("guest@example.com", "pw").await;
+
+    let (_, body) = get(&client, api.at("/api/canary/api/summary")).await;
+    let ids: Vec<_> = body["checks_summary"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(ids, [web.to_string()]);
+    for path in [
+        format!("/api/canary/api?check={db}"),
+        format!("/api/canary/api/graph?check={db}"),
+    ] {
+        let (status, _) = get(&client, api.at(&path)).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{path}");
+    }
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn run_now_returns_the_new_result(pool: PgPool) {
+    let api = Api::start(pool.clone()).await;
+    api.person("editor@example.com", &["editor"], "pw").await;
+    api.person("viewer@example.com", &["viewer"], "pw").await;
+    let id = check(&pool, "web", "web", "@every 1h").await;
+
+    let viewer = api.signed_in("viewer@example.com", "pw").await;
+    let res = viewer
+        .post(api.at(&format!("/api/canary/run/check/{id}")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::FORBIDDEN);
+
+    let runner: Runner = Arc::new(|check| {
+        async move {
+            Outcome {
+                passed: true,
+                message: format!("ran {}", check.name),
+                error: None,
+                duration: Duration::from_millis(3),
+                details: json!({}),
+            }
+        }
+        .boxed()
+    });
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let engine = tokio::spawn(engine::run(
+        pool.clone(),
+        runner,
+        Settings::default(),
+        Arc::new(Metrics::default()),
+        async move {
+            let _ = stopped.await;
+        },
+    ));
+    let editor = api.signed_in("editor@example.com", "pw").await;
+    let asked = Instant::now();
+    let res = editor
+        .post(api.at(&format!("/api/canary/run/check/{id}")))
+        .send()
+        .await
+        .unwrap();
+    let took = asked.elapsed();
+    assert_eq!(res.status(), StatusCode::OK);
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["result"]["message"], "ran web-home");
+    assert_eq!(body["result"]["status"], true);
+    assert!(took < Duration::from_secs(1), "Run Now took {took:?}");
+    println!("Run Now over HTTP: {} ms", took.as_millis());
+
+    let res = editor
+        .post(api.at(&format!("/api/canary/run/check/{}", Uuid::new_v4())))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::NOT_FOUND);
+    let _ = stop.send(());
+    engine.await.unwrap();
+}

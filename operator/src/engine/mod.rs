@@ -1,0 +1,423 @@
+//! The health check engine: claims due checks through the database (so any
+//! number of operator replicas share the work and each slot runs once), runs
+//! them with bounded concurrency, writes results in batches, answers Run Now
+//! within a second through LISTEN/NOTIFY, prunes old results, and records its
+//! passes in `job_history`.
+
+pub mod lookup;
+pub mod schedule;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use chrono::{DateTime, Utc};
+use futures::FutureExt;
+use futures::future::BoxFuture;
+use quarterdeck_store::health::{self, CheckResult, DueCheck};
+use quarterdeck_store::jobs::{self, JobRun};
+use serde_json::{Value, json};
+use sqlx::PgPool;
+use sqlx::postgres::PgListener;
+use tokio::sync::{Semaphore, mpsc};
+use uuid::Uuid;
+
+use crate::metrics::Metrics;
+use schedule::Schedule;
+
+pub use quarterdeck_checks::Outcome;
+
+/// Runs one check; never fails (a failure is an unhealthy outcome).
+pub type Runner = Arc<dyn Fn(DueCheck) -> BoxFuture<'static, Outcome> + Send + Sync>;
+
+/// The runner of the checks crate: credentials from `lookup`, `kubernetes`
+/// checks against `kube`.
+pub fn executor(
+    lookup: Arc<dyn quarterdeck_checks::Lookup>,
+    kube: Option<kube::Client>,
+    default_timeout: Duration,
+) -> Runner {
+    Arc::new(move |check: DueCheck| {
+        let ctx = quarterdeck_checks::Context {
+            lookup: lookup.clone(),
+            kube: kube.clone(),
+            default_timeout,
+            namespace: check.namespace.clone(),
+        };
+        async move {
+            let spec = check.spec.map(|s| s.0).unwrap_or(Value::Null);
+            quarterdeck_checks::run(&check.check_type, &spec, &ctx).await
+        }
+        .boxed()
+    })
+}
+
+impl Settings {
+    pub fn from_args(args: &crate::config::CheckArgs) -> Self {
+        Self {
+            concurrency: args.concurrency,
+            retention: args.retention,
+            hourly_retention: args.hourly_retention,
+            prune_every: args.prune_every,
+            hostname: hostname(),
+            ..Self::default()
+        }
+    }
+}
+
+fn hostname() -> String {
+    std::env::var("POD_NAME")
+        .or_else(|_| std::env::var("HOSTNAME"))
+        .unwrap_or_else(|_| "quarterdeck-operator".into())
+}
+
+/// Settings of the engine (flags of the operator).
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// Checks running at once in this process.
+    pub concurrency: usize,
+    /// Longest wait between looks at the schedule.
+    pub poll: Duration,
+    /// Results written per statement.
+    pub write_batch: usize,
+    /// Raw results older than this are deleted.
+    pub retention: Duration,
+    /// Hourly rollups older than this are deleted.
+    pub hourly_retention: Duration,
+    /// How often old results are pruned.
+    pub prune_every: Duration,
+    /// How often a scheduler summary goes to job_history.
+    pub report_every: Duration,
+    pub hostname: String,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            concurrency: 200,
+            poll: Duration::from_secs(1),
+            write_batch: 500,
+            retention: Duration::from_secs(7 * 24 * 3600),
+            hourly_retention: Duration::from_secs(90 * 24 * 3600),
+            prune_every: Duration::from_secs(3600),
+            report_every: Duration::from_secs(60),
+            hostname: String::from("quarterdeck-operator"),
+        }
+    }
+}
+
+/// One finished run on its way to the database.
+struct Finished {
+    check: DueCheck,
+    result: CheckResult,
+    lag: Option<Duration>,
+}
+
+/// Runs the engine until `shutdown`; checks in flight finish and their
+/// results are written before it returns.
+pub async fn run(
+    pool: PgPool,
+    runner: Runner,
+    settings: Settings,
+    metrics: Arc<Metrics>,
+    shutdown: impl std::future::Future<Output = ()>,
+) {
+    let (tx, rx) = mpsc::channel::<Finished>(settings.write_batch * 4);
+    let writer = tokio::spawn(write_results(
+        pool.clone(),
+        rx,
+        settings.clone(),
+        metrics.clone(),
+    ));
+    let pruner = tokio::spawn(prune_periodically(pool.clone(), settings.clone()));
+    let slots = Arc::new(Semaphore::new(settings.concurrency.max(1)));
+    let mut listener = listen(&pool).await;
+    tokio::pin!(shutdown);
+    tracing::info!(
+        concurrency = settings.concurrency,
+        "health check engine started"
+    );
+
+    loop {
+        let free = slots.available_permits();
+        if free > 0 {
+            match health::claim_due(&pool, free as i64, next_slot).await {
+                Ok(due) => {
+                    // A new check is only given its first slot, so checks
+                    // created together do not all run at once.
+                    for check in due
+                        .into_iter()
+                        .filter(|c| c.run_now || c.next_runtime.is_some())
+                    {
+                        let Ok(permit) = slots.clone().acquire_owned().await else {
+                            break;
+                        };
+                        let runner = runner.clone();
+                        let tx = tx.clone();
+                        tokio::spawn(async move {
+                            let finished = run_one(&runner, check).await;
+                            drop(permit);
+                            let _ = tx.send(finished).await;
+                        });
+                    }
+                }
+                Err(e) => tracing::warn!(error = %e, "claiming due checks failed"),
+            }
+        }
+        let wait = match health::next_due(&pool).await {
+            Ok(Some(at)) => (at - Utc::now())
+                .to_std()
+                .unwrap_or_default()
+                .min(settings.poll),
+            _ => settings.poll,
+        };
+        tokio::select! {
+            _ = &mut shutdown => break,
+            _ = tokio::time::sleep(wait.max(Duration::from_millis(20))) => {}
+            notified = recv(&mut listener) => {
+                if !notified {
+                    listener = listen(&pool).await;
+                }
+            }
+        }
+    }
+
+    tracing::info!("health check engine stopping; waiting for checks in flight");
+    let all = u32::try_from(settings.concurrency.max(1)).unwrap_or(u32::MAX);
+    let _ = tokio::time::timeout(Duration::from_secs(60), slots.acquire_many(all)).await;
+    drop(tx);
+    let _ = writer.await;
+    pruner.abort();
+}
+
+/// The next slot of a claimed check. A check whose schedule does not parse
+/// reports that at once and then every 5 minutes.
+fn next_slot(check: &DueCheck) -> DateTime<Utc> {
+    match Schedule::parse(check.schedule.as_deref(), check.interval) {
+        Ok(schedule) => schedule.next(check.id, check.next_runtime, check.now),
+        Err(_) if check.next_runtime.is_none() => check.now,
+        Err(_) => check.now + chrono::Duration::minutes(5),
+    }
+}
+
+async fn run_one(runner: &Runner, check: DueCheck) -> Finished {
+    let lag = match (check.run_now, check.next_runtime) {
+        (false, Some(due)) => (check.now - due).to_std().ok(),
+        _ => None,
+    };
+    let started = Utc::now();
+    let outcome = match Schedule::parse(check.schedule.as_deref(), check.interval) {
+        Err(e) => Outcome {
+            passed: false,
+            message: String::new(),
+            error: Some(e.to_string()),
+            duration: Duration::ZERO,
+            details: Value::Null,
+        },
+        Ok(_) => runner(check.clone()).await,
+    };
+    let result = CheckResult {
+        check_id: check.id,
+        time: started,
+        passed: outcome.passed,
+        duration_ms: i32::try_from(outcome.duration.as_millis()).unwrap_or(i32::MAX),
+        message: outcome.message,
+        error: outcome.error,
+        details: outcome.details,
+    };
+    Finished { check, result, lag }
+}
+
+/// Writes results in batches, announces Run Now results, feeds the metrics,
+/// and reports a summary of each period to job_history.
+async fn write_results(
+    pool: PgPool,
+    mut rx: mpsc::Receiver<Finished>,
+    settings: Settings,
+    metrics: Arc<Metrics>,
+) {
+    let mut report = Report::new();
+    let mut batch = Vec::with_capacity(settings.write_batch);
+    loop {
+        let deadline = tokio::time::sleep(Duration::from_millis(50));
+        tokio::pin!(deadline);
+        let open = loop {
+            tokio::select! {
+                received = rx.recv() => match received {
+                    Some(done) => {
+                        batch.push(done);
+                        if batch.len() >= settings.write_batch { break true; }
+                    }
+                    None => break false,
+                },
+                _ = &mut deadline => break true,
+            }
+        };
+        if !batch.is_empty() {
+            flush(&pool, &mut batch, &metrics, &mut report).await;
+        }
+        if report.started.elapsed() >= settings.report_every || (!open && report.runs > 0) {
+            report.record(&pool, &settings.hostname).await;
+            report = Report::new();
+        }
+        if !open {
+            break;
+        }
+    }
+}
+
+async fn flush(pool: &PgPool, batch: &mut Vec<Finished>, metrics: &Metrics, report: &mut Report) {
+    let results: Vec<CheckResult> = batch.iter().map(|f| f.result.clone()).collect();
+    if let Err(e) = health::record(pool, &results).await {
+        tracing::warn!(error = %e, results = results.len(), "writing check results failed");
+        report.write_errors += 1;
+    }
+    let asked: Vec<Uuid> = batch
+        .iter()
+        .filter(|f| f.check.run_now)
+        .map(|f| f.check.id)
+        .collect();
+    if let Err(e) = health::announce(pool, &asked).await {
+        tracing::warn!(error = %e, "announcing Run Now results failed");
+    }
+    for done in batch.drain(..) {
+        metrics.check_ran(&done.check, &done.result);
+        if let Some(lag) = done.lag {
+            metrics.check_lag(lag);
+            report.lags.push(lag);
+        }
+        report.add(&done);
+    }
+}
+
+/// What the engine did over one reporting period.
+struct Report {
+    started: Instant,
+    since: DateTime<Utc>,
+    runs: i32,
+    failed: i32,
+    write_errors: i32,
+    lags: Vec<Duration>,
+    /// A few failing checks, for the job's details.
+    failures: Vec<Value>,
+}
+
+impl Report {
+    fn new() -> Self {
+        Self {
+            started: Instant::now(),
+            since: Utc::now(),
+            runs: 0,
+            failed: 0,
+            write_errors: 0,
+            lags: Vec::new(),
+            failures: Vec::new(),
+        }
+    }
+
+    fn add(&mut self, done: &Finished) {
+        self.runs += 1;
+        if !done.result.passed {
+            self.failed += 1;
+            if self.failures.len() < 20 {
+                self.failures.push(json!({
+                    "check": format!("{}/{}/{}", done.check.namespace, done.check.canary_name, done.check.name),
+                    "error": done.result.error,
+                }));
+            }
+        }
+    }
+
+    async fn record(&mut self, pool: &PgPool, hostname: &str) {
+        self.lags.sort();
+        let p99 = self
+            .lags
+            .get((self.lags.len() * 99).div_ceil(100).saturating_sub(1))
+            .map(|d| d.as_millis() as u64);
+        let run = JobRun {
+            name: "HealthCheckScheduler",
+            resource_type: None,
+            resource_id: None,
+            status: if self.write_errors > 0 {
+                "FAILED"
+            } else if self.failed > 0 {
+                "WARNING"
+            } else {
+                "SUCCESS"
+            },
+            success_count: self.runs - self.failed,
+            error_count: self.failed,
+            details: json!({
+                "summary": {"runs": self.runs, "failed": self.failed, "lag_p99_ms": p99, "write_errors": self.write_errors},
+                "errors": self.failures,
+            }),
+            hostname: hostname.to_owned(),
+            started: self.since,
+            finished: Utc::now(),
+        };
+        if let Err(e) = jobs::record(pool, &run).await {
+            tracing::warn!(error = %e, "recording the scheduler's job history failed");
+        }
+    }
+}
+
+async fn prune_periodically(pool: PgPool, settings: Settings) {
+    let mut tick = tokio::time::interval(settings.prune_every);
+    loop {
+        tick.tick().await;
+        let started = Utc::now();
+        let cutoff = |keep: Duration| {
+            started - chrono::Duration::from_std(keep).unwrap_or(chrono::Duration::MAX)
+        };
+        let outcome = health::prune(
+            &pool,
+            cutoff(settings.retention),
+            cutoff(settings.hourly_retention),
+            5_000,
+        )
+        .await;
+        let (status, deleted, error) = match outcome {
+            Ok(n) => ("SUCCESS", n, None),
+            Err(e) => ("FAILED", 0, Some(e.to_string())),
+        };
+        let run = JobRun {
+            name: "CheckStatusRetention",
+            resource_type: None,
+            resource_id: None,
+            status,
+            success_count: i32::try_from(deleted).unwrap_or(i32::MAX),
+            error_count: i32::from(error.is_some()),
+            details: json!({"summary": {"deleted": deleted}, "errors": error}),
+            hostname: settings.hostname.clone(),
+            started,
+            finished: Utc::now(),
+        };
+        if let Err(e) = jobs::record(&pool, &run).await {
+            tracing::warn!(error = %e, "recording the retention job failed");
+        }
+    }
+}
+
+async fn listen(pool: &PgPool) -> Option<PgListener> {
+    let mut listener = match PgListener::connect_with(pool).await {
+        Ok(l) => l,
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot listen for Run Now; polling only");
+            return None;
+        }
+    };
+    match listener.listen(health::RUN_CHANNEL).await {
+        Ok(()) => Some(listener),
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot listen for Run Now; polling only");
+            None
+        }
+    }
+}
+
+/// Waits for a Run Now notification; false when the listener is gone.
+async fn recv(listener: &mut Option<PgListener>) -> bool {
+    match listener {
+        Some(l) => l.recv().await.is_ok(),
+        None => std::future::pending().await,
+    }
+}

@@ -1,0 +1,619 @@
+//! Health checks: claiming due checks, recording results with their hourly
+//! and daily rollups, Run Now requests, pruning, and the console's reads
+//! (summary, status history, metrics).
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use serde_json::Value;
+use sqlx::PgPool;
+use sqlx::types::Json;
+use uuid::Uuid;
+
+use crate::Error;
+use crate::rest::ScopeRule;
+
+/// Channel the console notifies when someone asks to run a check now.
+pub const RUN_CHANNEL: &str = "quarterdeck_check_run";
+/// Channel the engine notifies with a check id when a requested run has a result.
+pub const RESULT_CHANNEL: &str = "quarterdeck_check_result";
+/// Buckets of a latency histogram (see migration 0016).
+pub const LATENCY_BUCKETS: usize = 64;
+/// Growth factor between latency bucket bounds.
+const BUCKET_GROWTH: f64 = 1.25;
+
+/// A check the engine has claimed, with what it needs to run and reschedule it.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct DueCheck {
+    pub id: Uuid,
+    pub canary_id: Uuid,
+    pub canary_name: String,
+    pub namespace: String,
+    #[sqlx(rename = "type")]
+    pub check_type: String,
+    pub name: String,
+    pub spec: Option<Json<Value>>,
+    pub labels: Json<Value>,
+    pub schedule: Option<String>,
+    pub interval: Option<i64>,
+    pub next_runtime: Option<DateTime<Utc>>,
+    /// Asked for by Run Now: runs out of schedule, and its result is announced.
+    pub run_now: bool,
+    /// The database's time when the check was claimed.
+    pub now: DateTime<Utc>,
+}
+
+/// Claims up to `limit` checks that are due or asked for, in one transaction:
+/// each one's next run is set to what `next` says (Run Now keeps the
+/// schedule), so no other engine claims the same slot.
+pub async fn claim_due(
+    pool: &PgPool,
+    limit: i64,
+    next: impl Fn(&DueCheck) -> DateTime<Utc>,
+) -> Result<Vec<DueCheck>, Error> {
+    let mut tx = pool.begin().await?;
+    let due: Vec<DueCheck> = sqlx::query_as(
+        "SELECT c.id, c.canary_id, k.name AS canary_name, k.namespace, c.type, c.name, c.spec, \
+                c.labels, k.spec->>'schedule' AS schedule, \
+                CASE WHEN jsonb_typeof(k.spec->'interval') = 'number' THEN (k.spec->>'interval')::bigint END AS interval, \
+                c.next_runtime, c.run_requested_at IS NOT NULL AS run_now, now() AS now \
+         FROM checks c JOIN canaries k ON k.id = c.canary_id \
+         WHERE c.deleted_at IS NULL AND k.deleted_at IS NULL AND NOT c.transformed \
+           AND (c.next_runtime IS NULL OR c.next_runtime <= now() OR c.run_requested_at IS NOT NULL) \
+         ORDER BY c.run_requested_at NULLS LAST, c.next_runtime NULLS FIRST \
+         LIMIT $1 \
+         FOR UPDATE OF c SKIP LOCKED",
+    )
+    .bind(limit)
+    .fetch_all(&mut *tx)
+    .await?;
+    if due.is_empty() {
+        return Ok(due);
+    }
+    let ids: Vec<Uuid> = due.iter().map(|c| c.id).collect();
+    let nexts: Vec<DateTime<Utc>> = due
+        .iter()
+        .map(|c| match c.next_runtime {
+            Some(scheduled) if c.run_now && scheduled > c.now => scheduled,
+            _ => next(c),
+        })
+        .collect();
+    sqlx::query(
+        "UPDATE checks c SET next_runtime = u.next, run_requested_at = NULL \
+         FROM unnest($1::uuid[], $2::timestamptz[]) AS u(id, next) WHERE c.id = u.id",
+    )
+    .bind(&ids)
+    .bind(&nexts)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(due)
+}
+
+/// The earliest next run of any live check, to sleep until.
+pub async fn next_due(pool: &PgPool) -> Result<Option<DateTime<Utc>>, Error> {
+    Ok(sqlx::query_scalar(
+        "SELECT min(c.next_runtime) FROM checks c \
+         WHERE c.deleted_at IS NULL AND NOT c.transformed",
+    )
+    .fetch_one(pool)
+    .await?)
+}
+
+/// One run's result.
+#[derive(Debug, Clone)]
+pub struct CheckResult {
+    pub check_id: Uuid,
+    pub time: DateTime<Utc>,
+    pub passed: bool,
+    pub duration_ms: i32,
+    pub message: String,
+    pub error: Option<String>,
+    pub details: Value,
+}
+
+/// Writes results in one statement: the status rows, the hourly and daily
+/// rollups, and each check's status, last run and last transition. Results
+/// of checks that no longer exist are dropped.
+pub async fn record(pool: &PgPool, results: &[CheckResult]) -> Result<(), Error> {
+    if results.is_empty() {
+        return Ok(());
+    }
+    let ids: Vec<Uuid> = results.iter().map(|r| r.check_id).collect();
+    let times: Vec<DateTime<Utc>> = results.iter().map(|r| r.time).collect();
+    let passed: Vec<bool> = results.iter().map(|r| r.passed).collect();
+    let durations: Vec<i32> = results.iter().map(|r| r.duration_ms).collect();
+    let messages: Vec<&str> = results.iter().map(|r| r.message.as_str()).collect();
+    let errors: Vec<Option<&str>> = results.iter().map(|r| r.error.as_deref()).collect();
+    let details: Vec<Json<&Value>> = results.iter().map(|r| Json(&r.details)).collect();
+    sqlx::query(
+        "WITH r AS ( \
+             SELECT u.* FROM unnest($1::uuid[], $2::timestamptz[], $3::bool[], $4::int[], $5::text[], $6::text[], $7::jsonb[]) \
+                 AS u(check_id, time, status, duration, message, error, details) \
+             JOIN checks c ON c.id = u.check_id), \
+         statuses AS ( \
+             INSERT INTO check_statuses (check_id, time, status, duration, message, error, details) \
+             SELECT check_id, time, status, duration, message, error, details FROM r \
+             ON CONFLICT DO NOTHING), \
+         hourly AS ( \
+             INSERT INTO check_statuses_1h AS t (check_id, created_at, duration, total, passed, failed, latency) \
+             SELECT check_id, date_trunc('hour', time), avg(duration)::int, count(*), \
+                    count(*) FILTER (WHERE status), count(*) FILTER (WHERE NOT status), \
+                    qd_histogram_sum(qd_histogram_add('{}', qd_latency_bucket(duration))) \
+             FROM r GROUP BY 1, 2 \
+             ON CONFLICT (check_id, created_at) DO UPDATE SET \
+                 duration = ((t.duration::bigint * t.total + EXCLUDED.duration::bigint * EXCLUDED.total) \
+                             / (t.total + EXCLUDED.total))::int, \
+                 total = t.total + EXCLUDED.total, passed = t.passed + EXCLUDED.passed, \
+                 failed = t.failed + EXCLUDED.failed, latency = qd_histogram_merge(t.latency, EXCLUDED.latency)), \
+         daily AS ( \
+             INSERT INTO check_statuses_1d AS t (check_id, created_at, duration, total, passed, failed, latency) \
+             SELECT check_id, date_trunc('day', time), avg(duration)::int, count(*), \
+                    count(*) FILTER (WHERE status), count(*) FILTER (WHERE NOT status), \
+                    qd_histogram_sum(qd_histogram_add('{}', qd_latency_bucket(duration))) \
+             FROM r GROUP BY 1, 2 \
+             ON CONFLICT (check_id, created_at) DO UPDATE SET \
+                 duration = ((t.duration::bigint * t.total + EXCLUDED.duration::bigint * EXCLUDED.total) \
+                             / (t.total + EXCLUDED.total))::int, \
+                 total = t.total + EXCLUDED.total, passed = t.passed + EXCLUDED.passed, \
+                 failed = t.failed + EXCLUDED.failed, latency = qd_histogram_merge(t.latency, EXCLUDED.latency)), \
+         latest AS ( \
+             SELECT DISTINCT ON (check_id) check_id, time, \
+                    CASE WHEN status THEN 'healthy' ELSE 'unhealthy' END AS health \
+             FROM r ORDER BY check_id, time DESC) \
+         UPDATE checks c SET status = l.health, last_runtime = l.time, \
+             last_transition_time = CASE WHEN c.status IS DISTINCT FROM l.health THEN l.time \
+                                         ELSE c.last_transition_time END \
+         FROM latest l WHERE c.id = l.check_id",
+    )
+    .bind(&ids)
+    .bind(&times)
+    .bind(&passed)
+    .bind(&durations)
+    .bind(&messages)
+    .bind(&errors)
+    .bind(&details)
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
+/// Tells whoever waits on Run Now that these checks have a new result.
+pub async fn announce(pool: &PgPool, check_ids: &[Uuid]) -> Result<(), Error> {
+    if check_ids.is_empty() {
+        return Ok(());
+    }
+    sqlx::query("SELECT pg_notify($1, id::text) FROM unnest($2::uuid[]) AS id")
+        .bind(RESULT_CHANNEL)
+        .bind(check_ids)
+        .execute(pool)
+        .await?;
+    Ok(())
+}
+
+/// Asks the engine to run a live check now; false when there is no such check.
+pub async fn request_run(pool: &PgPool, check_id: Uuid) -> Result<bool, Error> {
+    let found: Option<Uuid> = sqlx::query_scalar(
+        "WITH asked AS ( \
+             UPDATE checks SET run_requested_at = now() \
+             WHERE id = $1 AND deleted_at IS NULL RETURNING id) \
+         SELECT id FROM asked, pg_notify($2, $1::text) AS n",
+    )
+    .bind(check_id)
+    .bind(RUN_CHANNEL)
+    .fetch_optional(pool)
+    .await?;
+    Ok(found.is_some())
+}
+
+/// Deletes, in batches of `batch`, the status rows older than `raw_cutoff`
+/// and the hourly rollups older than `hourly_cutoff`; returns the rows deleted.
+pub async fn prune(
+    pool: &PgPool,
+    raw_cutoff: DateTime<Utc>,
+    hourly_cutoff: DateTime<Utc>,
+    batch: i64,
+) -> Result<u64, Error> {
+    let mut deleted = 0;
+    for statement in [
+        "DELETE FROM check_statuses WHERE ctid = ANY(ARRAY( \
+             SELECT ctid FROM check_statuses WHERE time < $1 LIMIT $2))",
+        "DELETE FROM check_statuses_1h WHERE ctid = ANY(ARRAY( \
+             SELECT ctid FROM check_statuses_1h WHERE created_at < $1 LIMIT $2))",
+    ] {
+        let cutoff = if statement.contains("_1h") {
+            hourly_cutoff
+        } else {
+            raw_cutoff
+        };
+        loop {
+            let done = sqlx::query(statement)
+                .bind(cutoff)
+                .bind(batch)
+                .execute(pool)
+                .await?
+                .rows_affected();
+            deleted += done;
+            if done < u64::try_from(batch).unwrap_or(u64::MAX) {
+                break;
+            }
+        }
+    }
+    Ok(deleted)
+}
+
+/// The upper bound in milliseconds of latency bucket `i`.
+pub fn bucket_bound(i: usize) -> f64 {
+    BUCKET_GROWTH.powi(i32::try_from(i).unwrap_or(i32::MAX))
+}
+
+/// The `p`th percentile (0 to 1) of a latency histogram, as the geometric
+/// middle of the bucket it falls in; None without runs.
+pub fn percentile(histogram: &[i32], p: f64) -> Option<f64> {
+    let total: i64 = histogram.iter().map(|&n| i64::from(n)).sum();
+    if total == 0 {
+        return None;
+    }
+    let rank = (p * total as f64).ceil().max(1.0) as i64;
+    let mut seen = 0;
+    for (i, &n) in histogram.iter().enumerate() {
+        seen += i64::from(n);
+        if seen >= rank {
+            let upper = bucket_bound(i);
+            let lower = if i == 0 { 0.0 } else { bucket_bound(i - 1) };
+            return Some(if i == 0 {
+                upper
+            } else {
+                (lower * upper).sqrt()
+            });
+        }
+    }
+    None
+}
+
+/// Uptime counts of a check over a range.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Uptime {
+    pub passed: i64,
+    pub failed: i64,
+    pub last_pass: Option<DateTime<Utc>>,
+    pub last_fail: Option<DateTime<Utc>>,
+}
+
+/// Latency percentiles of a check over a range, in milliseconds.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Latency {
+    pub p95: Option<f64>,
+    pub p97: Option<f64>,
+    pub p99: Option<f64>,
+    #[serde(rename = "rolling1h")]
+    pub rolling_1h: Option<f64>,
+}
+
+impl Latency {
+    fn from_histograms(range: &[i32], last_hour: &[i32]) -> Self {
+        Self {
+            p95: percentile(range, 0.95),
+            p97: percentile(range, 0.97),
+            p99: percentile(range, 0.99),
+            rolling_1h: percentile(last_hour, 0.95),
+        }
+    }
+}
+
+/// One row of the health summary.
+#[derive(Debug, Clone, Serialize)]
+pub struct CheckSummary {
+    pub id: Uuid,
+    pub canary_id: Uuid,
+    pub canary_name: String,
+    pub canary_namespace: String,
+    pub agent_id: Uuid,
+    pub name: String,
+    pub namespace: Option<String>,
+    #[serde(rename = "type")]
+    pub check_type: String,
+    pub status: Option<String>,
+    pub description: Option<String>,
+    pub endpoint: Option<String>,
+    pub icon: Option<String>,
+    pub labels: Value,
+    pub owner: Option<String>,
+    pub severity: Option<String>,
+    pub last_runtime: Option<DateTime<Utc>>,
+    pub next_runtime: Option<DateTime<Utc>>,
+    pub last_transition_time: Option<DateTime<Utc>>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    pub deleted_at: Option<DateTime<Utc>>,
+    pub silenced_at: Option<DateTime<Utc>>,
+    pub uptime: Uptime,
+    pub latency: Latency,
+}
+
+#[derive(sqlx::FromRow)]
+struct SummaryRow {
+    id: Uuid,
+    canary_id: Uuid,
+    canary_name: String,
+    canary_namespace: String,
+    agent_id: Uuid,
+    name: String,
+    namespace: Option<String>,
+    #[sqlx(rename = "type")]
+    check_type: String,
+    status: Option<String>,
+    description: Option<String>,
+    endpoint: Option<String>,
+    icon: Option<String>,
+    labels: Json<Value>,
+    owner: Option<String>,
+    severity: Option<String>,
+    last_runtime: Option<DateTime<Utc>>,
+    next_runtime: Option<DateTime<Utc>>,
+    last_transition_time: Option<DateTime<Utc>>,
+    created_at: DateTime<Utc>,
+    updated_at: DateTime<Utc>,
+    deleted_at: Option<DateTime<Utc>>,
+    silenced_at: Option<DateTime<Utc>>,
+    passed: i64,
+    failed: i64,
+    histogram: Vec<i32>,
+    last_hour: Vec<i32>,
+}
+
+/// The canary rules of an access scope as the SQL matcher takes them; None
+/// for a caller the scopes do not restrict.
+fn rules_json(rules: Option<&[ScopeRule]>) -> Option<Json<&[ScopeRule]>> {
+    rules.map(Json)
+}
+
+/// Every live check the caller may see with its uptime and latency since
+/// `since` (from the hourly rollups, so counted by whole hours).
+pub async fn summary(
+    pool: &PgPool,
+    canary_rules: Option<&[ScopeRule]>,
+    since: DateTime<Utc>,
+) -> Result<Vec<CheckSummary>, Error> {
+    let rows: Vec<SummaryRow> = sqlx::query_as(
+        "WITH visible AS ( \
+             SELECT c.*, k.name AS canary_name, k.namespace AS canary_namespace \
+             FROM checks c JOIN canaries k ON k.id = c.canary_id \
+             WHERE c.deleted_at IS NULL AND k.deleted_at IS NULL \
+               AND ($1::jsonb IS NULL OR quarterdeck_scope_allows($1, k.labels, k.agent_id, k.name))), \
+         rolled AS ( \
+             SELECT h.check_id, sum(h.passed)::bigint AS passed, sum(h.failed)::bigint AS failed, \
+                    qd_histogram_sum(h.latency) AS histogram, \
+                    qd_histogram_sum(h.latency) FILTER (WHERE h.created_at >= date_trunc('hour', now() - interval '1 hour')) AS last_hour \
+             FROM check_statuses_1h h JOIN visible v ON v.id = h.check_id \
+             WHERE h.created_at >= date_trunc('hour', $2::timestamptz) \
+             GROUP BY h.check_id) \
+         SELECT v.id, v.canary_id, v.canary_name, v.canary_namespace, v.agent_id, v.name, v.namespace, \
+                v.type, v.status, v.description, v.endpoint, v.icon, v.labels, v.owner, v.severity, \
+                v.last_runtime, v.next_runtime, v.last_transition_time, v.created_at, v.updated_at, \
+                v.deleted_at, v.silenced_at, coalesce(r.passed, 0) AS passed, coalesce(r.failed, 0) AS failed, \
+                coalesce(r.histogram, '{}') AS histogram, coalesce(r.last_hour, '{}') AS last_hour \
+         FROM visible v LEFT JOIN rolled r ON r.check_id = v.id \
+         ORDER BY v.canary_namespace, v.canary_name, v.name",
+    )
+    .bind(rules_json(canary_rules))
+    .bind(since)
+    .fetch_all(pool)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|r| CheckSummary {
+            uptime: Uptime {
+                passed: r.passed,
+                failed: r.failed,
+                last_pass: None,
+                last_fail: None,
+            },
+            latency: Latency::from_histograms(&r.histogram, &r.last_hour),
+            id: r.id,
+            canary_id: r.canary_id,
+            canary_name: r.canary_name,
+            canary_namespace: r.canary_namespace,
+            agent_id: r.agent_id,
+            name: r.name,
+            namespace: r.namespace,
+            check_type: r.check_type,
+            status: r.status,
+            description: r.description,
+            endpoint: r.endpoint,
+            icon: r.icon,
+            labels: r.labels.0,
+            owner: r.owner,
+            severity: r.severity,
+            last_runtime: r.last_runtime,
+            next_runtime: r.next_runtime,
+            last_transition_time: r.last_transition_time,
+            created_at: r.created_at,
+            updated_at: r.updated_at,
+            deleted_at: r.deleted_at,
+            silenced_at: r.silenced_at,
+        })
+        .collect())
+}
+
+/// Whether the caller may see this check (it exists, is live, and the
+/// access scopes allow its canary).
+pub async fn visible(
+    pool: &PgPool,
+    canary_rules: Option<&[ScopeRule]>,
+    check_id: Uuid,
+) -> Result<bool, Error> {
+    Ok(sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM checks c JOIN canaries k ON k.id = c.canary_id \
+         WHERE c.id = $2 AND c.deleted_at IS NULL AND k.deleted_at IS NULL \
+           AND ($1::jsonb IS NULL OR quarterdeck_scope_allows($1, k.labels, k.agent_id, k.name)))",
+    )
+    .bind(rules_json(canary_rules))
+    .bind(check_id)
+    .fetch_one(pool)
+    .await?)
+}
+
+/// One entry of a check's status history.
+#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
+pub struct StatusEntry {
+    pub time: DateTime<Utc>,
+    /// Milliseconds.
+    pub duration: Option<i32>,
+    pub status: bool,
+    pub message: Option<String>,
+    pub error: Option<String>,
+    pub details: Option<Json<Value>>,
+}
+
+/// A page of a check's status history, newest first.
+#[derive(Debug, Clone, Default)]
+pub struct HistoryQuery {
+    pub since: Option<DateTime<Utc>>,
+    pub until: Option<DateTime<Utc>>,
+    pub passed: Option<bool>,
+    /// Only runs that took at least this many milliseconds.
+    pub min_duration_ms: Option<i32>,
+    pub page_index: i64,
+    pub page_size: i64,
+}
+
+/// The entries of one page and the number of entries over all pages.
+pub async fn history(
+    pool: &PgPool,
+    check_id: Uuid,
+    query: &HistoryQuery,
+) -> Result<(Vec<StatusEntry>, i64), Error> {
+    const FILTER: &str = "WHERE check_id = $1 AND ($2::timestamptz IS NULL OR time >= $2) \
+         AND ($3::timestamptz IS NULL OR time <= $3) AND ($4::bool IS NULL OR status = $4) \
+         AND ($5::int IS NULL OR duration >= $5)";
+    let entries: Vec<StatusEntry> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT time, duration, status, message, error, details FROM check_statuses {FILTER} \
+         ORDER BY time DESC LIMIT $6 OFFSET $7"
+    )))
+    .bind(check_id)
+    .bind(query.since)
+    .bind(query.until)
+    .bind(query.passed)
+    .bind(query.min_duration_ms)
+    .bind(query.page_size)
+    .bind(query.page_index.saturating_mul(query.page_size))
+    .fetch_all(pool)
+    .await?;
+    let total: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+        "SELECT count(*) FROM check_statuses {FILTER}"
+    )))
+    .bind(check_id)
+    .bind(query.since)
+    .bind(query.until)
+    .bind(query.passed)
+    .bind(query.min_duration_ms)
+    .fetch_one(pool)
+    .await?;
+    Ok((entries, total))
+}
+
+/// A check's uptime and latency over a range, and its runs bucketed for a chart.
+#[derive(Debug, Clone, Serialize)]
+pub struct Metrics {
+    pub uptime: Uptime,
+    pub latency: Latency,
+    pub series: Vec<SeriesPoint>,
+}
+
+/// Runs within one bucket of time.
+#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
+pub struct SeriesPoint {
+    pub time: DateTime<Utc>,
+    pub passed: i64,
+    pub failed: i64,
+    /// Average duration in milliseconds.
+    pub duration: Option<f64>,
+}
+
+/// Metrics of a check between `since` and `until`: exact for raw results,
+/// bucketed by `bucket_seconds` for the series.
+pub async fn metrics(
+    pool: &PgPool,
+    check_id: Uuid,
+    since: DateTime<Utc>,
+    until: DateTime<Utc>,
+    bucket_seconds: i64,
+) -> Result<Metrics, Error> {
+    #[derive(sqlx::FromRow)]
+    struct Totals {
+        passed: i64,
+        failed: i64,
+        last_pass: Option<DateTime<Utc>>,
+        last_fail: Option<DateTime<Utc>>,
+        p95: Option<f64>,
+        p97: Option<f64>,
+        p99: Option<f64>,
+        rolling: Option<f64>,
+    }
+    let totals: Totals = sqlx::query_as(
+        "SELECT count(*) FILTER (WHERE status) AS passed, count(*) FILTER (WHERE NOT status) AS failed, \
+                max(time) FILTER (WHERE status) AS last_pass, max(time) FILTER (WHERE NOT status) AS last_fail, \
+                percentile_cont(0.95) WITHIN GROUP (ORDER BY duration) AS p95, \
+                percentile_cont(0.97) WITHIN GROUP (ORDER BY duration) AS p97, \
+                percentile_cont(0.99) WITHIN GROUP (ORDER BY duration) AS p99, \
+                (SELECT percentile_cont(0.95) WITHIN GROUP (ORDER BY duration) FROM check_statuses \
+                 WHERE check_id = $1 AND time >= now() - interval '1 hour') AS rolling \
+         FROM check_statuses WHERE check_id = $1 AND time >= $2 AND time <= $3",
+    )
+    .bind(check_id)
+    .bind(since)
+    .bind(until)
+    .fetch_one(pool)
+    .await?;
+    let series: Vec<SeriesPoint> = sqlx::query_as(
+        "SELECT to_timestamp(floor(extract(epoch FROM time) / $4) * $4) AS time, \
+                count(*) FILTER (WHERE status) AS passed, count(*) FILTER (WHERE NOT status) AS failed, \
+                avg(duration)::float8 AS duration \
+         FROM check_statuses WHERE check_id = $1 AND time >= $2 AND time <= $3 \
+         GROUP BY 1 ORDER BY 1",
+    )
+    .bind(check_id)
+    .bind(since)
+    .bind(until)
+    .bind(bucket_seconds.max(1) as f64)
+    .fetch_all(pool)
+    .await?;
+    Ok(Metrics {
+        uptime: Uptime {
+            passed: totals.passed,
+            failed: totals.failed,
+            last_pass: totals.last_pass,
+            last_fail: totals.last_fail,
+        },
+        latency: Latency {
+            p95: totals.p95,
+            p97: totals.p97,
+            p99: totals.p99,
+            rolling_1h: totals.rolling,
+        },
+        series,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentiles_come_from_the_bucket_they_fall_in() {
+        assert_eq!(percentile(&[], 0.95), None);
+        let mut h = vec![0; LATENCY_BUCKETS];
+        h[0] = 1; // at most 1 ms
+        assert_eq!(percentile(&h, 0.99), Some(1.0));
+        // 100 runs of ~100 ms (bucket 21: 1.25^20 = 86.7 < 100 <= 1.25^21 = 108.4).
+        h[0] = 0;
+        h[21] = 100;
+        let p = percentile(&h, 0.95).unwrap_or_default();
+        assert!((86.0..109.0).contains(&p), "{p}");
+        // One slow run in 100 shows at p99 but not at p95.
+        h[21] = 99;
+        h[40] = 1;
+        assert!(percentile(&h, 0.95).unwrap_or_default() < 109.0);
+        assert!(percentile(&h, 0.995).unwrap_or_default() > 5000.0);
+    }
+}
