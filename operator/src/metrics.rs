@@ -261,4 +261,71 @@ mod tests {
             assert!(text.contains(series), "{series} missing from:\n{text}");
         }
     }
+
+    #[test]
+    fn check_series_are_bounded() {
+        let m = Metrics::default();
+        let labels: serde_json::Map<String, serde_json::Value> = (0..20)
+            .map(|i| (format!("app.kubernetes.io/k{i:02}"), serde_json::json!("v")))
+            .collect();
+        let check = DueCheck {
+            id: uuid::Uuid::nil(),
+            canary_id: uuid::Uuid::nil(),
+            canary_name: "web".into(),
+            namespace: "prod".into(),
+            check_type: "http".into(),
+            name: "home".into(),
+            spec: None,
+            labels: sqlx::types::Json(serde_json::Value::Object(labels)),
+            schedule: None,
+            interval: None,
+            next_runtime: None,
+            run_now: false,
+            now: chrono::Utc::now(),
+        };
+        let mut result = CheckResult {
+            check_id: check.id,
+            time: chrono::Utc::now(),
+            passed: false,
+            duration_ms: 120,
+            message: String::new(),
+            error: Some("timed out after 30s".into()),
+            details: serde_json::Value::Null,
+        };
+        m.check_ran(&check, &result);
+        result.error = Some("connection refused".into());
+        m.check_ran(&check, &result);
+        m.check_lag(std::time::Duration::from_millis(30));
+        let text = m.encode();
+        let base = "canary=\"web\",check=\"home\",namespace=\"prod\",type=\"http\"";
+        assert!(
+            text.contains(&format!("quarterdeck_operator_check_status{{{base},")),
+            "{text}"
+        );
+        assert!(text.contains("reason=\"timeout\"} 1"), "{text}");
+        assert!(text.contains("reason=\"connection\"} 1"), "{text}");
+        assert!(text.contains("label_app_kubernetes_io_k07"), "{text}");
+        assert!(
+            !text.contains("label_app_kubernetes_io_k08"),
+            "at most 8 labels"
+        );
+        assert!(text.contains("quarterdeck_operator_check_schedule_lag_seconds_count 1"));
+    }
+
+    #[test]
+    fn error_reasons_are_a_fixed_set() {
+        for (error, reason) in [
+            (None, "assertion"),
+            (Some("timed out after 5s"), "timeout"),
+            (
+                Some("junit checks are not supported by this engine"),
+                "unsupported",
+            ),
+            (Some("invalid schedule \"x\""), "config"),
+            (Some("connection refused"), "connection"),
+            (Some("something odd"), "other"),
+        ] {
+            assert_eq!(error_reason(error), reason, "{error:?}");
+        }
+    }
 }

@@ -2,6 +2,8 @@
 //! and daily rollups, Run Now requests, pruning, and the console's reads
 //! (summary, status history, metrics).
 
+use std::collections::HashMap;
+
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::Value;
@@ -355,10 +357,35 @@ struct SummaryRow {
     updated_at: DateTime<Utc>,
     deleted_at: Option<DateTime<Utc>>,
     silenced_at: Option<DateTime<Utc>>,
+}
+
+/// One hourly rollup row, as the summary reads it.
+#[derive(sqlx::FromRow)]
+struct Rollup {
+    check_id: Uuid,
+    /// The bucket falls within the last hour.
+    recent: bool,
+    passed: i32,
+    failed: i32,
+    latency: Vec<i32>,
+}
+
+/// Runs and latency histograms of one check, summed over rollups.
+#[derive(Default)]
+struct Totals {
     passed: i64,
     failed: i64,
     histogram: Vec<i32>,
     last_hour: Vec<i32>,
+}
+
+fn add_histogram(into: &mut Vec<i32>, from: &[i32]) {
+    if into.len() < from.len() {
+        into.resize(from.len(), 0);
+    }
+    for (total, n) in into.iter_mut().zip(from) {
+        *total += n;
+    }
 }
 
 /// The canary rules of an access scope as the SQL matcher takes them; None
@@ -368,69 +395,83 @@ fn rules_json(rules: Option<&[ScopeRule]>) -> Option<Json<&[ScopeRule]>> {
 }
 
 /// Every live check the caller may see with its uptime and latency since
-/// `since` (from the hourly rollups, so counted by whole hours).
+/// `since` (from the hourly rollups, so counted by whole hours). The
+/// histograms are added up here: PostgreSQL's array arithmetic is the slow
+/// part of doing it in SQL.
 pub async fn summary(
     pool: &PgPool,
     canary_rules: Option<&[ScopeRule]>,
     since: DateTime<Utc>,
 ) -> Result<Vec<CheckSummary>, Error> {
     let rows: Vec<SummaryRow> = sqlx::query_as(
-        "WITH visible AS ( \
-             SELECT c.*, k.name AS canary_name, k.namespace AS canary_namespace \
-             FROM checks c JOIN canaries k ON k.id = c.canary_id \
-             WHERE c.deleted_at IS NULL AND k.deleted_at IS NULL \
-               AND ($1::jsonb IS NULL OR quarterdeck_scope_allows($1, k.labels, k.agent_id, k.name))), \
-         rolled AS ( \
-             SELECT h.check_id, sum(h.passed)::bigint AS passed, sum(h.failed)::bigint AS failed, \
-                    qd_histogram_sum(h.latency) AS histogram, \
-                    qd_histogram_sum(h.latency) FILTER (WHERE h.created_at >= date_trunc('hour', now() - interval '1 hour')) AS last_hour \
-             FROM check_statuses_1h h JOIN visible v ON v.id = h.check_id \
-             WHERE h.created_at >= date_trunc('hour', $2::timestamptz) \
-             GROUP BY h.check_id) \
-         SELECT v.id, v.canary_id, v.canary_name, v.canary_namespace, v.agent_id, v.name, v.namespace, \
-                v.type, v.status, v.description, v.endpoint, v.icon, v.labels, v.owner, v.severity, \
-                v.last_runtime, v.next_runtime, v.last_transition_time, v.created_at, v.updated_at, \
-                v.deleted_at, v.silenced_at, coalesce(r.passed, 0) AS passed, coalesce(r.failed, 0) AS failed, \
-                coalesce(r.histogram, '{}') AS histogram, coalesce(r.last_hour, '{}') AS last_hour \
-         FROM visible v LEFT JOIN rolled r ON r.check_id = v.id \
-         ORDER BY v.canary_namespace, v.canary_name, v.name",
+        "SELECT c.id, c.canary_id, k.name AS canary_name, k.namespace AS canary_namespace, c.agent_id, \
+                c.name, c.namespace, c.type, c.status, c.description, c.endpoint, c.icon, c.labels, \
+                c.owner, c.severity, c.last_runtime, c.next_runtime, c.last_transition_time, \
+                c.created_at, c.updated_at, c.deleted_at, c.silenced_at \
+         FROM checks c JOIN canaries k ON k.id = c.canary_id \
+         WHERE c.deleted_at IS NULL AND k.deleted_at IS NULL \
+           AND ($1::jsonb IS NULL OR quarterdeck_scope_allows($1, k.labels, k.agent_id, k.name)) \
+         ORDER BY k.namespace, k.name, c.name",
     )
     .bind(rules_json(canary_rules))
+    .fetch_all(pool)
+    .await?;
+    let ids: Vec<Uuid> = rows.iter().map(|r| r.id).collect();
+    let rollups: Vec<Rollup> = sqlx::query_as(
+        "SELECT check_id, created_at >= date_trunc('hour', now() - interval '1 hour') AS recent, \
+                passed, failed, latency \
+         FROM check_statuses_1h \
+         WHERE created_at >= date_trunc('hour', $2::timestamptz) AND check_id = ANY($1)",
+    )
+    .bind(&ids)
     .bind(since)
     .fetch_all(pool)
     .await?;
+    let mut totals: HashMap<Uuid, Totals> = HashMap::with_capacity(ids.len());
+    for rollup in rollups {
+        let t = totals.entry(rollup.check_id).or_default();
+        t.passed += i64::from(rollup.passed);
+        t.failed += i64::from(rollup.failed);
+        add_histogram(&mut t.histogram, &rollup.latency);
+        if rollup.recent {
+            add_histogram(&mut t.last_hour, &rollup.latency);
+        }
+    }
     Ok(rows
         .into_iter()
-        .map(|r| CheckSummary {
-            uptime: Uptime {
-                passed: r.passed,
-                failed: r.failed,
-                last_pass: None,
-                last_fail: None,
-            },
-            latency: Latency::from_histograms(&r.histogram, &r.last_hour),
-            id: r.id,
-            canary_id: r.canary_id,
-            canary_name: r.canary_name,
-            canary_namespace: r.canary_namespace,
-            agent_id: r.agent_id,
-            name: r.name,
-            namespace: r.namespace,
-            check_type: r.check_type,
-            status: r.status,
-            description: r.description,
-            endpoint: r.endpoint,
-            icon: r.icon,
-            labels: r.labels.0,
-            owner: r.owner,
-            severity: r.severity,
-            last_runtime: r.last_runtime,
-            next_runtime: r.next_runtime,
-            last_transition_time: r.last_transition_time,
-            created_at: r.created_at,
-            updated_at: r.updated_at,
-            deleted_at: r.deleted_at,
-            silenced_at: r.silenced_at,
+        .map(|r| {
+            let t = totals.remove(&r.id).unwrap_or_default();
+            CheckSummary {
+                uptime: Uptime {
+                    passed: t.passed,
+                    failed: t.failed,
+                    last_pass: None,
+                    last_fail: None,
+                },
+                latency: Latency::from_histograms(&t.histogram, &t.last_hour),
+                id: r.id,
+                canary_id: r.canary_id,
+                canary_name: r.canary_name,
+                canary_namespace: r.canary_namespace,
+                agent_id: r.agent_id,
+                name: r.name,
+                namespace: r.namespace,
+                check_type: r.check_type,
+                status: r.status,
+                description: r.description,
+                endpoint: r.endpoint,
+                icon: r.icon,
+                labels: r.labels.0,
+                owner: r.owner,
+                severity: r.severity,
+                last_runtime: r.last_runtime,
+                next_runtime: r.next_runtime,
+                last_transition_time: r.last_transition_time,
+                created_at: r.created_at,
+                updated_at: r.updated_at,
+                deleted_at: r.deleted_at,
+                silenced_at: r.silenced_at,
+            }
         })
         .collect())
 }

@@ -9,7 +9,7 @@ use axum::{Json, Router};
 use chrono::{DateTime, Utc};
 use quarterdeck_store::health::{self, HistoryQuery};
 use quarterdeck_store::rest;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sqlx::postgres::PgListener;
 use uuid::Uuid;
@@ -70,7 +70,7 @@ pub(crate) async fn summary_get(
     State(state): State<AppState>,
     caller: Caller,
     Query(query): Query<SummaryQuery>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Summary>, ApiError> {
     summary(&state, &caller, query).await
 }
 
@@ -80,7 +80,7 @@ pub(crate) async fn summary_post(
     State(state): State<AppState>,
     caller: Caller,
     Body(query): Body<SummaryQuery>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Summary>, ApiError> {
     summary(&state, &caller, query).await
 }
 
@@ -88,7 +88,7 @@ async fn summary(
     state: &AppState,
     caller: &Caller,
     query: SummaryQuery,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Summary>, ApiError> {
     caller.require("canaries", Action::Read)?;
     let started = Instant::now();
     let now = Utc::now();
@@ -97,12 +97,20 @@ async fn summary(
         None => now - chrono::Duration::from_std(DEFAULT_RANGE).unwrap_or_default(),
     };
     let rules = canary_rules(caller);
-    let checks = health::summary(&state.db, rules.as_deref(), since).await?;
-    Ok(Json(json!({
-        "duration": started.elapsed().as_millis() as u64,
-        "runnerName": "local",
-        "checks_summary": checks,
-    })))
+    let checks_summary = health::summary(&state.db, rules.as_deref(), since).await?;
+    Ok(Json(Summary {
+        duration: started.elapsed().as_millis() as u64,
+        runner_name: "local",
+        checks_summary,
+    }))
+}
+
+#[derive(Serialize)]
+pub(crate) struct Summary {
+    duration: u64,
+    #[serde(rename = "runnerName")]
+    runner_name: &'static str,
+    checks_summary: Vec<health::CheckSummary>,
 }
 
 /// Refuses a check the caller may not see as not found.

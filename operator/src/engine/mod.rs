@@ -26,6 +26,9 @@ use schedule::Schedule;
 
 pub use quarterdeck_checks::Outcome;
 
+/// The shortest pause between two claims.
+const MIN_WAIT: Duration = Duration::from_millis(100);
+
 /// Runs one check; never fails (a failure is an unhealthy outcome).
 pub type Runner = Arc<dyn Fn(DueCheck) -> BoxFuture<'static, Outcome> + Send + Sync>;
 
@@ -172,7 +175,9 @@ pub async fn run(
         };
         tokio::select! {
             _ = &mut shutdown => break,
-            _ = tokio::time::sleep(wait.max(Duration::from_millis(20))) => {}
+            // The floor batches checks that fall due close together into
+            // one claim instead of a query every few milliseconds.
+            _ = tokio::time::sleep(wait.max(MIN_WAIT)) => {}
             notified = recv(&mut listener) => {
                 if !notified {
                     listener = listen(&pool).await;
