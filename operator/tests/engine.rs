@@ -202,6 +202,12 @@ async fn two_engines_never_run_a_check_twice_in_one_slot(pool: PgPool) {
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
 async fn run_now_is_answered_within_a_second(pool: PgPool) {
     let ids = canary(&pool, "hourly", "@every 1h", &["home"]).await;
+    // Due now, rather than within the first minute a new check waits.
+    sqlx::query("UPDATE checks SET next_runtime = now() WHERE id = $1")
+        .bind(ids[0])
+        .execute(&pool)
+        .await
+        .unwrap();
     let (runner, runs) = recording_runner();
     let engine = Running::start(&pool, runner);
     // Wait for the first, scheduled run.

@@ -11,8 +11,11 @@ use uuid::Uuid;
 
 /// When a canary gives neither `schedule` nor `interval`.
 pub const DEFAULT_EVERY: Duration = Duration::from_secs(60);
-/// The largest jitter added to a slot.
-const MAX_JITTER: Duration = Duration::from_secs(10);
+/// The largest jitter added to a cron slot.
+const CRON_JITTER: Duration = Duration::from_secs(10);
+/// New checks get their first slot within this (or their interval, if
+/// shorter), spread evenly, so checks created together run evenly spaced.
+const FIRST_SPREAD: Duration = Duration::from_secs(60);
 
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum ScheduleError {
@@ -76,22 +79,27 @@ impl Schedule {
                     Some(previous) if previous + every > now => previous + every,
                     Some(_) => now + every,
                     // The first slot comes soon, spread over the interval.
-                    None => now + jitter(check, every.to_std().unwrap_or(MAX_JITTER)),
+                    None => {
+                        now + jitter(
+                            check,
+                            every.to_std().unwrap_or(FIRST_SPREAD).min(FIRST_SPREAD),
+                        )
+                    }
                 }
             }
             Self::Cron(cron) => {
                 let next = cron
                     .find_next_occurrence(&now, false)
                     .unwrap_or(now + chrono::Duration::hours(1));
-                next + jitter(check, MAX_JITTER)
+                next + jitter(check, CRON_JITTER)
             }
         }
     }
 }
 
-/// A stable offset in `[0, min(span, MAX_JITTER))` derived from the check id.
+/// A stable offset in `[0, span)` derived from the check id.
 fn jitter(check: Uuid, span: Duration) -> chrono::Duration {
-    let span = span.min(MAX_JITTER).as_millis().max(1);
+    let span = span.as_millis().max(1);
     let millis = u128::from(check.as_u128() as u64) % span;
     chrono::Duration::milliseconds(i64::try_from(millis).unwrap_or(0))
 }
@@ -124,7 +132,7 @@ mod tests {
             .map(|i| s.next(Uuid::from_u128(i * 7919), None, at(10, 0, 0)))
             .collect();
         assert!(firsts.len() > 40, "spread: {}", firsts.len());
-        assert!(firsts.iter().all(|t| *t < at(10, 0, 10)));
+        assert!(firsts.iter().all(|t| *t < at(10, 1, 0)), "within a minute");
     }
 
     #[test]
