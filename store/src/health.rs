@@ -216,17 +216,18 @@ pub async fn prune(
     batch: i64,
 ) -> Result<u64, Error> {
     let mut deleted = 0;
-    for statement in [
-        "DELETE FROM check_statuses WHERE ctid = ANY(ARRAY( \
+    for (statement, cutoff) in [
+        (
+            "DELETE FROM check_statuses WHERE ctid = ANY(ARRAY( \
              SELECT ctid FROM check_statuses WHERE time < $1 LIMIT $2))",
-        "DELETE FROM check_statuses_1h WHERE ctid = ANY(ARRAY( \
+            raw_cutoff,
+        ),
+        (
+            "DELETE FROM check_statuses_1h WHERE ctid = ANY(ARRAY( \
              SELECT ctid FROM check_statuses_1h WHERE created_at < $1 LIMIT $2))",
+            hourly_cutoff,
+        ),
     ] {
-        let cutoff = if statement.contains("_1h") {
-            hourly_cutoff
-        } else {
-            raw_cutoff
-        };
         loop {
             let done = sqlx::query(statement)
                 .bind(cutoff)
