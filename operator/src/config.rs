@@ -20,6 +20,11 @@ pub struct Config {
     #[arg(long, env = "QUARTERDECK_FROM_DIR")]
     pub from_dir: Option<PathBuf>,
 
+    /// Run only the background work (health checks), reconciling nothing:
+    /// for replicas that add check capacity, or a machine without a cluster.
+    #[arg(long, env = "QUARTERDECK_ENGINE_ONLY", conflicts_with = "from_dir")]
+    pub engine_only: bool,
+
     /// With --from-dir: keep running and re-apply when the folder changes.
     #[arg(long, env = "QUARTERDECK_WATCH", requires = "from_dir")]
     pub watch: bool,

@@ -35,13 +35,15 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     )
     .with_graceful_shutdown(quarterdeck_runtime::shutdown_signal());
     let admin = tokio::spawn(async move { admin.await });
-    let kube = match &config.from_dir {
-        Some(_) => None,
-        None => Some(kube::Client::try_default().await?),
+    let kube = if config.from_dir.is_some() || config.engine_only {
+        None
+    } else {
+        Some(kube::Client::try_default().await?)
     };
     // A one-off directory sync has no background work.
-    let engine =
-        (config.checks.enabled && (config.from_dir.is_none() || config.watch)).then(|| {
+    let engine = ((config.checks.enabled || config.engine_only)
+        && (config.from_dir.is_none() || config.watch))
+        .then(|| {
             let lookup = Arc::new(engine::lookup::DbLookup::new(
                 database.pool.clone(),
                 kube.clone(),
@@ -77,7 +79,11 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
             admin.abort();
             Ok(())
         }
-        (None, None) => Ok(()),
+        (None, None) => {
+            // Engine only: runs until the shutdown signal stops the engine.
+            quarterdeck_runtime::shutdown_signal().await;
+            Ok(())
+        }
         (None, Some(client)) => {
             controller::check_crds_installed(&client).await?;
             operate(

@@ -1,5 +1,6 @@
-// The e2e web server: a fresh database on the server DATABASE_URL names, and
-// the real quarterdeck-api serving web/dist on it.
+// The e2e web server: a fresh database on the server DATABASE_URL names, the
+// real quarterdeck-api serving web/dist (or QD_WEB_DIR) on it, and the
+// operator's health check engine (for Run Now).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -11,6 +12,7 @@ if (!DATABASE_URL || !QD_E2E_DB || !QD_E2E_PORT) {
 }
 const web = fileURLToPath(new URL('..', import.meta.url));
 const bin = process.env.QD_API_BIN ?? fileURLToPath(new URL('../../target/debug/quarterdeck-api', import.meta.url));
+const operatorBin = process.env.QD_OPERATOR_BIN ?? fileURLToPath(new URL('../../target/debug/quarterdeck-operator', import.meta.url));
 
 const admin = new pg.Client({ connectionString: DATABASE_URL });
 await admin.connect();
@@ -27,9 +29,20 @@ const child = spawn(bin, [], {
     QUARTERDECK_LISTEN: `127.0.0.1:${QD_E2E_PORT}`,
     QUARTERDECK_PUBLIC_URL: `http://127.0.0.1:${QD_E2E_PORT}`,
     QUARTERDECK_ADMIN_PASSWORD: process.env.QD_E2E_ADMIN_PASSWORD ?? 'e2e-admin-password',
-    QUARTERDECK_WEB_DIR: `${web}dist`,
+    QUARTERDECK_WEB_DIR: process.env.QD_WEB_DIR ?? `${web}dist`,
     RUST_LOG: process.env.RUST_LOG ?? 'warn',
   },
 });
-for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.on(signal, () => child.kill(signal));
-child.on('exit', (code) => process.exit(code ?? 0));
+const engine = spawn(operatorBin, ['--engine-only', '--admin-listen', '127.0.0.1:0'], {
+  stdio: 'inherit',
+  env: { ...process.env, DATABASE_URL: url.toString(), RUST_LOG: process.env.RUST_LOG ?? 'warn' },
+});
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM']))
+  process.on(signal, () => {
+    engine.kill(signal);
+    child.kill(signal);
+  });
+child.on('exit', (code) => {
+  engine.kill('SIGTERM');
+  process.exit(code ?? 0);
+});

@@ -1,14 +1,14 @@
 import { EmptyState, EmptyStateBody, PageSection } from '@patternfly/react-core';
 import { Navigate } from 'react-router';
-import { visibleSettings } from './nav';
+import { visibleMain, visibleSettings } from './nav';
 import { useSession } from './session';
 import { useTopBar } from './topBar';
 
-/** The first screen this user may open (the main screens come later). */
+/** The first screen this user may open. */
 export default function HomeRedirect() {
   const session = useSession();
   useTopBar('Home');
-  const first = visibleSettings(session)[0];
+  const first = visibleMain(session)[0] ?? visibleSettings(session)[0];
   if (first) return <Navigate to={first.href} replace />;
   return (
     <PageSection>

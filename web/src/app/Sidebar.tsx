@@ -2,7 +2,7 @@ import { Nav, NavExpandable, NavItem, NavList, PageSidebar, PageSidebarBody, Ske
 import CogIcon from '@patternfly/react-icons/dist/esm/icons/cog-icon';
 import type { Ref } from 'react';
 import { NavLink, useLocation } from 'react-router';
-import { visibleSettings, type NavItem as Entry } from './nav';
+import { visibleMain, visibleSettings, type NavItem as Entry } from './nav';
 import type { Session } from './session';
 
 function Link({ item, collapsed }: { item: Entry; collapsed: boolean }) {
@@ -20,6 +20,7 @@ function Link({ item, collapsed }: { item: Entry; collapsed: boolean }) {
 /** Main entries plus the Settings group; a skeleton until the user is known. */
 export function Sidebar({ session, collapsed, ref }: { session?: Session; collapsed: boolean; ref: Ref<HTMLDivElement> }) {
   const { pathname } = useLocation();
+  const main = session ? visibleMain(session) : [];
   const settings = session ? visibleSettings(session) : [];
   return (
     <PageSidebar isSidebarOpen className={collapsed ? 'qd-sidebar qd-sidebar-collapsed' : 'qd-sidebar'}>
@@ -34,6 +35,9 @@ export function Sidebar({ session, collapsed, ref }: { session?: Session; collap
           ) : (
             <Nav aria-label="Main">
               <NavList>
+                {main.map((item) => (
+                  <Link key={item.href} item={item} collapsed={collapsed} />
+                ))}
                 {settings.length > 0 &&
                   (collapsed ? (
                     <>

@@ -1,4 +1,6 @@
 import FlagIcon from '@patternfly/react-icons/dist/esm/icons/flag-icon';
+import HeartbeatIcon from '@patternfly/react-icons/dist/esm/icons/heartbeat-icon';
+import HistoryIcon from '@patternfly/react-icons/dist/esm/icons/history-icon';
 import KeyIcon from '@patternfly/react-icons/dist/esm/icons/key-icon';
 import LockIcon from '@patternfly/react-icons/dist/esm/icons/lock-icon';
 import PuzzlePieceIcon from '@patternfly/react-icons/dist/esm/icons/puzzle-piece-icon';
@@ -18,6 +20,11 @@ export interface NavItem {
   resourceName: Resource;
 }
 
+/** Main entries whose screens exist. */
+export const MAIN_NAV: NavItem[] = [
+  { name: 'Health', href: '/health', icon: <HeartbeatIcon />, featureName: 'health', resourceName: 'canaries' },
+];
+
 /** Settings entries whose screens exist, sorted by name. */
 export const SETTINGS_NAV: NavItem[] = (
   [
@@ -28,6 +35,13 @@ export const SETTINGS_NAV: NavItem[] = (
       icon: <FlagIcon />,
       featureName: 'settings.feature_flags',
       resourceName: 'feature_flags',
+    },
+    {
+      name: 'Health Checks',
+      href: '/settings/canaries',
+      icon: <HeartbeatIcon />,
+      featureName: 'settings.health',
+      resourceName: 'canaries',
     },
     {
       name: 'Integrations',
@@ -43,6 +57,13 @@ export const SETTINGS_NAV: NavItem[] = (
       featureName: 'settings.permissions',
       resourceName: 'permissions',
     },
+    {
+      name: 'Job History',
+      href: '/settings/jobs',
+      icon: <HistoryIcon />,
+      featureName: 'settings.job_history',
+      resourceName: 'database',
+    },
     { name: 'Teams', href: '/settings/teams', icon: <UsersIcon />, featureName: 'settings.teams', resourceName: 'database' },
     { name: 'Tokens', href: '/settings/tokens', icon: <KeyIcon />, resourceName: 'auth' },
     { name: 'Users', href: '/settings/users', icon: <UserIcon />, featureName: 'settings.users', resourceName: 'identities' },
@@ -51,6 +72,11 @@ export const SETTINGS_NAV: NavItem[] = (
 
 export function isVisible(item: NavItem, session: Session): boolean {
   return (!item.featureName || session.isEnabled(item.featureName)) && session.authorizer.can(item.resourceName, 'read');
+}
+
+/** Main entries for this user. */
+export function visibleMain(session: Session): NavItem[] {
+  return MAIN_NAV.filter((item) => isVisible(item, session));
 }
 
 /** Settings entries for this user; none for viewers and guests. */

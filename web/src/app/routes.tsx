@@ -50,6 +50,7 @@ export const routes: RouteObject[] = [
         ...lazyRoute(() => import('./AppLayout'), {}),
         children: [
           { index: true, ...inShell(() => import('./HomeRedirect')) },
+          { path: 'health', ...inShell(() => import('../pages/health/HealthPage')) },
           { path: 'settings', element: <Navigate to="/settings/access-scopes" replace /> },
           { path: 'settings/access-scopes', ...inShell(() => import('../pages/access-scopes/AccessScopesPage')) },
           { path: 'settings/permissions', ...inShell(() => import('../pages/permissions/PermissionsPage')) },
@@ -58,6 +59,9 @@ export const routes: RouteObject[] = [
           { path: 'settings/users', ...inShell(() => import('../pages/users/UsersPage')) },
           { path: 'settings/integrations', ...inShell(() => import('../pages/integrations/IntegrationsPage')) },
           { path: 'settings/integrations/:type/:id', ...inShell(() => import('../pages/integrations/IntegrationPage')) },
+          { path: 'settings/canaries', ...inShell(() => import('../pages/canaries/CanariesPage')) },
+          { path: 'settings/canaries/:id', ...inShell(() => import('../pages/canaries/CanaryPage')) },
+          { path: 'settings/jobs', ...inShell(() => import('../pages/jobs/JobHistoryPage')) },
           { path: 'settings/feature-flags', ...inShell(() => import('../pages/feature-flags/FeatureFlagsPage')) },
           { path: 'settings/tokens', ...inShell(() => import('../pages/tokens/TokensPage')) },
           { path: '*', ...inShell(() => import('../pages/errors/NotFoundPage')) },
