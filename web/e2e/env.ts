@@ -10,7 +10,8 @@ export const CRD_TEAM = 'e2e-crd-team';
 export const CRD_SCOPE = 'e2e-crd-scope';
 export const AGENT = 'e2e-agent';
 
-const state = fileURLToPath(new URL('./.state/', import.meta.url));
+// Per run, so runs side by side do not sign each other out.
+const state = fileURLToPath(new URL(`./.state/${process.env.QD_E2E_DB ?? 'default'}/`, import.meta.url));
 export const ADMIN_STATE = `${state}admin.json`;
 export const VIEWER_STATE = `${state}viewer.json`;
 export const SCREENSHOTS = fileURLToPath(new URL('../test-results/screenshots/', import.meta.url));
