@@ -231,3 +231,148 @@ async fn run_now_returns_the_new_result(pool: PgPool) {
     let _ = stop.send(());
     engine.await.unwrap();
 }
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn summary_of_one_check_includes_a_deleted_one(pool: PgPool) {
+    let api = Api::start(pool.clone()).await;
+    api.person("viewer@example.com", &["viewer"], "pw").await;
+    let web = check(&pool, "web", "web", "@every 1m").await;
+    check(&pool, "db", "data", "@every 1m").await;
+    results(&pool, web).await;
+    sqlx::query("UPDATE checks SET deleted_at = now() WHERE id = $1")
+        .bind(web)
+        .execute(&pool)
+        .await
+        .unwrap();
+    let viewer = api.signed_in("viewer@example.com", "pw").await;
+    let (_, all) = get(&viewer, api.at("/api/canary/api/summary")).await;
+    assert_eq!(all["checks_summary"].as_array().unwrap().len(), 1);
+    let (status, one) = get(
+        &viewer,
+        api.at(&format!("/api/canary/api/summary?check_id={web}&since=1d")),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let rows = one["checks_summary"].as_array().unwrap();
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0]["id"], web.to_string());
+    assert_eq!(rows[0]["uptime"]["passed"], 6);
+    assert!(rows[0]["deleted_at"].is_string());
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn a_checks_relationships_embed_components_and_configs(pool: PgPool) {
+    let api = Api::start(pool.clone()).await;
+    api.person("viewer@example.com", &["viewer"], "pw").await;
+    let web = check(&pool, "web", "web", "@every 1m").await;
+    sqlx::query(
+        "WITH t AS (INSERT INTO topologies (name, namespace, spec) VALUES ('shop', 'default', '{}') RETURNING id), \
+              comp AS (INSERT INTO components (topology_id, name, type) SELECT id, 'checkout', 'Service' FROM t RETURNING id), \
+              cfg AS (INSERT INTO config_items (config_class, type, name) VALUES ('Deployment', 'Kubernetes::Deployment', 'checkout') RETURNING id), \
+              a AS (INSERT INTO check_component_relationships (component_id, check_id, canary_id) \
+                    SELECT comp.id, c.id, c.canary_id FROM comp, checks c WHERE c.id = $1) \
+         INSERT INTO check_config_relationships (config_id, check_id, canary_id) \
+         SELECT cfg.id, c.id, c.canary_id FROM cfg, checks c WHERE c.id = $1",
+    )
+    .bind(web)
+    .execute(&pool)
+    .await
+    .unwrap();
+    let viewer = api.signed_in("viewer@example.com", "pw").await;
+    let (status, components) = get(
+        &viewer,
+        api.at(&format!(
+            "/api/db/check_component_relationships?check_id=eq.{web}&select=component(id,name,icon)"
+        )),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{components}");
+    assert_eq!(components[0]["component"]["name"], "checkout");
+    let (status, configs) = get(
+        &viewer,
+        api.at(&format!(
+            "/api/db/check_config_relationships?check_id=eq.{web}&select=config(id,name,type)"
+        )),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{configs}");
+    assert_eq!(configs[0]["config"]["type"], "Kubernetes::Deployment");
+}
+
+/// The live checks of a canary: (type, name).
+async fn live_checks(pool: &PgPool, canary: &str) -> Vec<(String, String)> {
+    sqlx::query_as(
+        "SELECT c.type, c.name FROM checks c JOIN canaries k ON k.id = c.canary_id \
+         WHERE k.name = $1 AND c.deleted_at IS NULL ORDER BY c.type, c.name",
+    )
+    .bind(canary)
+    .fetch_all(pool)
+    .await
+    .unwrap()
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn writing_a_ui_canary_derives_its_checks(pool: PgPool) {
+    let api = Api::start(pool.clone()).await;
+    api.person("editor@example.com", &["editor"], "pw").await;
+    let editor = api.signed_in("editor@example.com", "pw").await;
+    let res = editor
+        .post(api.at("/api/db/canaries"))
+        .json(
+            &json!({"name": "shop", "namespace": "default", "source": "UI", "spec": {
+                "schedule": "@every 1m",
+                "http": [{"name": "home", "url": "http://127.0.0.1:1/"}],
+                "exec": [{"name": "script", "script": "echo ok"}]
+            }}),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::CREATED);
+    assert_eq!(
+        live_checks(&pool, "shop").await,
+        [
+            ("exec".into(), "script".into()),
+            ("http".into(), "home".into())
+        ]
+    );
+
+    let res = editor
+        .patch(api.at("/api/db/canaries?name=eq.shop"))
+        .json(&json!({"spec": {"schedule": "@every 1m", "tcp": [{"name": "port", "endpoint": "127.0.0.1:1"}]}}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::NO_CONTENT);
+    assert_eq!(
+        live_checks(&pool, "shop").await,
+        [("tcp".into(), "port".into())]
+    );
+
+    let res = editor
+        .patch(api.at("/api/db/canaries?name=eq.shop"))
+        .json(&json!({"spec": {"tcp": [{"name": "a", "endpoint": "x:1"}, {"name": "a", "endpoint": "y:1"}]}}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::BAD_REQUEST);
+    let body: Value = res.json().await.unwrap();
+    assert!(
+        body["message"].as_str().unwrap().starts_with("spec.tcp:"),
+        "{body}"
+    );
+    assert_eq!(
+        live_checks(&pool, "shop").await,
+        [("tcp".into(), "port".into())],
+        "nothing was half-written"
+    );
+
+    let res = editor
+        .patch(api.at("/api/db/canaries?name=eq.shop"))
+        .json(&json!({"deleted_at": Utc::now()}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::NO_CONTENT);
+    assert!(live_checks(&pool, "shop").await.is_empty());
+}

@@ -310,7 +310,7 @@ async fn resolve(tx: &mut Transaction<'_, Postgres>, value: &Value) -> Result<Bo
 
 /// All checks of a canary in one statement (arrays unnested), so a canary
 /// with many checks costs one round trip.
-async fn upsert_checks(
+pub(crate) async fn upsert_checks(
     tx: &mut Transaction<'_, Postgres>,
     canary_id: Uuid,
     checks: &[CheckRow],
@@ -346,7 +346,7 @@ async fn upsert_checks(
 }
 
 /// Soft-deletes the live checks of a canary whose ids are not in `keep`.
-async fn soft_delete_checks(
+pub(crate) async fn soft_delete_checks(
     tx: &mut Transaction<'_, Postgres>,
     canary_id: Uuid,
     keep: &[Uuid],

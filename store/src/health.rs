@@ -399,10 +399,13 @@ fn rules_json(rules: Option<&[ScopeRule]>) -> Option<Json<&[ScopeRule]>> {
 /// `since` (from the hourly rollups, so counted by whole hours). The
 /// histograms are added up here: PostgreSQL's array arithmetic is the slow
 /// part of doing it in SQL.
+/// With `check`, only that check, even when deleted (a link to it still
+/// shows what it was).
 pub async fn summary(
     pool: &PgPool,
     canary_rules: Option<&[ScopeRule]>,
     since: DateTime<Utc>,
+    check: Option<Uuid>,
 ) -> Result<Vec<CheckSummary>, Error> {
     let rows: Vec<SummaryRow> = sqlx::query_as(
         "SELECT c.id, c.canary_id, k.name AS canary_name, k.namespace AS canary_namespace, c.agent_id, \
@@ -410,11 +413,12 @@ pub async fn summary(
                 c.owner, c.severity, c.last_runtime, c.next_runtime, c.last_transition_time, \
                 c.created_at, c.updated_at, c.deleted_at, c.silenced_at \
          FROM checks c JOIN canaries k ON k.id = c.canary_id \
-         WHERE c.deleted_at IS NULL AND k.deleted_at IS NULL \
+         WHERE (CASE WHEN $2::uuid IS NULL THEN c.deleted_at IS NULL AND k.deleted_at IS NULL ELSE c.id = $2 END) \
            AND ($1::jsonb IS NULL OR quarterdeck_scope_allows($1, k.labels, k.agent_id, k.name)) \
          ORDER BY k.namespace, k.name, c.name",
     )
     .bind(rules_json(canary_rules))
+    .bind(check)
     .fetch_all(pool)
     .await?;
     let ids: Vec<Uuid> = rows.iter().map(|r| r.id).collect();

@@ -2,6 +2,7 @@
 //! binaries share, and the embedded local server used when no database is
 //! configured. All SQL of the project lives in this crate.
 
+pub mod canary;
 pub mod connections;
 pub mod crd;
 mod database;

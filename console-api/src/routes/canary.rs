@@ -62,6 +62,8 @@ fn canary_rules(caller: &Caller) -> Option<Vec<rest::ScopeRule>> {
 pub(crate) struct SummaryQuery {
     /// Start of the range: RFC 3339 or a duration ago (`1h`, `7d`); default 1h.
     since: Option<String>,
+    /// Only this check (also when deleted).
+    check_id: Option<Uuid>,
 }
 
 #[utoipa::path(get, path = "/api/canary/api/summary", tag = "health", params(SummaryQuery),
@@ -97,7 +99,8 @@ async fn summary(
         None => now - chrono::Duration::from_std(DEFAULT_RANGE).unwrap_or_default(),
     };
     let rules = canary_rules(caller);
-    let checks_summary = health::summary(&state.db, rules.as_deref(), since).await?;
+    let checks_summary =
+        health::summary(&state.db, rules.as_deref(), since, query.check_id).await?;
     Ok(Json(Summary {
         duration: started.elapsed().as_millis() as u64,
         runner_name: "local",

@@ -1,8 +1,6 @@
 //! Pure mapping from a custom resource to the row it becomes. No IO: the
 //! controller and directory mode both write what these functions return.
 
-mod canary;
-
 use std::collections::BTreeMap;
 
 use kube::Resource;
@@ -77,7 +75,8 @@ impl Reconciled for Canary {
         let mut row = base(self, Self::TABLE, id)?;
         let spec = to_json(&self.spec)?;
         let annotations = self.metadata.annotations.clone().unwrap_or_default();
-        row.checks = canary::checks(id, &row.namespace, &spec)?;
+        row.checks = quarterdeck_store::canary::checks(id, &row.namespace, &spec)
+            .map_err(|e| Invalid(e.0))?;
         row.columns
             .push(("annotations", Value::Json(json!(annotations))));
         row.columns.push(("spec", Value::Json(spec)));

@@ -7,12 +7,13 @@ use sqlx::types::Json;
 use sqlx::{Arguments, PgPool, Postgres, Transaction};
 
 use super::body;
-use super::error::RestError;
+use super::error::{RestError, VALIDATION_FAILED};
 use super::parse::{Prefer, Query, Range, parse_prefer, parse_query, parse_range};
 use super::schema::{Relation, Schema};
 use super::sql::{self, Param, Returning, Sql, Target};
 use super::validate::validate;
 use super::{Caller, Method, Request, Response};
+use crate::canary::SyncError;
 
 /// Default and maximum rows of one GET (PostgREST's `db-max-rows`).
 pub const MAX_ROWS: u64 = 2000;
@@ -240,6 +241,17 @@ impl Context<'_> {
         }
     }
 
+    /// Rows that follow from the written ones, in the same transaction.
+    async fn derive(&self, tx: &mut Transaction<'static, Postgres>) -> Result<(), RestError> {
+        if !self.relation.derives_checks {
+            return Ok(());
+        }
+        crate::canary::sync_written(tx).await.map_err(|e| match e {
+            SyncError::Invalid(invalid) => RestError::new(400, VALIDATION_FAILED, invalid.0),
+            SyncError::Database(e) => RestError::from_sqlx(e),
+        })
+    }
+
     /// POST answers 201; PATCH and DELETE 200 with a representation, else 204.
     fn written(&self, status: u16, body: Value) -> Response {
         let representation = self.prefer.representation;
@@ -301,6 +313,7 @@ impl Context<'_> {
         )?;
         let mut tx = begin(self.pool, false).await?;
         let (body, _) = fetch_body(&mut tx, sql).await?;
+        self.derive(&mut tx).await?;
         tx.commit().await.map_err(RestError::from_sqlx)?;
         Ok(self.written(201, body))
     }
@@ -362,6 +375,7 @@ impl Context<'_> {
             &self.returning(query),
         )?;
         let (body, _) = fetch_body(&mut tx, sql).await?;
+        self.derive(&mut tx).await?;
         tx.commit().await.map_err(RestError::from_sqlx)?;
         Ok(self.written(200, body))
     }
@@ -382,6 +396,7 @@ impl Context<'_> {
             &self.returning(query),
         )?;
         let (body, _) = fetch_body(&mut tx, sql).await?;
+        self.derive(&mut tx).await?;
         tx.commit().await.map_err(RestError::from_sqlx)?;
         Ok(self.written(200, body))
     }

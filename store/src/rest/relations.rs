@@ -474,6 +474,7 @@ pub(crate) static RELATIONS: &[Relation] = &[
     )
     .writable()
     .guarded()
+    .derives_checks()
     .scoped(&[ScopeBy::Direct {
         kind: ScopeKind::Canary,
         tags: "labels",
@@ -533,6 +534,42 @@ pub(crate) static RELATIONS: &[Relation] = &[
     )
     .scoped(&[via("check_id", "checks")])
     .embeds(&[one("check", "checks", "check_id")]),
+    Relation::new(
+        "check_component_relationships",
+        "canaries",
+        &[
+            r("component_id", Uuid),
+            r("check_id", Uuid),
+            r("canary_id", Uuid),
+            r("selector_id", Text),
+            CREATED_AT,
+            UPDATED_AT,
+            r("deleted_at", Timestamp),
+        ],
+    )
+    .scoped(&[via("check_id", "checks"), via("component_id", "components")])
+    .embeds(&[
+        one("check", "checks", "check_id"),
+        one("component", "components", "component_id"),
+    ]),
+    Relation::new(
+        "check_config_relationships",
+        "canaries",
+        &[
+            r("config_id", Uuid),
+            r("check_id", Uuid),
+            r("canary_id", Uuid),
+            r("selector_id", Text),
+            CREATED_AT,
+            UPDATED_AT,
+            r("deleted_at", Timestamp),
+        ],
+    )
+    .scoped(&[via("check_id", "checks"), via("config_id", "config_items")])
+    .embeds(&[
+        one("check", "checks", "check_id"),
+        one("config", "config_items", "config_id"),
+    ]),
     // --- topology -----------------------------------------------------------
     Relation::new(
         "topologies",

@@ -187,6 +187,8 @@ pub struct Relation {
     /// to rows with `source = 'UI'`.
     pub source_guard: bool,
     pub validator: Option<Validator>,
+    /// Writes re-derive the canary's checks in the same transaction.
+    pub derives_checks: bool,
 }
 
 impl Relation {
@@ -208,6 +210,7 @@ impl Relation {
             scope: &[],
             source_guard: false,
             validator: None,
+            derives_checks: false,
         }
     }
 
@@ -250,6 +253,13 @@ impl Relation {
     pub(crate) const fn guarded(self) -> Self {
         Self {
             source_guard: true,
+            ..self
+        }
+    }
+
+    pub(crate) const fn derives_checks(self) -> Self {
+        Self {
+            derives_checks: true,
             ..self
         }
     }

@@ -736,6 +736,11 @@ export interface components {
             password: string;
         };
         SummaryQuery: {
+            /**
+             * Format: uuid
+             * @description Only this check (also when deleted).
+             */
+            check_id?: string | null;
             /** @description Start of the range: RFC 3339 or a duration ago (`1h`, `7d`); default 1h. */
             since?: string | null;
         };
@@ -1426,6 +1431,8 @@ export interface operations {
             query?: {
                 /** @description Start of the range: RFC 3339 or a duration ago (`1h`, `7d`); default 1h. */
                 since?: string | null;
+                /** @description Only this check (also when deleted). */
+                check_id?: string | null;
             };
             header?: never;
             path?: never;

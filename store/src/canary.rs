@@ -1,12 +1,19 @@
-//! A canary's checks: every check list in the spec, one row per item.
+//! A canary's checks: every check list in the spec, one row per item. The
+//! operator derives them for `KubernetesCRD` canaries; the data API, in the
+//! same transaction as the write, for `UI` ones.
 
 use std::collections::BTreeSet;
 
-use quarterdeck_store::crd::CheckRow;
 use serde_json::{Map, Value as Json, json};
+use sqlx::{Postgres, Transaction};
 use uuid::Uuid;
 
-use super::Invalid;
+use crate::crd::{CheckRow, soft_delete_checks, upsert_checks};
+
+/// Why a canary spec does not give a list of checks.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct InvalidChecks(pub String);
 
 /// Spec fields that configure the canary rather than list checks.
 const NOT_CHECKS: &[&str] = &[
@@ -27,7 +34,11 @@ const ENDPOINT_FIELDS: &[&str] = &["url", "endpoint", "addr", "host", "server", 
 
 /// The checks of a canary spec (as JSON). Ids derive from the canary id,
 /// check type and check name, so they are stable across reconciliations.
-pub fn checks(canary_id: Uuid, namespace: &str, spec: &Json) -> Result<Vec<CheckRow>, Invalid> {
+pub fn checks(
+    canary_id: Uuid,
+    namespace: &str,
+    spec: &Json,
+) -> Result<Vec<CheckRow>, InvalidChecks> {
     let Some(fields) = spec.as_object() else {
         return Ok(Vec::new());
     };
@@ -45,7 +56,7 @@ pub fn checks(canary_id: Uuid, namespace: &str, spec: &Json) -> Result<Vec<Check
         for (index, item) in items.into_iter().enumerate() {
             let row = check(canary_id, namespace, spec, check_type, index, item);
             if !seen.insert((row.check_type.clone(), row.name.clone())) {
-                return Err(Invalid(format!(
+                return Err(InvalidChecks(format!(
                     "spec.{check_type}: two checks are named {:?}; names must be unique per check type",
                     row.name
                 )));
@@ -84,4 +95,34 @@ fn check(
         spec: Json::Object(item.clone()),
         name,
     }
+}
+
+/// Derives the checks of every canary written in the current transaction
+/// (their `updated_at` is the transaction's `now()`): upserts the checks in
+/// each spec and soft-deletes the rest, all of them for a deleted canary.
+pub(crate) async fn sync_written(tx: &mut Transaction<'static, Postgres>) -> Result<(), SyncError> {
+    let written: Vec<(Uuid, String, Json, bool)> = sqlx::query_as(
+        "SELECT id, namespace, spec, deleted_at IS NOT NULL FROM canaries WHERE updated_at = now()",
+    )
+    .fetch_all(&mut **tx)
+    .await?;
+    for (id, namespace, spec, deleted) in written {
+        let keep = if deleted {
+            Vec::new()
+        } else {
+            let rows = checks(id, &namespace, &spec)?;
+            upsert_checks(tx, id, &rows).await?;
+            rows.iter().map(|c| c.id).collect()
+        };
+        soft_delete_checks(tx, id, &keep).await?;
+    }
+    Ok(())
+}
+
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum SyncError {
+    #[error(transparent)]
+    Invalid(#[from] InvalidChecks),
+    #[error(transparent)]
+    Database(#[from] sqlx::Error),
 }
