@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { newCanaryForm, type CanaryForm } from './checkSpec';
+import { checkType } from './checkTypes';
+import { MESSAGES, NAME_KEY, validateCanary } from './checkValidation';
+
+const form = (spec: CanaryForm['spec'], name = 'web'): CanaryForm => ({ ...newCanaryForm(), name, spec });
+
+describe('validateCanary', () => {
+  it('requires the name and the fields each form requires', () => {
+    expect(validateCanary(form({ http: [{}] }, ' '), checkType('http'))).toEqual({
+      [NAME_KEY]: 'This field is required',
+      url: 'This field is required',
+    });
+    expect(validateCanary(form({ exec: [{ script: '' }] }), checkType('exec'))).toEqual({ script: MESSAGES.required });
+    expect(validateCanary(form({ elasticsearch: [{ url: 'u' }] }), checkType('elasticsearch'))).toEqual({
+      index: MESSAGES.required,
+      query: MESSAGES.required,
+    });
+    expect(validateCanary(form({ redis: [{ db: 0 }] }), checkType('redis'))).toEqual({ addr: MESSAGES.required });
+    expect(validateCanary(form({ icmp: [{}] }), checkType('icmp'))).toEqual({ endpoint: MESSAGES.required });
+    expect(validateCanary(form({ tcp: [{}] }), checkType('tcp'))).toEqual({ endpoint: MESSAGES.required });
+    expect(validateCanary(form({ folder: [{}] }), checkType('folder'))).toEqual({ path: MESSAGES.required });
+    expect(validateCanary(form({ alertmanager: [{}] }), checkType('alertmanager'))).toEqual({ host: MESSAGES.required });
+    expect(validateCanary(form({ mongodb: [{}] }), checkType('mongodb'))).toEqual({});
+  });
+
+  it('accepts an alias for the HTTP url', () => {
+    expect(validateCanary(form({ http: [{ endpoint: 'https://x' }] }), checkType('http'))).toEqual({});
+  });
+
+  it('says when a number is not one, or below its minimum', () => {
+    const errors = validateCanary(form({ http: [{ url: 'https://x', thresholdMillis: 'fast', maxSSLExpiry: -1 }] }), checkType('http'));
+    expect(errors).toEqual({ thresholdMillis: 'This field must be a number', maxSSLExpiry: 'This field must be at least 0' });
+    expect(validateCanary(form({ icmp: [{ endpoint: 'h', packetCount: 2.5 }] }), checkType('icmp'))).toEqual({
+      packetCount: MESSAGES.number,
+    });
+  });
+
+  it('checks only the chosen folder connection and nested filters', () => {
+    const folder = { path: '/data', smbConnection: { port: 'x' }, filter: { regex: '.*' } };
+    expect(validateCanary(form({ folder: [folder] }), checkType('folder'))).toEqual({ 'smbConnection.port': MESSAGES.number });
+  });
+
+  it('ignores hidden fields and YAML-only types', () => {
+    expect(validateCanary(form({ http: [{ url: 'x', method: 'GET' }] }), checkType('http'))).toEqual({});
+    expect(validateCanary(form({ dns: [{ anything: true }] }), checkType('dns'))).toEqual({});
+    expect(validateCanary(form({}, ''), checkType('custom'))).toEqual({ [NAME_KEY]: MESSAGES.required });
+  });
+});

@@ -1,0 +1,28 @@
+/** The minimum-duration filter (spec part 2 section 5): a preset, or a custom
+ * number of milliseconds or seconds. */
+
+export const DURATION_ERROR = 'duration is allowed only in milli seconds & seconds';
+
+export const DURATION_PRESETS: readonly { label: string; ms: number }[] = [
+  { label: '100ms', ms: 100 },
+  { label: '500ms', ms: 500 },
+  { label: '1s', ms: 1000 },
+  { label: '5s', ms: 5000 },
+  { label: '10s', ms: 10_000 },
+  { label: '30s', ms: 30_000 },
+];
+
+const CUSTOM = /^(\d+(?:\.\d+)?)\s*(ms|s)$/;
+
+/** `1500ms` and `1.5s` are 1500 (ms); anything else is the error. */
+export function parseDuration(text: string): { ms: number } | { error: string } {
+  const match = CUSTOM.exec(text.trim());
+  if (!match) return { error: DURATION_ERROR };
+  const ms = Math.round(Number(match[1]) * (match[2] === 's' ? 1000 : 1));
+  return { ms };
+}
+
+/** How a duration in milliseconds reads in the filter: its preset, or `{n}ms`. */
+export function durationLabel(ms: number): string {
+  return DURATION_PRESETS.find((p) => p.ms === ms)?.label ?? `${ms}ms`;
+}

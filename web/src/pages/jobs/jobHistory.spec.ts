@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { detailsTabs, formatDuration, jobErrors, jobStatusColor, resourcePath, summaryTable } from './jobHistory';
+
+it('colours job statuses', () => {
+  expect(['RUNNING', 'SUCCESS', 'WARNING', 'FAILED', 'STOPPED', 'SKIPPED'].map(jobStatusColor)).toEqual([
+    'yellow',
+    'green',
+    'orange',
+    'red',
+    'red',
+    'grey',
+  ]);
+});
+
+it('formats durations', () => {
+  expect(formatDuration(null)).toBe('');
+  expect(formatDuration(0)).toBe('0ms');
+  expect(formatDuration(850)).toBe('850ms');
+  expect(formatDuration(1500)).toBe('1.5s');
+  expect(formatDuration(12_000)).toBe('12s');
+  expect(formatDuration(125_000)).toBe('2m 5s');
+  expect(formatDuration(3_605_000)).toBe('1h');
+  expect(formatDuration(90_000_000)).toBe('1d 1h');
+});
+
+it('links canaries to their page', () => {
+  expect(resourcePath({ resource_type: 'canary', resource_id: 'c1' })).toBe('/settings/canaries/c1');
+  expect(resourcePath({ resource_type: 'topology', resource_id: 't1' })).toBeUndefined();
+});
+
+describe('job errors', () => {
+  it('may be plain text', () => {
+    expect(jobErrors('boom')).toEqual({ kind: 'text', text: 'boom' });
+    expect(jobErrors('  ')).toBeUndefined();
+  });
+
+  it('may be a list of messages', () => {
+    expect(jobErrors(['a', 'b'])).toEqual({ kind: 'table', table: { columns: ['Message'], rows: [['a'], ['b']] } });
+    expect(jobErrors([])).toBeUndefined();
+  });
+
+  it('may be a list naming items', () => {
+    expect(jobErrors([{ check: 'ns/c/http', error: 'timeout' }])).toEqual({
+      kind: 'table',
+      table: { columns: ['Item', 'Error'], rows: [['ns/c/http', 'timeout']] },
+    });
+  });
+
+  it('may be a map keyed by item with nested errors', () => {
+    expect(jobErrors({ 'aws/ec2': { error: 'denied' }, 'aws/s3': 'throttled' })).toEqual({
+      kind: 'table',
+      table: {
+        columns: ['Item', 'Error'],
+        rows: [
+          ['aws/ec2', 'denied'],
+          ['aws/s3', 'throttled'],
+        ],
+      },
+    });
+    expect(jobErrors({})).toBeUndefined();
+    expect(jobErrors(null)).toBeUndefined();
+  });
+});
+
+describe('summaries', () => {
+  it('become tables', () => {
+    expect(summaryTable({ runs: 3, failed: 1 })).toEqual({
+      columns: ['Name', 'Value'],
+      rows: [
+        ['runs', '3'],
+        ['failed', '1'],
+      ],
+    });
+    expect(summaryTable({ Pod: { added: 2 }, Node: { added: 1, updated: 4 } })).toEqual({
+      columns: ['Name', 'added', 'updated'],
+      rows: [
+        ['Pod', '2', ''],
+        ['Node', '1', '4'],
+      ],
+    });
+    expect(summaryTable({})).toBeUndefined();
+    expect(summaryTable(null)).toBeUndefined();
+  });
+});
+
+describe('details tabs', () => {
+  it('show only those with content', () => {
+    expect(detailsTabs(null)).toEqual([]);
+    expect(detailsTabs({ errors: [], summary: {} })).toEqual([]);
+    expect(detailsTabs({ errors: 'x', scrape_summary: { Pod: { added: 1 } }, summary: { runs: 1 } }).map((t) => t.title)).toEqual([
+      'Errors',
+      'Scrape Summary',
+      'Reconcile Summary',
+    ]);
+    expect(detailsTabs({ errors: [], summary: { runs: 1 } }).map((t) => t.title)).toEqual(['Reconcile Summary']);
+  });
+});
