@@ -16,9 +16,11 @@ mod outcome;
 mod run;
 mod secrets;
 mod tls;
+mod transform;
 mod units;
 
 pub use kube_lookup::KubeLookup;
 pub use lookup::{BoxFuture, Connection, Lookup, LookupError, StaticLookup};
 pub use outcome::Outcome;
 pub use run::{Context, endpoint, run};
+pub use transform::Transformed;

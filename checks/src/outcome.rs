@@ -5,8 +5,10 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::transform::Transformed;
+
 /// The result of one check run.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Outcome {
     /// Healthy (`true`) or unhealthy.
     pub passed: bool,
@@ -18,6 +20,9 @@ pub struct Outcome {
     pub duration: Duration,
     /// The check's result variables (e.g. `code`, `content` for http), as seen by expressions.
     pub details: Value,
+    /// Results of other checks that the `transform` expression produced.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub transformed: Vec<Transformed>,
 }
 
 impl Outcome {
@@ -28,6 +33,7 @@ impl Outcome {
             error: Some(error.into()),
             duration,
             details: Value::Object(Default::default()),
+            transformed: Vec::new(),
         }
     }
 }

@@ -13,6 +13,7 @@ use crate::kinds::Check;
 use crate::lookup::Lookup;
 use crate::outcome::{Outcome, Probe, Verdict};
 use crate::secrets::{Resolver, Scrubber};
+use crate::transform::{self, Transformed};
 use crate::units::format_duration;
 
 /// What checks run with.
@@ -45,12 +46,6 @@ pub async fn run(check_type: &str, spec: &Value, ctx: &Context) -> Outcome {
         Err(error) => return Outcome::failed(error, started.elapsed()),
     };
     let meta = check.meta().clone();
-    if meta.transform.is_some() {
-        return Outcome::failed(
-            "transform is not supported by this engine",
-            started.elapsed(),
-        );
-    }
     let scrubber = Scrubber::default();
     let resolver = Resolver::new(
         Arc::clone(&ctx.lookup),
@@ -105,8 +100,13 @@ fn conclude(
     probe: Probe,
     duration: Duration,
 ) -> Outcome {
+    let own_name = if meta.name.is_empty() {
+        endpoint(check_type, spec).unwrap_or_default()
+    } else {
+        meta.name.clone()
+    };
     let check = json!({
-        "name": if meta.name.is_empty() { endpoint(check_type, spec).unwrap_or_default() } else { meta.name.clone() },
+        "name": own_name,
         "type": check_type,
         "labels": meta.labels.clone().unwrap_or_default(),
         "namespace": meta.namespace,
@@ -136,12 +136,26 @@ fn conclude(
         (None, Verdict::Pass) => None,
     };
     let error = verdict_error.or(display_error);
-    Outcome {
+    let outcome = Outcome {
         passed: error.is_none(),
         message,
         error,
         duration,
         details: probe.details,
+        transformed: Vec::new(),
+    };
+    let Some(template) = &meta.transform else {
+        return outcome;
+    };
+    match expr::evaluate(template, &env)
+        .and_then(|output| transform::apply(outcome.clone(), check_type, &own_name, output))
+    {
+        Ok(transformed) => transformed,
+        Err(error) => Outcome {
+            passed: false,
+            error: Some(format!("transform: {error}")),
+            ..outcome
+        },
     }
 }
 
@@ -150,6 +164,16 @@ fn scrub(outcome: Outcome, scrubber: &Scrubber) -> Outcome {
         message: scrubber.scrub(&outcome.message),
         error: outcome.error.map(|e| scrubber.scrub(&e)),
         details: scrubber.scrub_json(outcome.details),
+        transformed: outcome
+            .transformed
+            .into_iter()
+            .map(|t| Transformed {
+                message: scrubber.scrub(&t.message),
+                error: t.error.map(|e| scrubber.scrub(&e)),
+                details: scrubber.scrub_json(t.details),
+                ..t
+            })
+            .collect(),
         ..outcome
     }
 }

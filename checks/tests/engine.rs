@@ -120,7 +120,7 @@ async fn display_sets_the_message() {
 }
 
 #[tokio::test]
-async fn go_templates_javascript_and_transform_are_unsupported() {
+async fn go_templates_and_javascript_are_unsupported() {
     let outcome = run(
         "exec",
         exec("true", json!({"display": {"template": "{{ .stdout }}"}})),
@@ -139,8 +139,33 @@ async fn go_templates_javascript_and_transform_are_unsupported() {
         &outcome,
         "javascript expressions are not supported by this engine",
     );
-    let outcome = run("exec", exec("true", json!({"transform": {"expr": "[]"}}))).await;
-    assert_failed_with(&outcome, "transform is not supported by this engine");
+}
+
+#[tokio::test]
+async fn transform_turns_a_result_into_other_checks_results() {
+    let outcome = run(
+        "exec",
+        exec(
+            "printf 3",
+            json!({"transform": {"expr": "[{'name': 'disk-' + stdout, 'message': 'seen'}, {'name': 'disk-x', 'pass': false, 'error': 'full'}, {'message': 'own: ' + stdout}]"}}),
+        ),
+    )
+    .await;
+    assert_passed(&outcome);
+    assert_eq!(outcome.message, "own: 3");
+    let names: Vec<(&str, bool)> = outcome
+        .transformed
+        .iter()
+        .map(|t| (t.name.as_str(), t.passed))
+        .collect();
+    assert_eq!(names, [("disk-3", true), ("disk-x", false)]);
+    assert_eq!(outcome.transformed[0].check_type, "exec");
+
+    let outcome = run("exec", exec("true", json!({"transform": {"expr": "42"}}))).await;
+    assert_failed_with(
+        &outcome,
+        "transform: transform must return an object or a list of objects",
+    );
 }
 
 #[tokio::test]

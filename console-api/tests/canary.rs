@@ -193,6 +193,7 @@ async fn run_now_returns_the_new_result(pool: PgPool) {
                 error: None,
                 duration: Duration::from_millis(3),
                 details: json!({}),
+                ..Outcome::default()
             }
         }
         .boxed()

@@ -36,6 +36,7 @@ fn recording_runner() -> (Runner, Runs) {
                 error: (!passed).then(|| "status code 500".to_owned()),
                 duration: Duration::from_millis(12),
                 details: json!({"code": if passed { 200 } else { 500 }}),
+                ..Outcome::default()
             }
         }
         .boxed()
@@ -302,4 +303,76 @@ async fn pruning_deletes_old_results_in_batches(pool: PgPool) {
         .await
         .unwrap();
     assert_eq!(left, 1);
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn a_transform_reports_on_checks_of_its_own(pool: PgPool) {
+    let canary: Uuid = sqlx::query_scalar(
+        "INSERT INTO canaries (name, namespace, spec) VALUES ('disks', 'ops', '{\"schedule\": \"@every 1h\"}') RETURNING id",
+    )
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    let spec = json!({
+        "name": "df",
+        "script": "printf 'a 12\\nb 97'",
+        "transform": {"expr": "[{'name': 'disk-a', 'message': '12% used', 'labels': {'disk': 'a'}}, {'name': 'disk-b', 'pass': !stdout.contains('b 97'), 'message': '97% used'}]"}
+    });
+    let parent: Uuid = sqlx::query_scalar(
+        "INSERT INTO checks (canary_id, type, name, spec, next_runtime) VALUES ($1, 'exec', 'df', $2, now()) RETURNING id",
+    )
+    .bind(canary)
+    .bind(&spec)
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    let lookup = Arc::new(quarterdeck_checks::StaticLookup::default());
+    let engine = Running::start(
+        &pool,
+        engine::executor(lookup, None, Duration::from_secs(10)),
+    );
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let transformed = loop {
+        let rows: Vec<(String, String, bool, Option<String>, serde_json::Value)> = sqlx::query_as(
+            "SELECT c.name, c.namespace, s.status, s.message, c.labels FROM checks c \
+             JOIN check_statuses s ON s.check_id = c.id WHERE c.transformed ORDER BY c.name",
+        )
+        .fetch_all(&pool)
+        .await
+        .unwrap();
+        if rows.len() == 2 || Instant::now() > deadline {
+            break rows;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    engine.stop().await;
+    let parent_result: Vec<(bool, Option<String>)> =
+        sqlx::query_as("SELECT status, error FROM check_statuses WHERE check_id = $1")
+            .bind(parent)
+            .fetch_all(&pool)
+            .await
+            .unwrap();
+    assert_eq!(
+        transformed.len(),
+        2,
+        "{transformed:?}; the check: {parent_result:?}"
+    );
+    assert_eq!(transformed[0].0, "disk-a");
+    assert_eq!(transformed[0].1, "ops", "the canary's namespace");
+    assert!(transformed[0].2);
+    assert_eq!(transformed[0].3.as_deref(), Some("12% used"));
+    assert_eq!(transformed[0].4, json!({"disk": "a"}));
+    assert!(!transformed[1].2, "disk-b is 97% full");
+    let status: String = sqlx::query_scalar("SELECT status FROM checks WHERE name = 'disk-b'")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(status, "unhealthy");
+    let parent_runs: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM check_statuses WHERE check_id = $1")
+            .bind(parent)
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+    assert_eq!(parent_runs, 1, "the check itself has its own result");
 }

@@ -113,6 +113,52 @@ pub struct CheckResult {
     pub details: Value,
 }
 
+/// A check that a `transform` expression reported on: it has no schedule of
+/// its own and is written before its result.
+#[derive(Debug, Clone)]
+pub struct TransformedCheck {
+    pub id: Uuid,
+    pub canary_id: Uuid,
+    pub check_type: String,
+    pub name: String,
+    pub namespace: Option<String>,
+    pub description: Option<String>,
+    pub icon: Option<String>,
+    pub endpoint: Option<String>,
+    pub labels: Value,
+}
+
+/// Creates or revives transformed checks in one statement. A check of the
+/// spec with the same id keeps its own definition.
+pub async fn upsert_transformed(pool: &PgPool, checks: &[TransformedCheck]) -> Result<(), Error> {
+    if checks.is_empty() {
+        return Ok(());
+    }
+    let text = |f: fn(&TransformedCheck) -> Option<&str>| checks.iter().map(f).collect::<Vec<_>>();
+    sqlx::query(
+        "INSERT INTO checks (id, canary_id, type, name, namespace, description, icon, endpoint, labels, transformed) \
+         SELECT u.id, u.canary_id, u.type, u.name, coalesce(u.namespace, k.namespace), u.description, u.icon, u.endpoint, u.labels, true \
+         FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::jsonb[]) \
+              AS u(id, canary_id, type, name, namespace, description, icon, endpoint, labels) \
+         JOIN canaries k ON k.id = u.canary_id \
+         ON CONFLICT (id) DO UPDATE SET namespace = EXCLUDED.namespace, description = EXCLUDED.description, \
+              icon = EXCLUDED.icon, endpoint = EXCLUDED.endpoint, labels = EXCLUDED.labels, deleted_at = NULL \
+         WHERE checks.transformed",
+    )
+    .bind(checks.iter().map(|c| c.id).collect::<Vec<_>>())
+    .bind(checks.iter().map(|c| c.canary_id).collect::<Vec<_>>())
+    .bind(checks.iter().map(|c| c.check_type.as_str()).collect::<Vec<_>>())
+    .bind(checks.iter().map(|c| c.name.as_str()).collect::<Vec<_>>())
+    .bind(text(|c| c.namespace.as_deref()))
+    .bind(text(|c| c.description.as_deref()))
+    .bind(text(|c| c.icon.as_deref()))
+    .bind(text(|c| c.endpoint.as_deref()))
+    .bind(checks.iter().map(|c| Json(&c.labels)).collect::<Vec<_>>())
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
 /// Writes results in one statement: the status rows, the hourly and daily
 /// rollups, and each check's status, last run and last transition. Results
 /// of checks that no longer exist are dropped.

@@ -26,7 +26,8 @@ pub(crate) fn environment(details: &Value, check: Value) -> Map<String, Value> {
     env
 }
 
-fn evaluate(template: &Template, env: &Map<String, Value>) -> Result<Value, String> {
+/// The expression's value, as `transform` takes it.
+pub(crate) fn evaluate(template: &Template, env: &Map<String, Value>) -> Result<Value, String> {
     if let Some(source) = template.expr.as_deref().filter(|s| !s.trim().is_empty()) {
         return cel::evaluate(source, env);
     }

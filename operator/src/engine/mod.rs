@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use chrono::{DateTime, Utc};
 use futures::FutureExt;
 use futures::future::BoxFuture;
-use quarterdeck_store::health::{self, CheckResult, DueCheck};
+use quarterdeck_store::health::{self, CheckResult, DueCheck, TransformedCheck};
 use quarterdeck_store::jobs::{self, JobRun};
 use serde_json::{Value, json};
 use sqlx::PgPool;
@@ -112,6 +112,8 @@ impl Default for Settings {
 struct Finished {
     check: DueCheck,
     result: CheckResult,
+    /// Results of other checks that the run's `transform` produced.
+    transformed: Vec<(TransformedCheck, CheckResult)>,
     lag: Option<Duration>,
 }
 
@@ -213,23 +215,58 @@ async fn run_one(runner: &Runner, check: DueCheck) -> Finished {
     let outcome = match Schedule::parse(check.schedule.as_deref(), check.interval) {
         Err(e) => Outcome {
             passed: false,
-            message: String::new(),
             error: Some(e.to_string()),
-            duration: Duration::ZERO,
-            details: Value::Null,
+            ..Outcome::default()
         },
         Ok(_) => runner(check.clone()).await,
     };
+    let millis = |d: Duration| i32::try_from(d.as_millis()).unwrap_or(i32::MAX);
+    let transformed = outcome
+        .transformed
+        .into_iter()
+        .map(|t| {
+            let id = Uuid::new_v5(
+                &check.canary_id,
+                format!("{}/{}", t.check_type, t.name).as_bytes(),
+            );
+            let result = CheckResult {
+                check_id: id,
+                time: started,
+                passed: t.passed,
+                duration_ms: millis(t.duration.unwrap_or(outcome.duration)),
+                message: t.message,
+                error: t.error,
+                details: t.details,
+            };
+            let row = TransformedCheck {
+                id,
+                canary_id: check.canary_id,
+                check_type: t.check_type,
+                name: t.name,
+                namespace: t.namespace,
+                description: t.description,
+                icon: t.icon,
+                endpoint: t.endpoint,
+                labels: Value::Object(t.labels),
+            };
+            (row, result)
+        })
+        .collect();
     let result = CheckResult {
         check_id: check.id,
         time: started,
         passed: outcome.passed,
-        duration_ms: i32::try_from(outcome.duration.as_millis()).unwrap_or(i32::MAX),
+        duration_ms: millis(outcome.duration),
         message: outcome.message,
         error: outcome.error,
         details: outcome.details,
     };
-    Finished { check, result, lag }
+    Finished {
+        check,
+        result,
+        transformed,
+        lag,
+    }
 }
 
 /// Writes results in batches, announces Run Now results, feeds the metrics,
@@ -271,7 +308,17 @@ async fn write_results(
 }
 
 async fn flush(pool: &PgPool, batch: &mut Vec<Finished>, metrics: &Metrics, report: &mut Report) {
-    let results: Vec<CheckResult> = batch.iter().map(|f| f.result.clone()).collect();
+    let mut results: Vec<CheckResult> = batch.iter().map(|f| f.result.clone()).collect();
+    let (checks, transformed): (Vec<TransformedCheck>, Vec<CheckResult>) = batch
+        .iter()
+        .flat_map(|f| f.transformed.iter().cloned())
+        .unzip();
+    match health::upsert_transformed(pool, &checks).await {
+        Ok(()) => results.extend(transformed),
+        Err(e) => {
+            tracing::warn!(error = %e, checks = checks.len(), "writing transformed checks failed")
+        }
+    }
     if let Err(e) = health::record(pool, &results).await {
         tracing::warn!(error = %e, results = results.len(), "writing check results failed");
         report.write_errors += 1;
