@@ -3,7 +3,7 @@ import SlidersHIcon from '@patternfly/react-icons/dist/esm/icons/sliders-h-icon'
 import { useMemo } from 'react';
 import { DATE_FORMATS, DATE_FORMAT_LABELS, type DateFormat } from '../lib/format';
 import { timeZoneOptions } from '../lib/timezones';
-import { PAGE_SIZES, usePreference } from './preferences';
+import { PAGE_SIZES, REFRESH_RATES, usePreference, type RefreshRate } from './preferences';
 
 /** The popover's form; mounted only while open, so the zone list is built then. */
 function PreferencesForm() {
@@ -11,6 +11,7 @@ function PreferencesForm() {
   const [zone, setZone] = usePreference('displayTimezone');
   const [pageSize, setPageSize] = usePreference('pageSize');
   const [showDeleted, setShowDeleted] = usePreference('showDeleted');
+  const [refreshRate, setRefreshRate] = usePreference('refreshRate');
   const zones = useMemo(() => timeZoneOptions(), []);
   return (
     <Form onSubmit={(e) => e.preventDefault()}>
@@ -32,6 +33,13 @@ function PreferencesForm() {
         <FormSelect id="pref-page-size" value={pageSize} onChange={(_e, v) => setPageSize(Number(v))}>
           {PAGE_SIZES.map((n) => (
             <FormSelectOption key={n} value={n} label={String(n)} />
+          ))}
+        </FormSelect>
+      </FormGroup>
+      <FormGroup label="Refresh rate" fieldId="pref-refresh-rate">
+        <FormSelect id="pref-refresh-rate" value={refreshRate} onChange={(_e, v) => setRefreshRate(v as RefreshRate)}>
+          {REFRESH_RATES.map((rate) => (
+            <FormSelectOption key={rate} value={rate} label={rate || 'None'} />
           ))}
         </FormSelect>
       </FormGroup>

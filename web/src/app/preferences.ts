@@ -10,10 +10,15 @@ export interface Preferences {
   displayTimezone: string;
   pageSize: number;
   showDeleted: boolean;
+  refreshRate: RefreshRate;
 }
 
 /** Table page sizes offered by the preferences and the tables' paginations. */
 export const PAGE_SIZES = [50, 100, 200] as const;
+
+/** Auto-refresh intervals (spec part 2 section 9); '' is None. */
+export const REFRESH_RATES = ['', '15s', '30s', '60s', '2m', '3m', '5m', '10m', '15m'] as const;
+export type RefreshRate = (typeof REFRESH_RATES)[number];
 
 export const DEFAULTS: Preferences = {
   sidebarCollapsed: false,
@@ -21,12 +26,14 @@ export const DEFAULTS: Preferences = {
   displayTimezone: BROWSER_ZONE,
   pageSize: 50,
   showDeleted: false,
+  refreshRate: '',
 };
 
 /** Stored values that are not among a preference's choices read as its default. */
 const ALLOWED: Partial<{ [K in keyof Preferences]: readonly Preferences[K][] }> = {
   dateTimeFormat: DATE_FORMATS,
   pageSize: PAGE_SIZES,
+  refreshRate: REFRESH_RATES,
 };
 
 const PREFIX = 'quarterdeck.';

@@ -46,6 +46,7 @@ export const routes: RouteObject[] = [
       { path: '/flow-error', ...lazyRoute(() => import('../pages/errors/FlowErrorPage'), {}) },
       { path: '/invite', ...lazyRoute(() => import('../pages/invite/SetPasswordPage'), { kind: 'invite' as const }) },
       { path: '/reset-password', ...lazyRoute(() => import('../pages/invite/SetPasswordPage'), { kind: 'reset' as const }) },
+      { path: '/view/health', ...lazyRoute(() => import('../pages/health/HealthEmbed'), {}) },
       {
         ...lazyRoute(() => import('./AppLayout'), {}),
         children: [

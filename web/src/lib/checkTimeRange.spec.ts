@@ -1,0 +1,76 @@
+import { expect, it } from 'vitest';
+import { TIME_RANGES, TIME_WINDOW_MINUTES, defaultTimeRange, isTimeRange, rangeStart } from './checkTimeRange';
+
+const NOW = Date.parse('2026-03-04T12:00:00.000Z');
+const ago = (minutes: number) => new Date(NOW - minutes * 60_000).toISOString();
+
+it('offers the ranges of the spec with their windows', () => {
+  expect(TIME_RANGES).toEqual([
+    '15m',
+    '1h',
+    '2h',
+    '3h',
+    '6h',
+    '12h',
+    '1d',
+    '2d',
+    '3d',
+    '1w',
+    '2w',
+    '3w',
+    '1mo',
+    '2mo',
+    '3mo',
+    '6mo',
+    '1y',
+    '2y',
+    '3y',
+    '5y',
+  ]);
+  expect(TIME_WINDOW_MINUTES['1w']).toBe(10080);
+  expect(TIME_WINDOW_MINUTES['1mo']).toBe(43200);
+  expect(TIME_WINDOW_MINUTES['5y']).toBe(2592000);
+});
+
+it('opens with 1h for a run under 60 minutes old, or none', () => {
+  expect(defaultTimeRange(ago(0), NOW)).toBe('1h');
+  expect(defaultTimeRange(ago(59.9), NOW)).toBe('1h');
+  expect(defaultTimeRange(null, NOW)).toBe('1h');
+  expect(defaultTimeRange(undefined, NOW)).toBe('1h');
+  expect(defaultTimeRange('not a date', NOW)).toBe('1h');
+  expect(defaultTimeRange(ago(-30), NOW)).toBe('1h');
+});
+
+it('steps through wider ranges as the last run gets older', () => {
+  expect(defaultTimeRange(ago(60), NOW)).toBe('3h');
+  expect(defaultTimeRange(ago(179), NOW)).toBe('3h');
+  expect(defaultTimeRange(ago(180), NOW)).toBe('6h');
+  expect(defaultTimeRange(ago(360), NOW)).toBe('12h');
+  expect(defaultTimeRange(ago(720), NOW)).toBe('1d');
+  expect(defaultTimeRange(ago(1440), NOW)).toBe('2d');
+  expect(defaultTimeRange(ago(2880), NOW)).toBe('3d');
+  expect(defaultTimeRange(ago(4320), NOW)).toBe('1w');
+  expect(defaultTimeRange(ago(10080), NOW)).toBe('2w');
+  expect(defaultTimeRange(ago(20160), NOW)).toBe('3w');
+  expect(defaultTimeRange(ago(30240), NOW)).toBe('1mo');
+  expect(defaultTimeRange(ago(43200), NOW)).toBe('2mo');
+  expect(defaultTimeRange(ago(86400), NOW)).toBe('3mo');
+  expect(defaultTimeRange(ago(129600), NOW)).toBe('6mo');
+  expect(defaultTimeRange(ago(259200), NOW)).toBe('1y');
+  expect(defaultTimeRange(ago(518400), NOW)).toBe('2y');
+  expect(defaultTimeRange(ago(1036800), NOW)).toBe('3y');
+  expect(defaultTimeRange(ago(1555199), NOW)).toBe('3y');
+});
+
+it('gives 5y to runs older than 3y', () => {
+  expect(defaultTimeRange(ago(1555200), NOW)).toBe('5y');
+  expect(defaultTimeRange(ago(10_000_000), NOW)).toBe('5y');
+});
+
+it('recognises ranges and writes their start in minutes', () => {
+  expect(isTimeRange('1mo')).toBe(true);
+  expect(isTimeRange('4h')).toBe(false);
+  expect(isTimeRange(null)).toBe(false);
+  expect(rangeStart('1h')).toBe('60m');
+  expect(rangeStart('1mo')).toBe('43200m');
+});

@@ -1,0 +1,121 @@
+import { Badge, Button, SearchInput, ToggleGroup, ToggleGroupItem, Toolbar, ToolbarContent, ToolbarItem } from '@patternfly/react-core';
+import FilterIcon from '@patternfly/react-icons/dist/esm/icons/filter-icon';
+import { useEffect, useRef, useState } from 'react';
+import { SimpleSelect, type Option } from '../../components/Selects';
+import { TIME_RANGES } from '../../lib/checkTimeRange';
+import type { LabelChoice } from '../../lib/healthFilter';
+import { timeRangeLabel } from '../../lib/healthFormat';
+import { LABEL_PREFIX, NO_GROUP, type HealthParams } from '../../lib/healthParams';
+import type { UpdateHealthParams } from './useHealthParams';
+
+/** Debounce of the search box (spec part 2 section 9). */
+const SEARCH_DEBOUNCE_MS = 400;
+
+const GROUP_OPTIONS: Option[] = [
+  { value: NO_GROUP, label: 'No Grouping' },
+  { value: 'canary_name', label: 'Group Name' },
+  { value: 'name', label: 'Name' },
+  { value: 'description', label: 'Description' },
+  { value: 'type', label: 'Type' },
+];
+const TAB_OPTIONS: Option[] = [
+  { value: 'namespace', label: 'Namespace' },
+  { value: 'agent', label: 'Agent' },
+];
+const TIME_RANGE_OPTIONS: Option[] = TIME_RANGES.map((range) => ({ value: range, label: timeRangeLabel(range) }));
+
+const labelOptions = (choices: readonly LabelChoice[]) =>
+  choices.map((c) => ({ value: LABEL_PREFIX + c.key, label: c.key, description: 'Label' }));
+
+/** The search box: the URL follows the text 400 ms after typing stops, and
+ * the text follows the URL when something else changes it (a link, Back). */
+function SearchBox({ value, onChange }: { value: string; onChange(value: string): void }) {
+  const [text, setText] = useState(value);
+  const [sent, setSent] = useState(value);
+  const [seen, setSeen] = useState(value);
+  const timer = useRef<number>(undefined);
+  if (value !== seen) {
+    setSeen(value);
+    if (value !== sent) {
+      setSent(value);
+      setText(value);
+    }
+  }
+  useEffect(() => () => window.clearTimeout(timer.current), []);
+  const change = (next: string, delay: number) => {
+    setText(next);
+    window.clearTimeout(timer.current);
+    timer.current = window.setTimeout(() => {
+      setSent(next);
+      onChange(next);
+    }, delay);
+  };
+  return (
+    <SearchInput
+      aria-label="Search checks"
+      placeholder="Search by name, description, or endpoint"
+      value={text}
+      onChange={(_e, next) => change(next, SEARCH_DEBOUNCE_MS)}
+      onClear={() => change('', 0)}
+    />
+  );
+}
+
+interface HealthToolbarProps {
+  params: HealthParams;
+  update: UpdateHealthParams;
+  choices: readonly LabelChoice[];
+  /** The filter sidebar's toggle, on narrow screens. */
+  filters?: { count: number; onToggle(): void };
+}
+
+/** Search, grouping, tabs, time range and layout. */
+export function HealthToolbar({ params, update, choices, filters }: HealthToolbarProps) {
+  const labels = labelOptions(choices);
+  return (
+    <Toolbar>
+      <ToolbarContent>
+        {filters && (
+          <ToolbarItem>
+            <Button variant="secondary" icon={<FilterIcon />} onClick={filters.onToggle}>
+              Filters <Badge isRead>{filters.count}</Badge>
+            </Button>
+          </ToolbarItem>
+        )}
+        <ToolbarItem>
+          <SearchBox value={params.query} onChange={(query) => update({ query })} />
+        </ToolbarItem>
+        <ToolbarItem>
+          <SimpleSelect
+            label="Group By"
+            options={[...GROUP_OPTIONS, ...labels]}
+            value={params.groupBy}
+            onChange={(groupBy) => update({ groupBy })}
+          />
+        </ToolbarItem>
+        <ToolbarItem>
+          <SimpleSelect
+            label="Tab By"
+            options={[...TAB_OPTIONS, ...labels]}
+            value={params.tabBy}
+            onChange={(tabBy) => update({ tabBy, tab: undefined })}
+          />
+        </ToolbarItem>
+        <ToolbarItem>
+          <SimpleSelect
+            label="Time range"
+            options={TIME_RANGE_OPTIONS}
+            value={params.timeRange}
+            onChange={(range) => update({ timeRange: range as HealthParams['timeRange'] })}
+          />
+        </ToolbarItem>
+        <ToolbarItem>
+          <ToggleGroup isCompact aria-label="Layout">
+            <ToggleGroupItem text="Table" isSelected={params.layout === 'table'} onChange={() => update({ layout: 'table' })} />
+            <ToggleGroupItem text="Cards" isSelected={params.layout === 'card'} onChange={() => update({ layout: 'card' })} />
+          </ToggleGroup>
+        </ToolbarItem>
+      </ToolbarContent>
+    </Toolbar>
+  );
+}

@@ -1,0 +1,63 @@
+import { Button, Content } from '@patternfly/react-core';
+import PlayIcon from '@patternfly/react-icons/dist/esm/icons/play-icon';
+import type { UseMutationResult } from '@tanstack/react-query';
+import { useLinkClickHandler } from 'react-router';
+import { errorMessage } from '../../../api/errors';
+import { useSession } from '../../../app/session';
+import { useToast } from '../../../app/toast';
+import type { CanaryDefinition, CheckSummary } from './useCheckDetailData';
+
+/** Roles that may run a check now (spec part 2 section 6). */
+const RUN_NOW_ROLES = ['admin', 'editor', 'responder', 'commander'];
+
+/** Where the canary is edited: its editor, or for a Kubernetes CRD (read-only
+ * here) the custom resource to change instead. */
+function CanaryLink({ canary }: { canary: CanaryDefinition }) {
+  const { authorizer } = useSession();
+  const href = `/settings/canaries/${canary.id}`;
+  const followLink = useLinkClickHandler<HTMLButtonElement>(href);
+  if (canary.source === 'KubernetesCRD') {
+    return (
+      <Content component="small">
+        Managed by Kubernetes CRD: Canary {canary.namespace}/{canary.name}. Edit the custom resource to change it.
+      </Content>
+    );
+  }
+  if (!authorizer.can('canaries', 'write')) return null;
+  return (
+    <Button variant="secondary" component="a" href={href} onClick={followLink}>
+      Edit
+    </Button>
+  );
+}
+
+/** Edit (or where the canary comes from) and Run Now. */
+export function DetailFooter({
+  check,
+  canary,
+  runNow,
+}: {
+  check: CheckSummary | undefined;
+  canary: CanaryDefinition | null | undefined;
+  runNow: UseMutationResult<unknown, Error, void>;
+}) {
+  const { authorizer } = useSession();
+  const toast = useToast();
+  const canRun = Boolean(check?.id && !check.deleted_at) && authorizer.roles.some((r) => RUN_NOW_ROLES.includes(r));
+  return (
+    <>
+      {canary && <CanaryLink canary={canary} />}
+      {canRun && (
+        <Button
+          icon={<PlayIcon />}
+          isLoading={runNow.isPending}
+          isDisabled={runNow.isPending}
+          spinnerAriaValueText="Running"
+          onClick={() => runNow.mutate(undefined, { onError: (e) => toast.error(errorMessage(e)) })}
+        >
+          Run Now
+        </Button>
+      )}
+    </>
+  );
+}
