@@ -6,6 +6,8 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use sqlx::PgPool;
+
+use crate::summary_cache::SummaryCache;
 use tower::ServiceBuilder;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::trace::TraceLayer;
@@ -26,6 +28,8 @@ pub struct AppState {
     pub kube_proxy: Option<Arc<KubeProxy>>,
     /// The Helm chart repository integration previews install from.
     pub chart_repository_url: Arc<str>,
+    /// The health summary shared between callers for a moment.
+    pub summary_cache: Arc<SummaryCache<String>>,
 }
 
 impl AppState {
@@ -36,7 +40,14 @@ impl AppState {
             web_dir: None,
             kube_proxy: None,
             chart_repository_url: Arc::from(DEFAULT_CHART_REPOSITORY_URL),
+            summary_cache: Arc::new(SummaryCache::new(std::time::Duration::ZERO)),
         }
+    }
+
+    /// Shares each health summary between callers for `ttl`.
+    pub fn with_summary_cache(mut self, ttl: std::time::Duration) -> Self {
+        self.summary_cache = Arc::new(SummaryCache::new(ttl));
+        self
     }
 
     /// Points integration previews at this Helm chart repository.

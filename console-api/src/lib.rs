@@ -11,6 +11,7 @@ pub mod openapi;
 pub mod rbac;
 mod routes;
 mod server;
+mod summary_cache;
 mod web;
 
 pub use app::{AppState, router, serve_on};

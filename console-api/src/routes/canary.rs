@@ -3,7 +3,10 @@
 
 use std::time::{Duration, Instant};
 
+use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use chrono::{DateTime, Utc};
@@ -17,6 +20,7 @@ use uuid::Uuid;
 use crate::auth::Caller;
 use crate::body::Body;
 use crate::rbac::Action;
+use crate::summary_cache::Key;
 use crate::{ApiError, AppState};
 
 /// Roles that may run a check now (spec part 2 section 6).
@@ -72,7 +76,7 @@ pub(crate) async fn summary_get(
     State(state): State<AppState>,
     caller: Caller,
     Query(query): Query<SummaryQuery>,
-) -> Result<Json<Summary>, ApiError> {
+) -> Result<Response, ApiError> {
     summary(&state, &caller, query).await
 }
 
@@ -82,7 +86,7 @@ pub(crate) async fn summary_post(
     State(state): State<AppState>,
     caller: Caller,
     Body(query): Body<SummaryQuery>,
-) -> Result<Json<Summary>, ApiError> {
+) -> Result<Response, ApiError> {
     summary(&state, &caller, query).await
 }
 
@@ -90,22 +94,43 @@ async fn summary(
     state: &AppState,
     caller: &Caller,
     query: SummaryQuery,
-) -> Result<Json<Summary>, ApiError> {
+) -> Result<Response, ApiError> {
     caller.require("canaries", Action::Read)?;
-    let started = Instant::now();
     let now = Utc::now();
     let since = match query.since.as_deref() {
         Some(text) => instant("since", text, now)?,
         None => now - chrono::Duration::from_std(DEFAULT_RANGE).unwrap_or_default(),
     };
     let rules = canary_rules(caller);
-    let checks_summary =
-        health::summary(&state.db, rules.as_deref(), since, query.check_id).await?;
-    Ok(Json(Summary {
-        duration: started.elapsed().as_millis() as u64,
-        runner_name: "local",
-        checks_summary,
-    }))
+    let compute = || async {
+        let started = Instant::now();
+        let checks_summary = health::summary(&state.db, rules.as_deref(), since, query.check_id)
+            .await
+            .map_err(|e| e.to_string())?;
+        let summary = Summary {
+            duration: started.elapsed().as_millis() as u64,
+            runner_name: "local",
+            checks_summary,
+        };
+        serde_json::to_vec(&summary)
+            .map(Bytes::from)
+            .map_err(|e| e.to_string())
+    };
+    // One check's summary is the detail dialog's: always fresh.
+    let body = if query.check_id.is_some() {
+        compute().await
+    } else {
+        let key = Key {
+            rules: rules
+                .as_ref()
+                .map(|r| serde_json::to_string(r).unwrap_or_default())
+                .unwrap_or_default(),
+            from_hour: since.timestamp() / 3600,
+        };
+        state.summary_cache.get_or_compute(key, compute).await
+    }
+    .map_err(ApiError::Internal)?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
 }
 
 #[derive(Serialize)]
@@ -250,6 +275,7 @@ pub(crate) async fn run_now(
         ));
     }
     require_visible(&state, &caller, id).await?;
+    state.summary_cache.clear();
     // Listen before asking, so the answer cannot be missed.
     let mut listener = PgListener::connect_with(&state.db).await?;
     listener.listen(health::RESULT_CHANNEL).await?;
