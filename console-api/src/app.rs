@@ -29,7 +29,7 @@ pub struct AppState {
     /// The Helm chart repository integration previews install from.
     pub chart_repository_url: Arc<str>,
     /// The health summary shared between callers for a moment.
-    pub summary_cache: Arc<SummaryCache<String>>,
+    pub summary_cache: Arc<SummaryCache>,
 }
 
 impl AppState {

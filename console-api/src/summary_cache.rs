@@ -1,15 +1,20 @@
 //! The health summary, shared for a moment: callers who see the same checks
-//! over the same hours within `ttl` get one computation's JSON. Concurrent
-//! misses wait for the one in flight. Each replica keeps its own, so the API
-//! stays stateless: a value is at most `ttl` old and never needed.
+//! over the same hours get one computation's JSON for `ttl`. After that the
+//! next caller starts a refresh and, while it runs, callers get the previous
+//! JSON if it is under `STALE_LIMIT` × `ttl` old (else they wait for the
+//! refresh). One refresh runs per key at a time. Each replica keeps its own,
+//! so the API stays stateless: nothing here is ever needed, only reused.
 
 use std::collections::HashMap;
-use std::future::Future;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
-use tokio::sync::OnceCell;
+use futures::FutureExt;
+use futures::future::{BoxFuture, Shared};
+
+/// How many `ttl`s old a summary may be while its refresh runs.
+const STALE_LIMIT: u32 = 3;
 
 /// Who sees what, and from which hour: the summary depends on nothing else.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -20,54 +25,92 @@ pub struct Key {
     pub from_hour: i64,
 }
 
-type Cell<E> = Arc<OnceCell<Result<Bytes, E>>>;
+/// A computation of the summary's JSON; errors as text.
+pub type Computation = BoxFuture<'static, Result<Bytes, String>>;
 
-pub struct SummaryCache<E> {
-    ttl: Duration,
-    entries: Mutex<HashMap<Key, (Instant, Cell<E>)>>,
+#[derive(Default)]
+struct Slot {
+    value: Option<(Instant, Bytes)>,
+    refresh: Option<Shared<Computation>>,
 }
 
-impl<E: Clone> SummaryCache<E> {
+pub struct SummaryCache {
+    ttl: Duration,
+    slots: Mutex<HashMap<Key, Slot>>,
+}
+
+impl SummaryCache {
     /// A zero `ttl` computes every request.
     pub fn new(ttl: Duration) -> Self {
         Self {
             ttl,
-            entries: Mutex::default(),
+            slots: Mutex::default(),
         }
     }
 
-    pub async fn get_or_compute<F, Fut>(&self, key: Key, compute: F) -> Result<Bytes, E>
-    where
-        F: FnOnce() -> Fut,
-        Fut: Future<Output = Result<Bytes, E>>,
-    {
+    pub async fn get_or_compute(
+        self: &Arc<Self>,
+        key: Key,
+        compute: impl FnOnce() -> Computation,
+    ) -> Result<Bytes, String> {
         if self.ttl.is_zero() {
             return compute().await;
         }
-        let cell = {
-            let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
-            let ttl = self.ttl;
-            entries.retain(|_, (at, _)| at.elapsed() < ttl);
-            entries
-                .entry(key)
-                .or_insert_with(|| (Instant::now(), Arc::default()))
-                .1
-                .clone()
+        let (stale, refresh) = {
+            let mut slots = self.lock();
+            let limit = self.ttl * STALE_LIMIT;
+            slots.retain(|_, s| {
+                s.refresh.is_some() || s.value.as_ref().is_some_and(|(at, _)| at.elapsed() < limit)
+            });
+            let slot = slots.entry(key.clone()).or_default();
+            if let Some((at, value)) = &slot.value
+                && at.elapsed() < self.ttl
+            {
+                return Ok(value.clone());
+            }
+            let refresh = slot
+                .refresh
+                .get_or_insert_with(|| self.start_refresh(key, compute()))
+                .clone();
+            let stale = slot
+                .value
+                .as_ref()
+                .filter(|(at, _)| at.elapsed() < limit)
+                .map(|(_, value)| value.clone());
+            (stale, refresh)
         };
-        // An error is answered to the callers waiting for it, then forgotten.
-        let result = cell.get_or_init(compute).await.clone();
-        if result.is_err() {
-            self.clear();
+        match stale {
+            Some(value) => Ok(value),
+            None => refresh.await,
         }
-        result
+    }
+
+    /// Runs the computation to its end even if every caller goes away, and
+    /// keeps what it gives.
+    fn start_refresh(self: &Arc<Self>, key: Key, computation: Computation) -> Shared<Computation> {
+        let shared = computation.shared();
+        let cache = Arc::clone(self);
+        let done = shared.clone();
+        tokio::spawn(async move {
+            let result = done.await;
+            let mut slots = cache.lock();
+            if let Some(slot) = slots.get_mut(&key) {
+                slot.refresh = None;
+                if let Ok(value) = result {
+                    slot.value = Some((Instant::now(), value));
+                }
+            }
+        });
+        shared
     }
 
     /// Forgets everything, after a change this replica made (Run Now).
     pub fn clear(&self) {
-        self.entries
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clear();
+        self.lock().clear();
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Key, Slot>> {
+        self.slots.lock().unwrap_or_else(|p| p.into_inner())
     }
 }
 
@@ -84,55 +127,84 @@ mod tests {
         }
     }
 
-    async fn count(cache: &SummaryCache<String>, k: Key, calls: &AtomicUsize) -> Bytes {
+    /// Counts computations; each answers its number after 20 ms.
+    async fn get(
+        cache: &Arc<SummaryCache>,
+        k: Key,
+        calls: &Arc<AtomicUsize>,
+    ) -> Result<Bytes, String> {
+        let calls = Arc::clone(calls);
         cache
-            .get_or_compute(k, || async {
-                calls.fetch_add(1, Ordering::SeqCst);
-                tokio::time::sleep(Duration::from_millis(20)).await;
-                Ok(Bytes::from_static(b"{}"))
+            .get_or_compute(k, move || {
+                async move {
+                    let n = calls.fetch_add(1, Ordering::SeqCst) + 1;
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                    Ok(Bytes::from(n.to_string()))
+                }
+                .boxed()
             })
             .await
-            .unwrap()
     }
 
     #[tokio::test]
-    async fn concurrent_callers_share_one_computation_until_it_expires() {
-        let cache = SummaryCache::new(Duration::from_millis(200));
-        let calls = AtomicUsize::new(0);
-        let (a, b) = tokio::join!(count(&cache, key(1), &calls), count(&cache, key(1), &calls));
+    async fn callers_share_one_computation_and_get_the_previous_one_while_it_refreshes() {
+        let cache = Arc::new(SummaryCache::new(Duration::from_millis(100)));
+        let calls = Arc::new(AtomicUsize::new(0));
+        let (a, b) = tokio::join!(get(&cache, key(1), &calls), get(&cache, key(1), &calls));
         assert_eq!(
-            (a, b),
-            (Bytes::from_static(b"{}"), Bytes::from_static(b"{}"))
+            (a.unwrap(), b.unwrap()),
+            (Bytes::from("1"), Bytes::from("1"))
         );
-        assert_eq!(calls.load(Ordering::SeqCst), 1);
-        count(&cache, key(2), &calls).await;
         assert_eq!(
-            calls.load(Ordering::SeqCst),
-            2,
-            "another range is another entry"
+            get(&cache, key(2), &calls).await.unwrap(),
+            "2",
+            "another range"
         );
-        tokio::time::sleep(Duration::from_millis(250)).await;
-        count(&cache, key(1), &calls).await;
-        assert_eq!(calls.load(Ordering::SeqCst), 3, "expired");
+
+        tokio::time::sleep(Duration::from_millis(120)).await;
+        assert_eq!(
+            get(&cache, key(1), &calls).await.unwrap(),
+            "1",
+            "stale while refreshing"
+        );
+        let mut seen = Bytes::from("1");
+        for _ in 0..100 {
+            seen = get(&cache, key(1), &calls).await.unwrap();
+            if seen != "1" {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        assert_eq!(seen, "3", "refreshed once, in the background");
+
+        tokio::time::sleep(Duration::from_millis(350)).await;
+        assert_eq!(
+            get(&cache, key(1), &calls).await.unwrap(),
+            "4",
+            "too old to serve: waits"
+        );
         cache.clear();
-        count(&cache, key(1), &calls).await;
-        assert_eq!(calls.load(Ordering::SeqCst), 4, "cleared");
+        assert_eq!(get(&cache, key(1), &calls).await.unwrap(), "5", "cleared");
     }
 
     #[tokio::test]
     async fn errors_and_a_zero_ttl_are_not_kept() {
-        let cache: SummaryCache<String> = SummaryCache::new(Duration::from_secs(60));
+        let cache = Arc::new(SummaryCache::new(Duration::from_secs(60)));
         let failed = cache
-            .get_or_compute(key(1), || async { Err("down".to_owned()) })
+            .get_or_compute(key(1), || async { Err("down".to_owned()) }.boxed())
             .await;
         assert_eq!(failed, Err("down".to_owned()));
-        let calls = AtomicUsize::new(0);
-        count(&cache, key(1), &calls).await;
-        assert_eq!(calls.load(Ordering::SeqCst), 1, "the error was forgotten");
+        tokio::task::yield_now().await;
+        let calls = Arc::new(AtomicUsize::new(0));
+        assert_eq!(
+            get(&cache, key(1), &calls).await.unwrap(),
+            "1",
+            "the error was not kept"
+        );
 
-        let uncached = SummaryCache::new(Duration::ZERO);
-        count(&uncached, key(1), &calls).await;
-        count(&uncached, key(1), &calls).await;
+        let uncached = Arc::new(SummaryCache::new(Duration::ZERO));
+        get(&uncached, key(1), &calls).await.unwrap();
+        get(&uncached, key(1), &calls).await.unwrap();
         assert_eq!(calls.load(Ordering::SeqCst), 3);
     }
 }

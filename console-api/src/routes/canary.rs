@@ -10,6 +10,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use chrono::{DateTime, Utc};
+use futures::FutureExt;
 use quarterdeck_store::health::{self, HistoryQuery};
 use quarterdeck_store::rest;
 use serde::{Deserialize, Serialize};
@@ -102,22 +103,28 @@ async fn summary(
         None => now - chrono::Duration::from_std(DEFAULT_RANGE).unwrap_or_default(),
     };
     let rules = canary_rules(caller);
-    let compute = || async {
-        let started = Instant::now();
-        let checks_summary = health::summary(&state.db, rules.as_deref(), since, query.check_id)
-            .await
-            .map_err(|e| e.to_string())?;
-        let summary = Summary {
-            duration: started.elapsed().as_millis() as u64,
-            runner_name: "local",
-            checks_summary,
-        };
-        serde_json::to_vec(&summary)
-            .map(Bytes::from)
-            .map_err(|e| e.to_string())
+    let db = state.db.clone();
+    let check_id = query.check_id;
+    let owned_rules = rules.clone();
+    let compute = move || {
+        async move {
+            let started = Instant::now();
+            let checks_summary = health::summary(&db, owned_rules.as_deref(), since, check_id)
+                .await
+                .map_err(|e| e.to_string())?;
+            let summary = Summary {
+                duration: started.elapsed().as_millis() as u64,
+                runner_name: "local",
+                checks_summary,
+            };
+            serde_json::to_vec(&summary)
+                .map(Bytes::from)
+                .map_err(|e| e.to_string())
+        }
+        .boxed()
     };
     // One check's summary is the detail dialog's: always fresh.
-    let body = if query.check_id.is_some() {
+    let body = if check_id.is_some() {
         compute().await
     } else {
         let key = Key {
