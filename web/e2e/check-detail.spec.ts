@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { checkTitle, formatLatency, uptimePercent } from '../src/lib/checkDisplay';
+import { checkTitle, formatLatency, uptimePercent } from '../src/lib/healthFormat';
 import { sql } from './db';
 import { ADMIN_STATE, VIEWER_STATE } from './env';
 import { choose, expectToast, snap } from './helpers';

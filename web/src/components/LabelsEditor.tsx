@@ -9,10 +9,15 @@ interface Props {
   onChange(rows: LabelRow[]): void;
   isDisabled?: boolean;
   error?: string;
+  /** What a row is, capitalised: 'Label' (the default), 'Header'. */
+  noun?: string;
+  /** What a row's key is called: 'key' (the default), 'name'. */
+  keyName?: string;
 }
 
-/** Labels as key/value rows ('Label 1 key', 'Label 1 value', …). */
-export function LabelsEditor({ rows, onChange, isDisabled, error }: Props) {
+/** Key/value rows ('Label 1 key', 'Label 1 value', 'Remove label 1', 'Add label'). */
+export function LabelsEditor({ rows, onChange, isDisabled, error, noun = 'Label', keyName = 'key' }: Props) {
+  const lower = noun.toLowerCase();
   const set = (index: number, part: keyof LabelRow, value: string) =>
     onChange(rows.map((row, i) => (i === index ? { ...row, [part]: value } : row)));
   return (
@@ -21,8 +26,8 @@ export function LabelsEditor({ rows, onChange, isDisabled, error }: Props) {
         <Split hasGutter key={index} className="pf-v6-u-mb-sm">
           <SplitItem isFilled>
             <TextInput
-              aria-label={`Label ${index + 1} key`}
-              placeholder="key"
+              aria-label={`${noun} ${index + 1} ${keyName}`}
+              placeholder={keyName}
               value={row.key}
               isDisabled={isDisabled}
               onChange={(_e, v) => set(index, 'key', v)}
@@ -30,7 +35,7 @@ export function LabelsEditor({ rows, onChange, isDisabled, error }: Props) {
           </SplitItem>
           <SplitItem isFilled>
             <TextInput
-              aria-label={`Label ${index + 1} value`}
+              aria-label={`${noun} ${index + 1} value`}
               placeholder="value"
               value={row.value}
               isDisabled={isDisabled}
@@ -41,7 +46,7 @@ export function LabelsEditor({ rows, onChange, isDisabled, error }: Props) {
             <SplitItem>
               <Button
                 variant="plain"
-                aria-label={`Remove label ${index + 1}`}
+                aria-label={`Remove ${lower} ${index + 1}`}
                 icon={<TrashIcon />}
                 onClick={() => onChange(rows.filter((_, i) => i !== index))}
               />
@@ -51,7 +56,7 @@ export function LabelsEditor({ rows, onChange, isDisabled, error }: Props) {
       ))}
       {!isDisabled && (
         <Button variant="link" isInline icon={<PlusCircleIcon />} onClick={() => onChange([...rows, { key: '', value: '' }])}>
-          Add label
+          Add {lower}
         </Button>
       )}
       <FieldError text={error} />

@@ -1,35 +1,14 @@
 import { expect, it } from 'vitest';
-import { TIME_RANGES, TIME_WINDOW_MINUTES, defaultTimeRange, isTimeRange, rangeStart } from './checkTimeRange';
+import { TIME_RANGES, TIME_WINDOW_MINUTES, defaultTimeRange, isTimeRange, rangeStart, timeRangeLabel } from './checkTimeRange';
 
 const NOW = Date.parse('2026-03-04T12:00:00.000Z');
 const ago = (minutes: number) => new Date(NOW - minutes * 60_000).toISOString();
 
 it('offers the ranges of the spec with their windows', () => {
-  expect(TIME_RANGES).toEqual([
-    '15m',
-    '1h',
-    '2h',
-    '3h',
-    '6h',
-    '12h',
-    '1d',
-    '2d',
-    '3d',
-    '1w',
-    '2w',
-    '3w',
-    '1mo',
-    '2mo',
-    '3mo',
-    '6mo',
-    '1y',
-    '2y',
-    '3y',
-    '5y',
-  ]);
-  expect(TIME_WINDOW_MINUTES['1w']).toBe(10080);
-  expect(TIME_WINDOW_MINUTES['1mo']).toBe(43200);
-  expect(TIME_WINDOW_MINUTES['5y']).toBe(2592000);
+  const spec =
+    '15m=15, 1h=60, 2h=120, 3h=180, 6h=360, 12h=720, 1d=1440, 2d=2880, 3d=4320, 1w=10080, 2w=20160, 3w=30240, ' +
+    '1mo=43200, 2mo=86400, 3mo=129600, 6mo=259200, 1y=518400, 2y=1036800, 3y=1555200, 5y=2592000';
+  expect(TIME_RANGES.map((range) => `${range}=${TIME_WINDOW_MINUTES[range]}`).join(', ')).toBe(spec);
 });
 
 it('opens with 1h for a run under 60 minutes old, or none', () => {
@@ -73,4 +52,11 @@ it('recognises ranges and writes their start in minutes', () => {
   expect(isTimeRange(null)).toBe(false);
   expect(rangeStart('1h')).toBe('60m');
   expect(rangeStart('1mo')).toBe('43200m');
+});
+
+it('names time ranges', () => {
+  expect(timeRangeLabel('15m')).toBe('Last 15 minutes');
+  expect(timeRangeLabel('1h')).toBe('Last 1 hour');
+  expect(timeRangeLabel('6mo')).toBe('Last 6 months');
+  expect(timeRangeLabel('1y')).toBe('Last 1 year');
 });

@@ -1,31 +1,8 @@
-/** The check detail's time ranges and their windows in minutes (spec part 2
- * section 9), and the range a check opens with when none is asked for. */
+/** The Health page's and check detail's time ranges, in order, with their
+ * windows in minutes (spec part 2 section 9), and the range a check opens with
+ * when none is asked for. */
 
-export const TIME_RANGES = [
-  '15m',
-  '1h',
-  '2h',
-  '3h',
-  '6h',
-  '12h',
-  '1d',
-  '2d',
-  '3d',
-  '1w',
-  '2w',
-  '3w',
-  '1mo',
-  '2mo',
-  '3mo',
-  '6mo',
-  '1y',
-  '2y',
-  '3y',
-  '5y',
-] as const;
-export type TimeRange = (typeof TIME_RANGES)[number];
-
-export const TIME_WINDOW_MINUTES: Record<TimeRange, number> = {
+export const TIME_WINDOW_MINUTES = {
   '15m': 15,
   '1h': 60,
   '2h': 120,
@@ -46,32 +23,18 @@ export const TIME_WINDOW_MINUTES: Record<TimeRange, number> = {
   '2y': 1036800,
   '3y': 1555200,
   '5y': 2592000,
-};
+} as const;
+export type TimeRange = keyof typeof TIME_WINDOW_MINUTES;
+
+export const TIME_RANGES = Object.keys(TIME_WINDOW_MINUTES) as TimeRange[];
 
 /** The range a dialog falls back to, and that closing it leaves in the URL. */
 export const DEFAULT_TIME_RANGE: TimeRange = '1h';
 
-/** The ranges a last run's age steps through: the first whose window is
- * longer than the age wins, and anything older gets 5y. */
-const DEFAULT_STEPS: readonly TimeRange[] = [
-  '1h',
-  '3h',
-  '6h',
-  '12h',
-  '1d',
-  '2d',
-  '3d',
-  '1w',
-  '2w',
-  '3w',
-  '1mo',
-  '2mo',
-  '3mo',
-  '6mo',
-  '1y',
-  '2y',
-  '3y',
-];
+/** The ranges a last run's age steps through (all but 15m, 2h and 5y): the
+ * first whose window is longer than the age wins, and anything older gets 5y. */
+const NOT_STEPS: readonly TimeRange[] = ['15m', '2h', '5y'];
+const DEFAULT_STEPS = TIME_RANGES.filter((range) => !NOT_STEPS.includes(range));
 
 export function isTimeRange(value: string | null | undefined): value is TimeRange {
   return (TIME_RANGES as readonly string[]).includes(value ?? '');
@@ -90,4 +53,20 @@ export function defaultTimeRange(lastRuntime: string | null | undefined, now: nu
  * (the API's durations have no month unit). */
 export function rangeStart(range: TimeRange): string {
   return `${TIME_WINDOW_MINUTES[range]}m`;
+}
+
+const RANGE_UNITS: Record<string, [string, string]> = {
+  m: ['minute', 'minutes'],
+  h: ['hour', 'hours'],
+  d: ['day', 'days'],
+  w: ['week', 'weeks'],
+  mo: ['month', 'months'],
+  y: ['year', 'years'],
+};
+
+/** "Last 15 minutes", "Last 1 hour". */
+export function timeRangeLabel(range: TimeRange): string {
+  const [, count = '', unit = ''] = /^(\d+)(\D+)$/.exec(range) ?? [];
+  const [one, many] = RANGE_UNITS[unit] ?? [unit, unit];
+  return `Last ${count} ${count === '1' ? one : many}`;
 }

@@ -1,20 +1,28 @@
-/** The status history's duration filter (spec part 2 section 5): a preset or
- * a number with unit ms or s, applied as milliseconds. */
-
-export const DURATION_PRESETS = ['100ms', '500ms', '1s', '5s', '10s', '30s'] as const;
+/** The minimum-duration filter of the check status history and the job
+ * history (spec part 2 section 5): a preset, or a custom number of
+ * milliseconds or seconds. */
 
 export const DURATION_ERROR = 'duration is allowed only in milli seconds & seconds';
 
-export type DurationFilter = { ms: number | undefined; error?: undefined } | { ms?: undefined; error: string };
+export const DURATION_PRESETS: readonly { label: string; ms: number }[] = [
+  { label: '100ms', ms: 100 },
+  { label: '500ms', ms: 500 },
+  { label: '1s', ms: 1000 },
+  { label: '5s', ms: 5000 },
+  { label: '10s', ms: 10_000 },
+  { label: '30s', ms: 30_000 },
+];
 
-const PATTERN = /^(\d+(?:\.\d+)?|\.\d+)\s*(ms|s)$/i;
+const CUSTOM = /^(\d+(?:\.\d+)?|\.\d+)\s*(ms|s)$/i;
 
-/** Empty text and 'All' mean no filter; anything but a number with ms or s is
- * the error. */
-export function parseDurationFilter(text: string): DurationFilter {
-  const value = text.trim();
-  if (!value || value.toLowerCase() === 'all') return { ms: undefined };
-  const [, amount, unit] = PATTERN.exec(value) ?? [];
+/** `1500ms`, `1.5s` and `1.5 S` are 1500 (ms); anything else is the error. */
+export function parseDuration(text: string): { ms: number } | { error: string } {
+  const [, amount, unit] = CUSTOM.exec(text.trim()) ?? [];
   if (!amount || !unit) return { error: DURATION_ERROR };
-  return { ms: Math.round(unit.toLowerCase() === 's' ? Number(amount) * 1000 : Number(amount)) };
+  return { ms: Math.round(Number(amount) * (unit.toLowerCase() === 's' ? 1000 : 1)) };
+}
+
+/** How a duration in milliseconds reads in the filter: its preset, or `{n}ms`. */
+export function durationLabel(ms: number): string {
+  return DURATION_PRESETS.find((p) => p.ms === ms)?.label ?? `${ms}ms`;
 }

@@ -19,12 +19,15 @@ it('links direct integrations to their edit page only', () => {
   expect(integrationPath({ id: 'a1', integration_type: 'toString' })).toBeUndefined();
 });
 
-it('colours job statuses', () => {
-  expect(jobStatusColor('SUCCESS')).toBe('green');
-  expect(jobStatusColor('FAILED')).toBe('red');
-  expect(jobStatusColor('WARNING')).toBe('orange');
-  expect(jobStatusColor('RUNNING')).toBe('blue');
-  expect(jobStatusColor('SKIPPED')).toBe('grey');
+it('colours job statuses as the spec says', () => {
+  expect(['RUNNING', 'SUCCESS', 'WARNING', 'FAILED', 'STOPPED', 'SKIPPED'].map(jobStatusColor)).toEqual([
+    'yellow',
+    'green',
+    'orange',
+    'red',
+    'red',
+    'grey',
+  ]);
   expect(jobStatusColor(null)).toBe('grey');
 });
 

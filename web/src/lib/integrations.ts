@@ -30,19 +30,21 @@ export function integrationPath(row: { id: string; integration_type: string }): 
   return isDirectType(row.integration_type) ? `/settings/integrations/${row.integration_type}/${row.id}` : undefined;
 }
 
-export type StatusColor = 'green' | 'red' | 'orange' | 'blue' | 'grey';
+export type StatusColor = 'yellow' | 'green' | 'orange' | 'red' | 'grey';
 
-/** Label colour of a job status (job_history.status). */
+/** Label colour of a job status (job_history.status, spec part 2 section 4):
+ * RUNNING yellow, SUCCESS green, WARNING orange, FAILED and STOPPED red. */
 export function jobStatusColor(status: string | null | undefined): StatusColor {
   switch (status) {
+    case 'RUNNING':
+      return 'yellow';
     case 'SUCCESS':
       return 'green';
-    case 'FAILED':
-      return 'red';
     case 'WARNING':
       return 'orange';
-    case 'RUNNING':
-      return 'blue';
+    case 'FAILED':
+    case 'STOPPED':
+      return 'red';
     default:
       return 'grey';
   }

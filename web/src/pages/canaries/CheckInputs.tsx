@@ -1,18 +1,7 @@
-import {
-  Button,
-  Checkbox,
-  FormGroup,
-  FormHelperText,
-  HelperText,
-  HelperTextItem,
-  Split,
-  SplitItem,
-  TextArea,
-  TextInput,
-} from '@patternfly/react-core';
-import PlusCircleIcon from '@patternfly/react-icons/dist/esm/icons/plus-circle-icon';
-import TrashIcon from '@patternfly/react-icons/dist/esm/icons/trash-icon';
+import { Checkbox, FormGroup, FormHelperText, HelperText, HelperTextItem, TextArea, TextInput } from '@patternfly/react-core';
 import { useState } from 'react';
+import { LabelsEditor } from '../../components/LabelsEditor';
+import type { LabelRow } from '../../lib/integrations';
 import type { JsonObject } from '../../lib/yamlText';
 import type { Input, Pairs } from './checkFields';
 import {
@@ -27,7 +16,6 @@ import {
   readField,
   valueText,
   writeField,
-  type Pair,
 } from './checkSpec';
 
 /** Changes the edited check item. */
@@ -158,52 +146,14 @@ export function PairsField({
   update: UpdateItem;
   isDisabled: boolean;
 }) {
-  const [rows, setRows] = useState<Pair[]>(() => pairRows(item[field.path], field.shape));
-  const noun = field.label.replace(/s$/, '');
-  const change = (next: Pair[]) => {
+  const [rows, setRows] = useState(() => pairRows(item[field.path], field.shape));
+  const change = (next: LabelRow[]) => {
     setRows(next);
     update((i) => writeField(i, field, pairsValue(next, field.shape)));
   };
-  const set = (index: number, part: keyof Pair, value: string) => change(rows.map((r, i) => (i === index ? { ...r, [part]: value } : r)));
   return (
     <FormGroup label={field.label} fieldId={fieldId(field.path)} role="group">
-      {rows.map((row, index) => (
-        <Split hasGutter key={index} className="pf-v6-u-mb-sm">
-          <SplitItem isFilled>
-            <TextInput
-              aria-label={`${noun} ${index + 1} name`}
-              placeholder="name"
-              value={row.name}
-              isDisabled={isDisabled}
-              onChange={(_e, v) => set(index, 'name', v)}
-            />
-          </SplitItem>
-          <SplitItem isFilled>
-            <TextInput
-              aria-label={`${noun} ${index + 1} value`}
-              placeholder="value"
-              value={row.value}
-              isDisabled={isDisabled}
-              onChange={(_e, v) => set(index, 'value', v)}
-            />
-          </SplitItem>
-          {!isDisabled && (
-            <SplitItem>
-              <Button
-                variant="plain"
-                aria-label={`Remove ${noun.toLowerCase()} ${index + 1}`}
-                icon={<TrashIcon />}
-                onClick={() => change(rows.filter((_, i) => i !== index))}
-              />
-            </SplitItem>
-          )}
-        </Split>
-      ))}
-      {!isDisabled && (
-        <Button variant="link" isInline icon={<PlusCircleIcon />} onClick={() => change([...rows, { name: '', value: '' }])}>
-          Add {noun.toLowerCase()}
-        </Button>
-      )}
+      <LabelsEditor rows={rows} onChange={change} isDisabled={isDisabled} noun={field.label.replace(/s$/, '')} keyName="name" />
     </FormGroup>
   );
 }

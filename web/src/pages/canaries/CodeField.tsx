@@ -1,5 +1,5 @@
-import { FormGroup, FormHelperText, HelperText, HelperTextItem, TextArea } from '@patternfly/react-core';
 import { useState } from 'react';
+import { YamlField } from '../../components/YamlField';
 
 interface Props<T> {
   id: string;
@@ -16,29 +16,17 @@ interface Props<T> {
 
 /** A code field taking YAML or JSON. Text that does not parse is silently
  * ignored: the last value that did stays (spec part 2 section 2.6). */
-export function CodeField<T>({ id, label, initial, parse, onChange, helper, isDisabled, rows = 12 }: Props<T>) {
+export function CodeField<T>({ initial, parse, onChange, ...field }: Props<T>) {
   const [text, setText] = useState(initial);
   return (
-    <FormGroup label={label} fieldId={id}>
-      <TextArea
-        id={id}
-        className="pf-v6-u-font-family-monospace"
-        rows={rows}
-        resizeOrientation="vertical"
-        spellCheck={false}
-        value={text}
-        isDisabled={isDisabled}
-        onChange={(_e, v) => {
-          setText(v);
-          const value = parse(v);
-          if (value !== undefined) onChange(value);
-        }}
-      />
-      <FormHelperText>
-        <HelperText>
-          <HelperTextItem>{helper}</HelperTextItem>
-        </HelperText>
-      </FormHelperText>
-    </FormGroup>
+    <YamlField
+      {...field}
+      value={text}
+      onChange={(v) => {
+        setText(v);
+        const value = parse(v);
+        if (value !== undefined) onChange(value);
+      }}
+    />
   );
 }

@@ -217,14 +217,22 @@ describe('field values', () => {
 
   it('edits headers as a list and filters as a map', () => {
     const headers = [{ name: 'Accept', value: 'json' }];
-    expect(pairRows(headers, 'list')).toEqual(headers);
-    expect(pairsValue([...headers, { name: '', value: '' }], 'list')).toEqual([...headers, { name: '', value: '' }]);
-    expect(pairRows({ severity: 'critical' }, 'map')).toEqual([{ name: 'severity', value: 'critical' }]);
+    expect(pairRows(headers, 'list')).toEqual([{ key: 'Accept', value: 'json' }]);
     expect(
       pairsValue(
         [
-          { name: 'severity', value: 'critical' },
-          { name: ' ', value: 'x' },
+          { key: 'Accept', value: 'json' },
+          { key: '', value: '' },
+        ],
+        'list',
+      ),
+    ).toEqual([...headers, { name: '', value: '' }]);
+    expect(pairRows({ severity: 'critical' }, 'map')).toEqual([{ key: 'severity', value: 'critical' }]);
+    expect(
+      pairsValue(
+        [
+          { key: 'severity', value: 'critical' },
+          { key: ' ', value: 'x' },
         ],
         'map',
       ),

@@ -3,6 +3,7 @@
  * beside the check lists (`{schedule, icon, http: [{...}], ...}`), and a form
  * edits the first item of its type's list. */
 import { parse } from 'yaml';
+import type { LabelRow } from '../../lib/integrations';
 import { isUiSource } from '../../lib/source';
 import { toYamlText, type JsonObject } from '../../lib/yamlText';
 import type { CheckType } from './checkTypes';
@@ -151,26 +152,21 @@ export function listValue(text: string): string[] | undefined {
   return items.length ? items : undefined;
 }
 
-export interface Pair {
-  name: string;
-  value: string;
-}
-
-/** Headers (`[{name, value}]`) or a map (`{key: value}`) as rows. */
-export function pairRows(value: unknown, shape: 'list' | 'map'): Pair[] {
+/** Headers (`[{name, value}]`) or a map (`{key: value}`) as key/value rows. */
+export function pairRows(value: unknown, shape: 'list' | 'map'): LabelRow[] {
   if (shape === 'list') {
-    return Array.isArray(value) ? value.filter(isObject).map((p) => ({ name: valueText(p.name), value: envText(p) })) : [];
+    return Array.isArray(value) ? value.filter(isObject).map((p) => ({ key: valueText(p.name), value: envText(p) })) : [];
   }
-  return isObject(value) ? Object.entries(value).map(([name, v]) => ({ name, value: valueText(v) })) : [];
+  return isObject(value) ? Object.entries(value).map(([key, v]) => ({ key, value: valueText(v) })) : [];
 }
 
 /** Rows back: the list keeps every row (one may be half typed); the map only
  * named ones. */
-export function pairsValue(rows: readonly Pair[], shape: 'list' | 'map'): unknown {
+export function pairsValue(rows: readonly LabelRow[], shape: 'list' | 'map'): unknown {
   if (rows.length === 0) return undefined;
-  if (shape === 'list') return rows.map((r) => ({ name: r.name, value: r.value }));
-  const named = rows.filter((r) => r.name.trim());
-  return named.length ? Object.fromEntries(named.map((r) => [r.name.trim(), r.value])) : undefined;
+  if (shape === 'list') return rows.map((r) => ({ name: r.key, value: r.value }));
+  const named = rows.filter((r) => r.key.trim());
+  return named.length ? Object.fromEntries(named.map((r) => [r.key.trim(), r.value])) : undefined;
 }
 
 // --- selectors --------------------------------------------------------------

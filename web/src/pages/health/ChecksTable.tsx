@@ -5,9 +5,8 @@ import { Table, Tbody, Td, Th, Thead, Tr, type ThProps } from '@patternfly/react
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef } from 'react';
 import { TableStateRow } from '../../components/TableStates';
-import { formatLatency, uptimePercent } from '../../lib/checkDisplay';
 import type { CheckSummary } from '../../lib/healthFilter';
-import { HEALTH_CELL_MIN_AGE_MS, relativeAge, rowLatency } from '../../lib/healthFormat';
+import { HEALTH_CELL_MIN_AGE_MS, formatLatency, relativeAge, rowLatency, uptimePercent } from '../../lib/healthFormat';
 import type { CheckGroup, HealthRow } from '../../lib/healthGroups';
 import type { SortColumn } from '../../lib/healthParams';
 import { CheckIcon } from './detail/CheckIcon';

@@ -2,7 +2,7 @@ import { Label } from '@patternfly/react-core';
 import { Table, Tbody, Td, Th, Thead, Tr } from '@patternfly/react-table';
 import { useMemo } from 'react';
 import { TableStateRow } from '../../components/TableStates';
-import { formatLatency, uptimePercent } from '../../lib/checkDisplay';
+import { formatLatency, uptimePercent } from '../../lib/healthFormat';
 import type { CheckSummary } from '../../lib/healthFilter';
 import type { PivotCellType } from '../../lib/healthParams';
 import { pivotChecks, type PivotCell } from '../../lib/healthPivot';

@@ -2,11 +2,11 @@ import { PageSection, Toolbar, ToolbarContent, ToolbarGroup, ToolbarItem } from 
 import { useMemo, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { useTopBar } from '../../app/topBar';
+import { DurationFilter } from '../../components/DurationFilter';
 import { RequireAccess } from '../../components/RequireAccess';
 import { SimpleSelect } from '../../components/Selects';
 import { TimeRangePicker } from '../../components/timerange/TimeRangePicker';
 import { useTimeRangeParams } from '../../components/timerange/useTimeRangeParams';
-import { DurationFilter } from './DurationFilter';
 import { JobHistoryTable } from './JobHistoryTable';
 import { StatusFilter } from './StatusFilter';
 import { DEFAULT_TIME_RANGE, FILTER_PARAMS, RESOURCE_TYPES, formatStatusFilter, jobFiltersFromParams } from './jobFilters';
@@ -69,7 +69,7 @@ function JobHistory() {
               <StatusFilter value={filters.status} onChange={(status) => setFilter('status', formatStatusFilter(status))} />
             </FilterItem>
             <FilterItem label="Duration">
-              <DurationFilter key={filters.durationMs ?? 'all'} value={filters.durationMs} onChange={(ms) => setFilter('durationMs', ms)} />
+              <DurationFilter value={filters.durationMs} onChange={(ms) => setFilter('durationMs', ms)} />
             </FilterItem>
           </ToolbarGroup>
           <ToolbarItem align={{ default: 'alignEnd' }}>

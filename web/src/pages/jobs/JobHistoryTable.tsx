@@ -4,9 +4,10 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { DateTime } from '../../components/DateTime';
 import { TableStateRow } from '../../components/TableStates';
+import { jobStatusColor } from '../../lib/integrations';
 import { JobDetailsModal } from './JobDetailsModal';
 import { PAGE_SIZES, type Sort, type SortColumn } from './jobFilters';
-import { detailsTabs, formatDuration, jobStatusColor, resourcePath, type JobHistoryRow } from './jobHistory';
+import { detailsTabs, formatDuration, resourcePath, type JobHistoryRow } from './jobHistory';
 
 const PER_PAGE_OPTIONS = PAGE_SIZES.map((n) => ({ title: String(n), value: n }));
 

@@ -2,8 +2,8 @@ import { Dropdown, DropdownItem, DropdownList, Label, MenuItemAction, MenuToggle
 import BanIcon from '@patternfly/react-icons/dist/esm/icons/ban-icon';
 import CheckIcon from '@patternfly/react-icons/dist/esm/icons/check-icon';
 import { useState } from 'react';
+import { jobStatusColor } from '../../lib/integrations';
 import { JOB_STATUSES, type JobStatus, type StatusFilter as Filter } from './jobFilters';
-import { jobStatusColor } from './jobHistory';
 
 const STATE_TEXT = { 1: 'Included', [-1]: 'Excluded' } as const;
 

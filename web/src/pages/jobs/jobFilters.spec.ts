@@ -1,28 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DURATION_ERROR, durationLabel, parseDuration } from './durationFilter';
 import { SELECT, formatStatusFilter, jobFiltersFromParams, jobHistoryQuery, parseStatusFilter } from './jobFilters';
-
-describe('the duration filter', () => {
-  it('takes milliseconds and seconds, seconds converted', () => {
-    expect(parseDuration('250ms')).toEqual({ ms: 250 });
-    expect(parseDuration(' 2s ')).toEqual({ ms: 2000 });
-    expect(parseDuration('1.5s')).toEqual({ ms: 1500 });
-    expect(parseDuration('10 ms')).toEqual({ ms: 10 });
-  });
-
-  it('rejects anything else with the exact message', () => {
-    expect(DURATION_ERROR).toBe('duration is allowed only in milli seconds & seconds');
-    for (const text of ['', '100', '2m', '1h', 'fast', 's', '-1s', '1e3ms', '5 sec']) {
-      expect(parseDuration(text)).toEqual({ error: 'duration is allowed only in milli seconds & seconds' });
-    }
-  });
-
-  it('reads back as a preset or milliseconds', () => {
-    expect(durationLabel(1000)).toBe('1s');
-    expect(durationLabel(100)).toBe('100ms');
-    expect(durationLabel(1500)).toBe('1500ms');
-  });
-});
 
 describe('the status filter', () => {
   it('round-trips include and exclude', () => {

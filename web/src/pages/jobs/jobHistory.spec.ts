@@ -1,16 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detailsTabs, formatDuration, jobErrors, jobStatusColor, resourcePath, summaryTable } from './jobHistory';
-
-it('colours job statuses', () => {
-  expect(['RUNNING', 'SUCCESS', 'WARNING', 'FAILED', 'STOPPED', 'SKIPPED'].map(jobStatusColor)).toEqual([
-    'yellow',
-    'green',
-    'orange',
-    'red',
-    'red',
-    'grey',
-  ]);
-});
+import { detailsTabs, formatDuration, jobErrors, resourcePath, summaryTable } from './jobHistory';
 
 it('formats durations', () => {
   expect(formatDuration(null)).toBe('');

@@ -25,25 +25,6 @@ export interface JobDetails {
   summary?: unknown;
 }
 
-export type LabelColor = 'yellow' | 'green' | 'orange' | 'red' | 'grey';
-
-/** RUNNING yellow, SUCCESS green, WARNING orange, FAILED and STOPPED red. */
-export function jobStatusColor(status: string): LabelColor {
-  switch (status) {
-    case 'RUNNING':
-      return 'yellow';
-    case 'SUCCESS':
-      return 'green';
-    case 'WARNING':
-      return 'orange';
-    case 'FAILED':
-    case 'STOPPED':
-      return 'red';
-    default:
-      return 'grey';
-  }
-}
-
 /** The resource tables job rows point at, by resource_type. */
 export const RESOURCE_TABLES: Record<string, string> = {
   canary: 'canaries',

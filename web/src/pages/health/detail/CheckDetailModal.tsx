@@ -1,6 +1,5 @@
 import {
   Badge,
-  Bullseye,
   EmptyState,
   Label,
   LabelGroup,
@@ -8,7 +7,6 @@ import {
   ModalBody,
   ModalFooter,
   ModalHeader,
-  Spinner,
   Tab,
   TabTitleText,
   Tabs,
@@ -18,12 +16,13 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import { Suspense, lazy, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ErrorPanel } from '../../../components/ErrorPanel';
-import { checkTitle } from '../../../lib/checkDisplay';
 import { DEFAULT_TIME_RANGE, defaultTimeRange, isTimeRange, type TimeRange } from '../../../lib/checkTimeRange';
+import { checkTitle } from '../../../lib/healthFormat';
 import './checkDetail.css';
 import { CheckIcon } from './CheckIcon';
 import { DetailFooter } from './DetailFooter';
 import { HistoryTab } from './HistoryTab';
+import { Loading } from './Loading';
 import { MetricTiles } from './MetricTiles';
 import { RelationshipsTab } from './RelationshipsTab';
 import { SpecTab } from './SpecTab';
@@ -34,14 +33,6 @@ import { useTallScreen } from './useTallScreen';
 const HealthChart = lazy(() => import('./HealthChart'));
 
 type TabKey = 'history' | 'graph' | 'spec' | 'relationships';
-
-function Loading() {
-  return (
-    <Bullseye>
-      <Spinner size="lg" aria-label="Loading" />
-    </Bullseye>
-  );
-}
 
 function Chart({ metrics, title }: { metrics: UseQueryResult<CheckMetrics>; title: string }) {
   if (metrics.error) return <ErrorPanel error={metrics.error} />;

@@ -1,14 +1,7 @@
 import { EmptyState } from '@patternfly/react-core';
-// Per-component imports: the '@patternfly/react-charts/victory' index also pulls in
-// the pie and box plot charts, whose victory packages are not installed.
-import { Chart } from '@patternfly/react-charts/dist/esm/victory/components/Chart/Chart';
-import { ChartAxis } from '@patternfly/react-charts/dist/esm/victory/components/ChartAxis/ChartAxis';
-import { ChartGroup } from '@patternfly/react-charts/dist/esm/victory/components/ChartGroup/ChartGroup';
-import { ChartLine } from '@patternfly/react-charts/dist/esm/victory/components/ChartLine/ChartLine';
-import { ChartScatter } from '@patternfly/react-charts/dist/esm/victory/components/ChartScatter/ChartScatter';
-import { ChartVoronoiContainer } from '@patternfly/react-charts/dist/esm/victory/components/ChartVoronoiContainer/ChartVoronoiContainer';
+import { Chart, ChartAxis, ChartGroup, ChartLine, ChartScatter, ChartVoronoiContainer } from '@patternfly/react-charts/victory';
 import { useEffect, useRef, useState } from 'react';
-import { formatLatency } from '../../../lib/checkDisplay';
+import { formatLatency } from '../../../lib/healthFormat';
 import type { CheckMetrics } from './useCheckDetailData';
 
 const HEIGHT = 240;

@@ -1,28 +1,17 @@
-import {
-  Form,
-  FormHelperText,
-  HelperText,
-  HelperTextItem,
-  Label,
-  Pagination,
-  TextInput,
-  Toolbar,
-  ToolbarContent,
-  ToolbarItem,
-} from '@patternfly/react-core';
+import { Label, Pagination, Toolbar, ToolbarContent, ToolbarItem } from '@patternfly/react-core';
 import { Table, Tbody, Td, Th, Thead, Tr } from '@patternfly/react-table';
 import CheckCircleIcon from '@patternfly/react-icons/dist/esm/icons/check-circle-icon';
 import ExclamationCircleIcon from '@patternfly/react-icons/dist/esm/icons/exclamation-circle-icon';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import type { Schemas } from '../../../api/client';
 import { errorMessage } from '../../../api/errors';
 import { useToast } from '../../../app/toast';
 import { DateTime } from '../../../components/DateTime';
+import { DurationFilter } from '../../../components/DurationFilter';
 import { SimpleSelect } from '../../../components/Selects';
 import { TableStateRow } from '../../../components/TableStates';
-import { formatLatency } from '../../../lib/checkDisplay';
-import { DURATION_PRESETS, parseDurationFilter } from '../../../lib/durationFilter';
+import { formatLatency } from '../../../lib/healthFormat';
 import { HISTORY_PAGE_SIZE, type HistoryFilter } from './useCheckDetailData';
 
 const COLUMNS = ['Time', 'Duration', 'Status', 'Message'];
@@ -32,47 +21,6 @@ const STATUS_OPTIONS = [
   { value: '1', label: 'Healthy' },
   { value: '0', label: 'Unhealthy' },
 ];
-const CUSTOM = 'custom';
-const DURATION_OPTIONS = [
-  { value: 'All', label: 'All' },
-  ...DURATION_PRESETS.map((p) => ({ value: p, label: p })),
-  { value: CUSTOM, label: 'Custom' },
-];
-
-/** A custom minimum duration, applied on Enter or when the field loses focus. */
-function CustomDuration({ onApply }: { onApply(ms: number | undefined): void }) {
-  const [text, setText] = useState('');
-  const [error, setError] = useState<string>();
-  const apply = () => {
-    const parsed = parseDurationFilter(text);
-    setError(parsed.error);
-    if (!parsed.error) onApply(parsed.ms);
-  };
-  return (
-    <Form
-      onSubmit={(e) => {
-        e.preventDefault();
-        apply();
-      }}
-    >
-      <TextInput
-        aria-label="Custom duration"
-        placeholder="e.g. 250ms or 2s"
-        value={text}
-        validated={error ? 'error' : 'default'}
-        onChange={(_e, v) => setText(v)}
-        onBlur={apply}
-      />
-      {error && (
-        <FormHelperText>
-          <HelperText>
-            <HelperTextItem variant="error">{error}</HelperTextItem>
-          </HelperText>
-        </FormHelperText>
-      )}
-    </Form>
-  );
-}
 
 function StatusLabel({ passed }: { passed: boolean }) {
   return passed ? (
@@ -98,7 +46,6 @@ export function HistoryTab({
   onFilterChange(filter: HistoryFilter): void;
 }) {
   const toast = useToast();
-  const [duration, setDuration] = useState('All');
   const { error } = history;
   useEffect(() => {
     if (error) toast.error(errorMessage(error));
@@ -123,21 +70,8 @@ export function HistoryTab({
           </ToolbarItem>
           <ToolbarItem className="qd-check-filter">
             <span aria-hidden>Duration</span>
-            <SimpleSelect
-              label="Duration"
-              options={DURATION_OPTIONS}
-              value={duration}
-              onChange={(v) => {
-                setDuration(v);
-                if (v !== CUSTOM) refilter({ durationMs: parseDurationFilter(v).ms });
-              }}
-            />
+            <DurationFilter value={filter.durationMs} onChange={(durationMs) => refilter({ durationMs })} />
           </ToolbarItem>
-          {duration === CUSTOM && (
-            <ToolbarItem>
-              <CustomDuration onApply={(ms) => ms !== filter.durationMs && refilter({ durationMs: ms })} />
-            </ToolbarItem>
-          )}
           <ToolbarItem variant="pagination" align={{ default: 'alignEnd' }}>
             <Pagination
               itemCount={total}

@@ -11,7 +11,7 @@ import {
 import type { ReactNode } from 'react';
 import { DateTime } from '../../../components/DateTime';
 import { SimpleSelect } from '../../../components/Selects';
-import { formatLatency, uptimePercent } from '../../../lib/checkDisplay';
+import { formatLatency, uptimePercent } from '../../../lib/healthFormat';
 import { TIME_RANGES, isTimeRange, type TimeRange } from '../../../lib/checkTimeRange';
 import type { CheckSummary } from './useCheckDetailData';
 

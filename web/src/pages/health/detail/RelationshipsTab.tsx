@@ -1,19 +1,14 @@
-import { Bullseye, EmptyState, Label, List, ListItem, Spinner, Title } from '@patternfly/react-core';
+import { EmptyState, Label, List, ListItem, Title } from '@patternfly/react-core';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { ErrorPanel } from '../../../components/ErrorPanel';
 import { CheckIcon } from './CheckIcon';
+import { Loading } from './Loading';
 import type { CheckRelationships } from './useCheckDetailData';
 
 /** The components and catalog items the check is related to. */
 export function RelationshipsTab({ relationships }: { relationships: UseQueryResult<CheckRelationships> }) {
-  if (relationships.isLoading) {
-    return (
-      <Bullseye>
-        <Spinner size="lg" aria-label="Loading" />
-      </Bullseye>
-    );
-  }
+  if (relationships.isLoading) return <Loading />;
   if (relationships.error) return <ErrorPanel error={relationships.error} />;
   const { components = [], configs = [] } = relationships.data ?? {};
   if (components.length + configs.length === 0) {

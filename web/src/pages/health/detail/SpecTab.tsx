@@ -1,9 +1,10 @@
-import { Bullseye, CodeBlock, CodeBlockCode, Content, EmptyState, Spinner, ToggleGroup, ToggleGroupItem } from '@patternfly/react-core';
+import { CodeBlock, CodeBlockCode, Content, EmptyState, ToggleGroup, ToggleGroupItem } from '@patternfly/react-core';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useState } from 'react';
 import { stringify } from 'yaml';
 import { ErrorPanel } from '../../../components/ErrorPanel';
 import { sourceLabel } from '../../../lib/source';
+import { Loading } from './Loading';
 import type { CanaryDefinition } from './useCheckDetailData';
 
 const FORMATS = ['YAML', 'JSON'] as const;
@@ -11,13 +12,7 @@ const FORMATS = ['YAML', 'JSON'] as const;
 /** The canary's spec, read-only, as YAML or JSON. */
 export function SpecTab({ canary }: { canary: UseQueryResult<CanaryDefinition | null> }) {
   const [format, setFormat] = useState<(typeof FORMATS)[number]>('YAML');
-  if (canary.isLoading) {
-    return (
-      <Bullseye>
-        <Spinner size="lg" aria-label="Loading" />
-      </Bullseye>
-    );
-  }
+  if (canary.isLoading) return <Loading />;
   if (canary.error) return <ErrorPanel error={canary.error} />;
   const row = canary.data;
   if (!row) return <EmptyState titleText="No details found" headingLevel="h3" variant="sm" />;

@@ -3,7 +3,7 @@ import { api, unwrap, type Schemas } from '../../../api/client';
 import { dbSelect } from '../../../api/db';
 import { ApiError } from '../../../api/errors';
 import type { NamedRef, Source } from '../../../api/types';
-import { NULL_AGENT_ID } from '../../../lib/checkDisplay';
+import { NULL_AGENT_ID } from '../../../lib/healthFormat';
 import { rangeStart, type TimeRange } from '../../../lib/checkTimeRange';
 
 export type CheckSummary = Schemas['CheckSummary'];

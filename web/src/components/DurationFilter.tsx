@@ -1,7 +1,7 @@
 import { Flex, FlexItem, HelperText, HelperTextItem, TextInput } from '@patternfly/react-core';
-import { useState, type FormEvent } from 'react';
-import { SimpleSelect } from '../../components/Selects';
-import { DURATION_PRESETS, durationLabel, parseDuration } from './durationFilter';
+import { useId, useState, type FormEvent } from 'react';
+import { DURATION_PRESETS, durationLabel, parseDuration } from '../lib/durationFilter';
+import { SimpleSelect } from './Selects';
 
 const ALL = 'all';
 const CUSTOM = 'custom';
@@ -11,9 +11,22 @@ const OPTIONS = [
   { value: CUSTOM, label: 'Custom' },
 ];
 
+interface Props {
+  /** The minimum duration in milliseconds; none for All. */
+  value?: number;
+  onChange(ms?: number): void;
+}
+
 /** The minimum duration: All, a preset, or a custom value applied on Enter
  * or leaving the field (an invalid one shows the error and is not applied). */
-export function DurationFilter({ value, onChange }: { value?: number; onChange(ms?: number): void }) {
+export function DurationFilter(props: Props) {
+  // A new value (chosen here or from outside, e.g. the URL) starts afresh, so
+  // the custom text always reads what is applied.
+  return <DurationControls key={props.value ?? ALL} {...props} />;
+}
+
+function DurationControls({ value, onChange }: Props) {
+  const errorId = useId();
   const preset = value === undefined ? ALL : DURATION_PRESETS.find((p) => p.ms === value)?.label;
   const [isCustom, setCustom] = useState(preset === undefined);
   const [text, setText] = useState(value !== undefined && preset === undefined ? durationLabel(value) : '');
@@ -55,10 +68,10 @@ export function DurationFilter({ value, onChange }: { value?: number; onChange(m
               onBlur={() => text && apply()}
               validated={error ? 'error' : 'default'}
               aria-invalid={Boolean(error)}
-              aria-describedby={error ? 'jobs-duration-error' : undefined}
+              aria-describedby={error ? errorId : undefined}
             />
             {error && (
-              <HelperText id="jobs-duration-error">
+              <HelperText id={errorId}>
                 <HelperTextItem variant="error">{error}</HelperTextItem>
               </HelperText>
             )}
