@@ -1,31 +1,16 @@
-import {
-  Button,
-  Form,
-  FormGroup,
-  Modal,
-  ModalBody,
-  ModalFooter,
-  ModalHeader,
-  PageSection,
-  TextInput,
-  Toolbar,
-  ToolbarContent,
-  ToolbarItem,
-} from '@patternfly/react-core';
-import { Table, Tbody, Td, Th, Thead, Tr } from '@patternfly/react-table';
+import { Button, Form, FormGroup, Modal, ModalBody, ModalFooter, ModalHeader, PageSection, TextInput } from '@patternfly/react-core';
 import { useState } from 'react';
 import { errorMessage } from '../../api/errors';
 import { useSession } from '../../app/session';
 import { useToast } from '../../app/toast';
 import { useTopBar } from '../../app/topBar';
 import { DeleteButton } from '../../components/ConfirmDialog';
+import { DataTable, type Column } from '../../components/DataTable';
 import { DateTime } from '../../components/DateTime';
 import { FieldError } from '../../components/FieldError';
 import { RequireAccess } from '../../components/RequireAccess';
-import { TableStateRow } from '../../components/TableStates';
 import { useFeatureFlagsData, type FlagRow } from './useFeatureFlagsData';
 
-const COLUMNS = ['Name', 'Value', 'Created By', 'Updated'];
 const REQUIRED = 'This field is required';
 
 function FlagModal({ row, onClose }: { row?: FlagRow; onClose(): void }) {
@@ -91,52 +76,30 @@ function FlagModal({ row, onClose }: { row?: FlagRow; onClose(): void }) {
   );
 }
 
+const COLUMNS: Column<FlagRow>[] = [
+  { title: 'Name', cell: (row) => row.name },
+  { title: 'Value', cell: (row) => row.value },
+  { title: 'Created By', cell: (row) => row.created_by?.name ?? '' },
+  { title: 'Updated', cell: (row) => <DateTime value={row.updated_at} /> },
+];
+
 function FeatureFlags() {
   const { list } = useFeatureFlagsData();
   const { authorizer } = useSession();
   const [editing, setEditing] = useState<FlagRow | 'new'>();
   useTopBar('Feature Flags', list.refetch, list.isFetching);
   const canWrite = authorizer.can('feature_flags', 'write');
-  const rows = list.data ?? [];
   return (
     <PageSection>
-      {canWrite && (
-        <Toolbar>
-          <ToolbarContent>
-            <ToolbarItem>
-              <Button onClick={() => setEditing('new')}>Add Feature Flag</Button>
-            </ToolbarItem>
-          </ToolbarContent>
-        </Toolbar>
-      )}
-      <Table aria-label="Feature flags" variant="compact">
-        <Thead>
-          <Tr>
-            {COLUMNS.map((c) => (
-              <Th key={c}>{c}</Th>
-            ))}
-          </Tr>
-        </Thead>
-        <Tbody>
-          <TableStateRow
-            colSpan={COLUMNS.length}
-            isLoading={list.isLoading}
-            error={list.error}
-            errorTitle="Error loading feature flags"
-            isEmpty={rows.length === 0}
-          />
-          {rows.map((row) => (
-            <Tr key={row.name} isClickable={canWrite} onRowClick={() => canWrite && setEditing(row)}>
-              <Td dataLabel="Name">{row.name}</Td>
-              <Td dataLabel="Value">{row.value}</Td>
-              <Td dataLabel="Created By">{row.created_by?.name ?? ''}</Td>
-              <Td dataLabel="Updated">
-                <DateTime value={row.updated_at} />
-              </Td>
-            </Tr>
-          ))}
-        </Tbody>
-      </Table>
+      <DataTable
+        aria-label="Feature flags"
+        columns={COLUMNS}
+        query={list}
+        errorTitle="Error loading feature flags"
+        rowKey={(row) => row.name}
+        onRowClick={canWrite ? (row) => setEditing(row) : undefined}
+        toolbar={canWrite && <Button onClick={() => setEditing('new')}>Add Feature Flag</Button>}
+      />
       {editing && <FlagModal row={editing === 'new' ? undefined : editing} onClose={() => setEditing(undefined)} />}
     </PageSection>
   );

@@ -1,18 +1,15 @@
-import { Button, Label, PageSection, Toolbar, ToolbarContent, ToolbarItem } from '@patternfly/react-core';
-import { Table, Tbody, Td, Th, Thead, Tr } from '@patternfly/react-table';
+import { Button, Label, PageSection } from '@patternfly/react-core';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { PermissionRow } from '../../api/types';
 import { useSession } from '../../app/session';
 import { useTopBar } from '../../app/topBar';
+import { DataTable, type Column } from '../../components/DataTable';
 import { DateTime } from '../../components/DateTime';
 import { CrdBadge } from '../../components/Labels';
 import { RequireAccess } from '../../components/RequireAccess';
-import { TableStateRow } from '../../components/TableStates';
 import { PermissionModal } from './PermissionModal';
 import { usePermissionsData } from './usePermissionsData';
-
-const COLUMNS = ['Subject', 'Resource', 'Action', 'Effect', 'Description', 'Created By', 'Created'];
 
 /** A link that does not also open the row's editor. */
 function RowLink({ to, children }: { to: string; children: string }) {
@@ -46,68 +43,47 @@ function Resource({ row }: { row: PermissionRow }) {
   return row.object_selector ? <code>selector</code> : null;
 }
 
+const COLUMNS: Column<PermissionRow>[] = [
+  { title: 'Subject', cell: (row) => <Subject row={row} /> },
+  { title: 'Resource', cell: (row) => <Resource row={row} /> },
+  { title: 'Action', cell: (row) => row.action },
+  {
+    title: 'Effect',
+    cell: (row) => (
+      <Label isCompact color={row.deny ? 'red' : 'green'}>
+        {row.deny ? 'Deny' : 'Allow'}
+      </Label>
+    ),
+  },
+  { title: 'Description', cell: (row) => row.description },
+  {
+    title: 'Created By',
+    cell: (row) => (
+      <>
+        {row.created_by?.name ?? ''} <CrdBadge source={row.source} />
+      </>
+    ),
+  },
+  { title: 'Created', cell: (row) => <DateTime value={row.created_at} /> },
+];
+
 function Permissions() {
   const { list } = usePermissionsData();
   const { authorizer } = useSession();
   const [editing, setEditing] = useState<string | 'new'>();
   useTopBar('Permissions', list.refetch, list.isFetching);
-  const rows = list.data ?? [];
+  const canWrite = authorizer.can('permissions', 'write');
   return (
     <PageSection>
-      {authorizer.can('permissions', 'write') && (
-        <Toolbar>
-          <ToolbarContent>
-            <ToolbarItem>
-              <Button onClick={() => setEditing('new')}>Add Permission</Button>
-            </ToolbarItem>
-          </ToolbarContent>
-        </Toolbar>
-      )}
-      <Table aria-label="Permissions" variant="compact">
-        <Thead>
-          <Tr>
-            {COLUMNS.map((c) => (
-              <Th key={c}>{c}</Th>
-            ))}
-          </Tr>
-        </Thead>
-        <Tbody>
-          <TableStateRow
-            colSpan={COLUMNS.length}
-            isLoading={list.isLoading}
-            error={list.error}
-            errorTitle="Error loading permissions"
-            isEmpty={rows.length === 0}
-          />
-          {rows.map((row) => (
-            <Tr
-              key={row.id}
-              isClickable={authorizer.can('permissions', 'write')}
-              onRowClick={() => authorizer.can('permissions', 'write') && setEditing(row.id)}
-            >
-              <Td dataLabel="Subject">
-                <Subject row={row} />
-              </Td>
-              <Td dataLabel="Resource">
-                <Resource row={row} />
-              </Td>
-              <Td dataLabel="Action">{row.action}</Td>
-              <Td dataLabel="Effect">
-                <Label isCompact color={row.deny ? 'red' : 'green'}>
-                  {row.deny ? 'Deny' : 'Allow'}
-                </Label>
-              </Td>
-              <Td dataLabel="Description">{row.description}</Td>
-              <Td dataLabel="Created By">
-                {row.created_by?.name ?? ''} <CrdBadge source={row.source} />
-              </Td>
-              <Td dataLabel="Created">
-                <DateTime value={row.created_at} />
-              </Td>
-            </Tr>
-          ))}
-        </Tbody>
-      </Table>
+      <DataTable
+        aria-label="Permissions"
+        columns={COLUMNS}
+        query={list}
+        errorTitle="Error loading permissions"
+        rowKey={(row) => row.id}
+        onRowClick={canWrite ? (row) => setEditing(row.id) : undefined}
+        toolbar={canWrite && <Button onClick={() => setEditing('new')}>Add Permission</Button>}
+      />
       {editing && <PermissionModal id={editing === 'new' ? undefined : editing} onClose={() => setEditing(undefined)} />}
     </PageSection>
   );

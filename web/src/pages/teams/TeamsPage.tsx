@@ -1,32 +1,16 @@
-import {
-  Button,
-  Form,
-  FormGroup,
-  Modal,
-  ModalBody,
-  ModalFooter,
-  ModalHeader,
-  PageSection,
-  TextInput,
-  Toolbar,
-  ToolbarContent,
-  ToolbarItem,
-} from '@patternfly/react-core';
-import { Table, Tbody, Td, Th, Thead, Tr } from '@patternfly/react-table';
+import { Button, Form, FormGroup, Modal, ModalBody, ModalFooter, ModalHeader, PageSection, TextInput } from '@patternfly/react-core';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { errorMessage } from '../../api/errors';
 import { useSession } from '../../app/session';
 import { useToast } from '../../app/toast';
 import { useTopBar } from '../../app/topBar';
+import { DataTable, type Column } from '../../components/DataTable';
 import { DateTime } from '../../components/DateTime';
 import { FieldError } from '../../components/FieldError';
 import { CrdBadge } from '../../components/Labels';
 import { RequireAccess } from '../../components/RequireAccess';
-import { TableStateRow } from '../../components/TableStates';
-import { useTeamsData } from './useTeamsData';
-
-const COLUMNS = ['Name', 'Members', 'Created By', 'Created', 'Updated'];
+import { useTeamsData, type TeamListRow } from './useTeamsData';
 
 function AddTeamModal({ onClose }: { onClose(): void }) {
   const { create } = useTeamsData();
@@ -79,57 +63,38 @@ function AddTeamModal({ onClose }: { onClose(): void }) {
   );
 }
 
+const COLUMNS: Column<TeamListRow>[] = [
+  { title: 'Name', cell: (team) => team.name },
+  { title: 'Members', cell: (team) => team.team_members?.length ?? 0 },
+  {
+    title: 'Created By',
+    cell: (team) => (
+      <>
+        {team.created_by?.name ?? ''} <CrdBadge source={team.source} />
+      </>
+    ),
+  },
+  { title: 'Created', cell: (team) => <DateTime value={team.created_at} /> },
+  { title: 'Updated', cell: (team) => <DateTime value={team.updated_at} /> },
+];
+
 function Teams() {
   const { list } = useTeamsData();
   const { authorizer } = useSession();
   const navigate = useNavigate();
   const [adding, setAdding] = useState(false);
   useTopBar('Teams', list.refetch, list.isFetching);
-  const rows = list.data ?? [];
   return (
     <PageSection>
-      {authorizer.can('database', 'write') && (
-        <Toolbar>
-          <ToolbarContent>
-            <ToolbarItem>
-              <Button onClick={() => setAdding(true)}>Add Team</Button>
-            </ToolbarItem>
-          </ToolbarContent>
-        </Toolbar>
-      )}
-      <Table aria-label="Teams" variant="compact">
-        <Thead>
-          <Tr>
-            {COLUMNS.map((c) => (
-              <Th key={c}>{c}</Th>
-            ))}
-          </Tr>
-        </Thead>
-        <Tbody>
-          <TableStateRow
-            colSpan={COLUMNS.length}
-            isLoading={list.isLoading}
-            error={list.error}
-            errorTitle="Error loading teams"
-            isEmpty={rows.length === 0}
-          />
-          {rows.map((team) => (
-            <Tr key={team.id} isClickable onRowClick={() => navigate(`/settings/teams/${team.id}`)}>
-              <Td dataLabel="Name">{team.name}</Td>
-              <Td dataLabel="Members">{team.team_members?.length ?? 0}</Td>
-              <Td dataLabel="Created By">
-                {team.created_by?.name ?? ''} <CrdBadge source={team.source} />
-              </Td>
-              <Td dataLabel="Created">
-                <DateTime value={team.created_at} />
-              </Td>
-              <Td dataLabel="Updated">
-                <DateTime value={team.updated_at} />
-              </Td>
-            </Tr>
-          ))}
-        </Tbody>
-      </Table>
+      <DataTable
+        aria-label="Teams"
+        columns={COLUMNS}
+        query={list}
+        errorTitle="Error loading teams"
+        rowKey={(team) => team.id}
+        onRowClick={(team) => navigate(`/settings/teams/${team.id}`)}
+        toolbar={authorizer.can('database', 'write') && <Button onClick={() => setAdding(true)}>Add Team</Button>}
+      />
       {adding && <AddTeamModal onClose={() => setAdding(false)} />}
     </PageSection>
   );

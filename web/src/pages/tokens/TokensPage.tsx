@@ -1,21 +1,30 @@
-import { Button, PageSection, Toolbar, ToolbarContent, ToolbarItem } from '@patternfly/react-core';
-import { Table, Tbody, Td, Th, Thead, Tr } from '@patternfly/react-table';
+import { Button, PageSection } from '@patternfly/react-core';
 import { useState } from 'react';
 import type { Schemas } from '../../api/client';
 import { errorMessage } from '../../api/errors';
 import { useToast } from '../../app/toast';
 import { useTopBar } from '../../app/topBar';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { DataTable, type Column } from '../../components/DataTable';
 import { DateTime } from '../../components/DateTime';
 import { LabelList } from '../../components/Labels';
 import { RequireAccess } from '../../components/RequireAccess';
-import { TableStateRow } from '../../components/TableStates';
 import { CreateTokenModal, type CreatedToken } from './CreateTokenModal';
 import { TokenCreatedModal } from './TokenCreatedModal';
 import { useTokensData } from './useTokensData';
 
 type Token = Schemas['TokenInfo'];
-const COLUMNS = ['Name', 'Scopes', 'Expires', 'Auto Renew', 'Created', 'Last Used', ''];
+const COLUMNS: Column<Token>[] = [
+  { title: 'Name', cell: (token) => token.name },
+  {
+    title: 'Scopes',
+    cell: (token) => <LabelList items={(token.scope ?? []).map((g) => `${g.object}:${g.action}`)} label={`Scopes of ${token.name}`} />,
+  },
+  { title: 'Expires', cell: (token) => (token.expires_at ? <DateTime value={token.expires_at} /> : 'Never') },
+  { title: 'Auto Renew', cell: (token) => (token.auto_renew ? 'Yes' : 'No') },
+  { title: 'Created', cell: (token) => <DateTime value={token.created_at} /> },
+  { title: 'Last Used', cell: (token) => <DateTime value={token.last_used_at} /> },
+];
 
 function Tokens() {
   const data = useTokensData();
@@ -25,54 +34,22 @@ function Tokens() {
   const [created, setCreated] = useState<CreatedToken>();
   const [revoking, setRevoking] = useState<Token>();
   useTopBar('Tokens', list.refetch, list.isFetching);
-  const rows = list.data ?? [];
 
   return (
     <PageSection>
-      <Toolbar>
-        <ToolbarContent>
-          <ToolbarItem>
-            <Button onClick={() => setCreating(true)}>Create Token</Button>
-          </ToolbarItem>
-        </ToolbarContent>
-      </Toolbar>
-      <Table aria-label="Tokens" variant="compact">
-        <Thead>
-          <Tr>
-            {COLUMNS.map((c, i) => (i === COLUMNS.length - 1 ? <Th key="actions" screenReaderText="Actions" /> : <Th key={c}>{c}</Th>))}
-          </Tr>
-        </Thead>
-        <Tbody>
-          <TableStateRow
-            colSpan={COLUMNS.length}
-            isLoading={list.isLoading}
-            error={list.error}
-            errorTitle="Error loading tokens"
-            isEmpty={rows.length === 0}
-          />
-          {rows.map((token) => (
-            <Tr key={token.id}>
-              <Td dataLabel="Name">{token.name}</Td>
-              <Td dataLabel="Scopes">
-                <LabelList items={(token.scope ?? []).map((g) => `${g.object}:${g.action}`)} label={`Scopes of ${token.name}`} />
-              </Td>
-              <Td dataLabel="Expires">{token.expires_at ? <DateTime value={token.expires_at} /> : 'Never'}</Td>
-              <Td dataLabel="Auto Renew">{token.auto_renew ? 'Yes' : 'No'}</Td>
-              <Td dataLabel="Created">
-                <DateTime value={token.created_at} />
-              </Td>
-              <Td dataLabel="Last Used">
-                <DateTime value={token.last_used_at} />
-              </Td>
-              <Td isActionCell>
-                <Button variant="secondary" isDanger size="sm" aria-label={`Revoke ${token.name}`} onClick={() => setRevoking(token)}>
-                  Revoke
-                </Button>
-              </Td>
-            </Tr>
-          ))}
-        </Tbody>
-      </Table>
+      <DataTable
+        aria-label="Tokens"
+        columns={COLUMNS}
+        query={list}
+        errorTitle="Error loading tokens"
+        rowKey={(token) => token.id}
+        toolbar={<Button onClick={() => setCreating(true)}>Create Token</Button>}
+        actions={(token) => (
+          <Button variant="secondary" isDanger size="sm" aria-label={`Revoke ${token.name}`} onClick={() => setRevoking(token)}>
+            Revoke
+          </Button>
+        )}
+      />
       {creating && (
         <CreateTokenModal
           data={data}

@@ -1,5 +1,5 @@
-import { Button, Label, PageSection, Toolbar, ToolbarContent, ToolbarItem } from '@patternfly/react-core';
-import { ActionsColumn, Table, Tbody, Td, Th, Thead, Tr } from '@patternfly/react-table';
+import { Button, Label, PageSection } from '@patternfly/react-core';
+import { ActionsColumn } from '@patternfly/react-table';
 import { useState } from 'react';
 import type { Schemas } from '../../api/client';
 import { errorMessage } from '../../api/errors';
@@ -7,17 +7,31 @@ import { useSession } from '../../app/session';
 import { useToast } from '../../app/toast';
 import { useTopBar } from '../../app/topBar';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { DataTable, type Column } from '../../components/DataTable';
 import { DateTime } from '../../components/DateTime';
 import { LabelList } from '../../components/Labels';
 import { RequireAccess } from '../../components/RequireAccess';
-import { TableStateRow } from '../../components/TableStates';
 import { useUsersData } from './useUsersData';
 import { InviteModal, LinkModal, RolesModal } from './UserModals';
 
 type Person = Schemas['PersonWithRoles'];
 type Dialog = { kind: 'invite' } | { kind: 'roles' | 'remove'; person: Person } | { kind: 'link'; person: Person; link: string };
 
-const COLUMNS = ['Name', 'Email', 'Roles', 'Status', 'Last Login', 'Created'];
+const COLUMNS: Column<Person>[] = [
+  { title: 'Name', cell: (person) => person.name },
+  { title: 'Email', cell: (person) => person.email },
+  { title: 'Roles', cell: (person) => <LabelList items={person.roles} label={`Roles of ${person.name}`} /> },
+  {
+    title: 'Status',
+    cell: (person) => (
+      <Label isCompact color={person.active ? 'green' : 'orange'}>
+        {person.active ? 'Active' : 'Invited'}
+      </Label>
+    ),
+  },
+  { title: 'Last Login', cell: (person) => <DateTime value={person.last_login} /> },
+  { title: 'Created', cell: (person) => <DateTime value={person.created_at} /> },
+];
 
 function Users() {
   const data = useUsersData();
@@ -27,7 +41,6 @@ function Users() {
   const [dialog, setDialog] = useState<Dialog>();
   useTopBar('Users', list.refetch, list.isFetching);
   const canWrite = authorizer.can('identities', 'write');
-  const rows = list.data ?? [];
   const close = () => setDialog(undefined);
 
   const issueReset = (person: Person) =>
@@ -38,65 +51,27 @@ function Users() {
 
   return (
     <PageSection>
-      {canWrite && (
-        <Toolbar>
-          <ToolbarContent>
-            <ToolbarItem>
-              <Button onClick={() => setDialog({ kind: 'invite' })}>Invite User</Button>
-            </ToolbarItem>
-          </ToolbarContent>
-        </Toolbar>
-      )}
-      <Table aria-label="Users" variant="compact">
-        <Thead>
-          <Tr>
-            {COLUMNS.map((c) => (
-              <Th key={c}>{c}</Th>
-            ))}
-            {canWrite && <Th screenReaderText="Actions" />}
-          </Tr>
-        </Thead>
-        <Tbody>
-          <TableStateRow
-            colSpan={COLUMNS.length + 1}
-            isLoading={list.isLoading}
-            error={list.error}
-            errorTitle="Error loading users"
-            isEmpty={rows.length === 0}
-          />
-          {rows.map((person) => (
-            <Tr key={person.id}>
-              <Td dataLabel="Name">{person.name}</Td>
-              <Td dataLabel="Email">{person.email}</Td>
-              <Td dataLabel="Roles">
-                <LabelList items={person.roles} label={`Roles of ${person.name}`} />
-              </Td>
-              <Td dataLabel="Status">
-                <Label isCompact color={person.active ? 'green' : 'orange'}>
-                  {person.active ? 'Active' : 'Invited'}
-                </Label>
-              </Td>
-              <Td dataLabel="Last Login">
-                <DateTime value={person.last_login} />
-              </Td>
-              <Td dataLabel="Created">
-                <DateTime value={person.created_at} />
-              </Td>
-              {canWrite && (
-                <Td isActionCell>
-                  <ActionsColumn
-                    items={[
-                      { title: 'Change roles', onClick: () => setDialog({ kind: 'roles', person }) },
-                      { title: 'Issue password reset link', onClick: () => issueReset(person) },
-                      { title: 'Remove', isDisabled: person.id === user.id, onClick: () => setDialog({ kind: 'remove', person }) },
-                    ]}
-                  />
-                </Td>
-              )}
-            </Tr>
-          ))}
-        </Tbody>
-      </Table>
+      <DataTable
+        aria-label="Users"
+        columns={COLUMNS}
+        query={list}
+        errorTitle="Error loading users"
+        rowKey={(person) => person.id}
+        toolbar={canWrite && <Button onClick={() => setDialog({ kind: 'invite' })}>Invite User</Button>}
+        actions={
+          canWrite
+            ? (person) => (
+                <ActionsColumn
+                  items={[
+                    { title: 'Change roles', onClick: () => setDialog({ kind: 'roles', person }) },
+                    { title: 'Issue password reset link', onClick: () => issueReset(person) },
+                    { title: 'Remove', isDisabled: person.id === user.id, onClick: () => setDialog({ kind: 'remove', person }) },
+                  ]}
+                />
+              )
+            : undefined
+        }
+      />
       {dialog?.kind === 'invite' && <InviteModal data={data} onClose={close} />}
       {dialog?.kind === 'roles' && <RolesModal data={data} person={dialog.person} onClose={close} />}
       {dialog?.kind === 'link' && (

@@ -1,0 +1,108 @@
+import { Pagination, Toolbar, ToolbarContent, ToolbarItem } from '@patternfly/react-core';
+import { Table, Tbody, Td, Th, Thead, Tr } from '@patternfly/react-table';
+import { useState, type ReactNode } from 'react';
+import { PAGE_SIZES, usePreference } from '../app/preferences';
+import { TableStateRow } from './TableStates';
+
+const PER_PAGE_OPTIONS = PAGE_SIZES.map((n) => ({ title: String(n), value: n }));
+
+export interface Column<T> {
+  /** Header text, also the cell's data label. */
+  title: string;
+  cell(row: T): ReactNode;
+}
+
+export interface DataTableProps<T> {
+  'aria-label': string;
+  columns: Column<T>[];
+  /** The list's query: its rows, loading and error states. */
+  query: { data?: T[]; isLoading: boolean; error: unknown };
+  /** Title of the message shown when the query fails. */
+  errorTitle: string;
+  rowKey(row: T): string;
+  /** Content of the toolbar's first item, typically an add button. */
+  toolbar?: ReactNode;
+  /** Pages the rows on the client with the page-size preference. */
+  isPaginated?: boolean;
+  onRowClick?(row: T): void;
+  /** Whether a row opens on click; every row does when onRowClick is set and this is not. */
+  isRowClickable?(row: T): boolean;
+  /** Content of a last, unlabelled actions cell. */
+  actions?(row: T): ReactNode;
+}
+
+/** A compact list table with an optional toolbar and pagination above it (spec part 2 section 2.11). */
+export function DataTable<T>({
+  'aria-label': ariaLabel,
+  columns,
+  query,
+  errorTitle,
+  rowKey,
+  toolbar,
+  isPaginated,
+  onRowClick,
+  isRowClickable,
+  actions,
+}: DataTableProps<T>) {
+  const [perPage, setPerPage] = usePreference('pageSize');
+  const [page, setPage] = useState(1);
+  const all = query.data ?? [];
+  const rows = isPaginated ? all.slice((page - 1) * perPage, page * perPage) : all;
+
+  return (
+    <>
+      {(toolbar || isPaginated) && (
+        <Toolbar>
+          <ToolbarContent>
+            {toolbar && <ToolbarItem>{toolbar}</ToolbarItem>}
+            {isPaginated && (
+              <ToolbarItem variant="pagination" align={{ default: 'alignEnd' }}>
+                <Pagination
+                  itemCount={all.length}
+                  page={page}
+                  perPage={perPage}
+                  perPageOptions={PER_PAGE_OPTIONS}
+                  isCompact
+                  onSetPage={(_e, p) => setPage(p)}
+                  onPerPageSelect={(_e, size, p) => (setPerPage(size), setPage(p))}
+                />
+              </ToolbarItem>
+            )}
+          </ToolbarContent>
+        </Toolbar>
+      )}
+      <Table aria-label={ariaLabel} variant="compact">
+        <Thead>
+          <Tr>
+            {columns.map((c) => (
+              <Th key={c.title}>{c.title}</Th>
+            ))}
+            {actions && <Th screenReaderText="Actions" />}
+          </Tr>
+        </Thead>
+        <Tbody>
+          <TableStateRow
+            colSpan={columns.length + (actions ? 1 : 0)}
+            isLoading={query.isLoading}
+            error={query.error}
+            errorTitle={errorTitle}
+            isEmpty={all.length === 0}
+          />
+          {rows.map((row) => {
+            const open = onRowClick && (isRowClickable?.(row) ?? true) ? () => onRowClick(row) : undefined;
+            return (
+              <Tr key={rowKey(row)} isClickable={Boolean(open)} onRowClick={open}>
+                {columns.map((c) => (
+                  <Td key={c.title} dataLabel={c.title}>
+                    {c.cell(row)}
+                  </Td>
+                ))}
+                {actions && <Td isActionCell>{actions(row)}</Td>}
+              </Tr>
+            );
+          })}
+        </Tbody>
+      </Table>
+    </>
+  );
+}
