@@ -14,6 +14,16 @@ export default defineConfig({
     manifest: true,
     sourcemap: true,
     chunkSizeWarningLimit: 1200,
+    rolldownOptions: {
+      output: {
+        advancedChunks: {
+          // One PatternFly chunk instead of dozens of small shared ones: the
+          // browser fetches six at a time over HTTP/1.1, so a page's first
+          // load waited in that queue (Health: about 0.5 s).
+          groups: [{ name: 'patternfly', test: /node_modules[\\/]@patternfly[\\/]react-(core|icons|table|styles)[\\/]/ }],
+        },
+      },
+    },
   },
   server: {
     proxy: { '/api': { target: api, changeOrigin: true } },
