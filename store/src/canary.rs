@@ -10,6 +10,12 @@ use uuid::Uuid;
 
 use crate::crd::{CheckRow, soft_delete_checks, upsert_checks};
 
+/// A check's id: derived from its canary, type and name, so it is stable
+/// across reconciliations and the same for a transform's result.
+pub fn check_id(canary_id: Uuid, check_type: &str, name: &str) -> Uuid {
+    Uuid::new_v5(&canary_id, format!("{check_type}/{name}").as_bytes())
+}
+
 /// Why a canary spec does not give a list of checks.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
@@ -83,7 +89,7 @@ fn check(
         .or_else(|| endpoint.clone())
         .unwrap_or_else(|| format!("{check_type}-{index}"));
     CheckRow {
-        id: Uuid::new_v5(&canary_id, format!("{check_type}/{name}").as_bytes()),
+        id: check_id(canary_id, check_type, &name),
         check_type: check_type.to_owned(),
         namespace: Some(text("namespace").unwrap_or_else(|| namespace.to_owned())),
         description: text("description"),

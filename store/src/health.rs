@@ -12,6 +12,7 @@ use sqlx::types::Json;
 use uuid::Uuid;
 
 use crate::Error;
+use crate::crd::CheckRow;
 use crate::rest::ScopeRule;
 
 /// Channel the console notifies when someone asks to run a check now.
@@ -113,28 +114,15 @@ pub struct CheckResult {
     pub details: Value,
 }
 
-/// A check that a `transform` expression reported on: it has no schedule of
-/// its own and is written before its result.
-#[derive(Debug, Clone)]
-pub struct TransformedCheck {
-    pub id: Uuid,
-    pub canary_id: Uuid,
-    pub check_type: String,
-    pub name: String,
-    pub namespace: Option<String>,
-    pub description: Option<String>,
-    pub icon: Option<String>,
-    pub endpoint: Option<String>,
-    pub labels: Value,
-}
-
-/// Creates or revives transformed checks in one statement. A check of the
-/// spec with the same id keeps its own definition.
-pub async fn upsert_transformed(pool: &PgPool, checks: &[TransformedCheck]) -> Result<(), Error> {
+/// Creates or revives, in one statement, the checks (with their canary ids)
+/// that a `transform` expression reported on: they have no schedule of their
+/// own. A check of the spec with the same id keeps its own definition.
+pub async fn upsert_transformed(pool: &PgPool, checks: &[(Uuid, CheckRow)]) -> Result<(), Error> {
     if checks.is_empty() {
         return Ok(());
     }
-    let text = |f: fn(&TransformedCheck) -> Option<&str>| checks.iter().map(f).collect::<Vec<_>>();
+    let text =
+        |f: fn(&CheckRow) -> Option<&str>| checks.iter().map(|(_, c)| f(c)).collect::<Vec<_>>();
     sqlx::query(
         "INSERT INTO checks (id, canary_id, type, name, namespace, description, icon, endpoint, labels, transformed) \
          SELECT u.id, u.canary_id, u.type, u.name, coalesce(u.namespace, k.namespace), u.description, u.icon, u.endpoint, u.labels, true \
@@ -145,18 +133,37 @@ pub async fn upsert_transformed(pool: &PgPool, checks: &[TransformedCheck]) -> R
               icon = EXCLUDED.icon, endpoint = EXCLUDED.endpoint, labels = EXCLUDED.labels, deleted_at = NULL \
          WHERE checks.transformed",
     )
-    .bind(checks.iter().map(|c| c.id).collect::<Vec<_>>())
-    .bind(checks.iter().map(|c| c.canary_id).collect::<Vec<_>>())
-    .bind(checks.iter().map(|c| c.check_type.as_str()).collect::<Vec<_>>())
-    .bind(checks.iter().map(|c| c.name.as_str()).collect::<Vec<_>>())
+    .bind(checks.iter().map(|(_, c)| c.id).collect::<Vec<_>>())
+    .bind(checks.iter().map(|(canary, _)| *canary).collect::<Vec<_>>())
+    .bind(text(|c| Some(c.check_type.as_str())))
+    .bind(text(|c| Some(c.name.as_str())))
     .bind(text(|c| c.namespace.as_deref()))
     .bind(text(|c| c.description.as_deref()))
     .bind(text(|c| c.icon.as_deref()))
     .bind(text(|c| c.endpoint.as_deref()))
-    .bind(checks.iter().map(|c| Json(&c.labels)).collect::<Vec<_>>())
+    .bind(checks.iter().map(|(_, c)| Json(&c.labels)).collect::<Vec<_>>())
     .execute(pool)
     .await?;
     Ok(())
+}
+
+/// Adds the results `r` to a rollup table by `unit` (`hour`, `day`): counts,
+/// a weighted mean duration and the merged latency histogram.
+macro_rules! rollup {
+    ($table:literal, $unit:literal) => {
+        concat!(
+            "INSERT INTO ", $table, " AS t (check_id, created_at, duration, total, passed, failed, latency) \
+             SELECT check_id, date_trunc('", $unit, "', time), avg(duration)::int, count(*), \
+                    count(*) FILTER (WHERE status), count(*) FILTER (WHERE NOT status), \
+                    qd_histogram_sum(qd_histogram_add('{}', qd_latency_bucket(duration))) \
+             FROM r GROUP BY 1, 2 \
+             ON CONFLICT (check_id, created_at) DO UPDATE SET \
+                 duration = ((t.duration::bigint * t.total + EXCLUDED.duration::bigint * EXCLUDED.total) \
+                             / (t.total + EXCLUDED.total))::int, \
+                 total = t.total + EXCLUDED.total, passed = t.passed + EXCLUDED.passed, \
+                 failed = t.failed + EXCLUDED.failed, latency = qd_histogram_merge(t.latency, EXCLUDED.latency)"
+        )
+    };
 }
 
 /// Writes results in one statement: the status rows, the hourly and daily
@@ -173,7 +180,7 @@ pub async fn record(pool: &PgPool, results: &[CheckResult]) -> Result<(), Error>
     let messages: Vec<&str> = results.iter().map(|r| r.message.as_str()).collect();
     let errors: Vec<Option<&str>> = results.iter().map(|r| r.error.as_deref()).collect();
     let details: Vec<Json<&Value>> = results.iter().map(|r| Json(&r.details)).collect();
-    sqlx::query(
+    sqlx::query(concat!(
         "WITH r AS ( \
              SELECT u.* FROM unnest($1::uuid[], $2::timestamptz[], $3::bool[], $4::int[], $5::text[], $6::text[], $7::jsonb[]) \
                  AS u(check_id, time, status, duration, message, error, details) \
@@ -182,28 +189,8 @@ pub async fn record(pool: &PgPool, results: &[CheckResult]) -> Result<(), Error>
              INSERT INTO check_statuses (check_id, time, status, duration, message, error, details) \
              SELECT check_id, time, status, duration, message, error, details FROM r \
              ON CONFLICT DO NOTHING), \
-         hourly AS ( \
-             INSERT INTO check_statuses_1h AS t (check_id, created_at, duration, total, passed, failed, latency) \
-             SELECT check_id, date_trunc('hour', time), avg(duration)::int, count(*), \
-                    count(*) FILTER (WHERE status), count(*) FILTER (WHERE NOT status), \
-                    qd_histogram_sum(qd_histogram_add('{}', qd_latency_bucket(duration))) \
-             FROM r GROUP BY 1, 2 \
-             ON CONFLICT (check_id, created_at) DO UPDATE SET \
-                 duration = ((t.duration::bigint * t.total + EXCLUDED.duration::bigint * EXCLUDED.total) \
-                             / (t.total + EXCLUDED.total))::int, \
-                 total = t.total + EXCLUDED.total, passed = t.passed + EXCLUDED.passed, \
-                 failed = t.failed + EXCLUDED.failed, latency = qd_histogram_merge(t.latency, EXCLUDED.latency)), \
-         daily AS ( \
-             INSERT INTO check_statuses_1d AS t (check_id, created_at, duration, total, passed, failed, latency) \
-             SELECT check_id, date_trunc('day', time), avg(duration)::int, count(*), \
-                    count(*) FILTER (WHERE status), count(*) FILTER (WHERE NOT status), \
-                    qd_histogram_sum(qd_histogram_add('{}', qd_latency_bucket(duration))) \
-             FROM r GROUP BY 1, 2 \
-             ON CONFLICT (check_id, created_at) DO UPDATE SET \
-                 duration = ((t.duration::bigint * t.total + EXCLUDED.duration::bigint * EXCLUDED.total) \
-                             / (t.total + EXCLUDED.total))::int, \
-                 total = t.total + EXCLUDED.total, passed = t.passed + EXCLUDED.passed, \
-                 failed = t.failed + EXCLUDED.failed, latency = qd_histogram_merge(t.latency, EXCLUDED.latency)), \
+         hourly AS (", rollup!("check_statuses_1h", "hour"), "), \
+         daily AS (", rollup!("check_statuses_1d", "day"), "), \
          latest AS ( \
              SELECT DISTINCT ON (check_id) check_id, time, \
                     CASE WHEN status THEN 'healthy' ELSE 'unhealthy' END AS health \
@@ -211,8 +198,8 @@ pub async fn record(pool: &PgPool, results: &[CheckResult]) -> Result<(), Error>
          UPDATE checks c SET status = l.health, last_runtime = l.time, \
              last_transition_time = CASE WHEN c.status IS DISTINCT FROM l.health THEN l.time \
                                          ELSE c.last_transition_time END \
-         FROM latest l WHERE c.id = l.check_id",
-    )
+         FROM latest l WHERE c.id = l.check_id"
+    ))
     .bind(&ids)
     .bind(&times)
     .bind(&passed)

@@ -13,7 +13,9 @@ use std::time::{Duration, Instant};
 use chrono::{DateTime, Utc};
 use futures::FutureExt;
 use futures::future::BoxFuture;
-use quarterdeck_store::health::{self, CheckResult, DueCheck, TransformedCheck};
+use quarterdeck_store::canary;
+use quarterdeck_store::crd::CheckRow;
+use quarterdeck_store::health::{self, CheckResult, DueCheck};
 use quarterdeck_store::jobs::{self, JobRun};
 use serde_json::{Value, json};
 use sqlx::PgPool;
@@ -113,7 +115,7 @@ struct Finished {
     check: DueCheck,
     result: CheckResult,
     /// Results of other checks that the run's `transform` produced.
-    transformed: Vec<(TransformedCheck, CheckResult)>,
+    transformed: Vec<((Uuid, CheckRow), CheckResult)>,
     lag: Option<Duration>,
 }
 
@@ -225,10 +227,7 @@ async fn run_one(runner: &Runner, check: DueCheck) -> Finished {
         .transformed
         .into_iter()
         .map(|t| {
-            let id = Uuid::new_v5(
-                &check.canary_id,
-                format!("{}/{}", t.check_type, t.name).as_bytes(),
-            );
+            let id = canary::check_id(check.canary_id, &t.check_type, &t.name);
             let result = CheckResult {
                 check_id: id,
                 time: started,
@@ -238,18 +237,20 @@ async fn run_one(runner: &Runner, check: DueCheck) -> Finished {
                 error: t.error,
                 details: t.details,
             };
-            let row = TransformedCheck {
+            let row = CheckRow {
                 id,
-                canary_id: check.canary_id,
                 check_type: t.check_type,
                 name: t.name,
                 namespace: t.namespace,
                 description: t.description,
                 icon: t.icon,
                 endpoint: t.endpoint,
+                owner: None,
+                severity: None,
                 labels: Value::Object(t.labels),
+                spec: Value::Null,
             };
-            (row, result)
+            ((check.canary_id, row), result)
         })
         .collect();
     let result = CheckResult {
@@ -309,7 +310,7 @@ async fn write_results(
 
 async fn flush(pool: &PgPool, batch: &mut Vec<Finished>, metrics: &Metrics, report: &mut Report) {
     let mut results: Vec<CheckResult> = batch.iter().map(|f| f.result.clone()).collect();
-    let (checks, transformed): (Vec<TransformedCheck>, Vec<CheckResult>) = batch
+    let (checks, transformed): (Vec<(Uuid, CheckRow)>, Vec<CheckResult>) = batch
         .iter()
         .flat_map(|f| f.transformed.iter().cloned())
         .unzip();
