@@ -14,6 +14,7 @@ mod kube_lookup;
 mod lookup;
 mod outcome;
 mod run;
+mod script;
 mod secrets;
 mod tls;
 mod transform;

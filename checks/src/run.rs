@@ -9,7 +9,7 @@ use tokio::task::AbortHandle;
 use url::Url;
 
 use crate::expr;
-use crate::kinds::Check;
+use crate::kinds::{Check, Environment};
 use crate::lookup::Lookup;
 use crate::outcome::{Outcome, Probe, Verdict};
 use crate::secrets::{Resolver, Scrubber};
@@ -27,6 +27,10 @@ pub struct Context {
     pub default_timeout: Duration,
     /// The canary's namespace: where Secrets, ConfigMaps and connections are looked up.
     pub namespace: String,
+    /// Send a named connection's credentials only to the connection's own endpoint.
+    pub pin_connections: bool,
+    /// Who scripts run as when this process runs as root.
+    pub script_user: String,
 }
 
 /// Runs the check `spec` of type `check_type` (the canary spec key, e.g. `http`).
@@ -51,14 +55,19 @@ pub async fn run(check_type: &str, spec: &Value, ctx: &Context) -> Outcome {
         Arc::clone(&ctx.lookup),
         ctx.namespace.clone(),
         scrubber.clone(),
+        ctx.pin_connections,
     );
     let limit = check.timeout().unwrap_or(ctx.default_timeout);
-    let kube = ctx.kube.clone();
+    let env = Environment {
+        kube: ctx.kube.clone(),
+        timeout: limit,
+        script_user: ctx.script_user.clone(),
+    };
     // Spawned so that a panic in a client library becomes an outcome; the
     // timeout drops the check's future, which kills whatever it started.
     let task =
         tokio::spawn(
-            async move { tokio::time::timeout(limit, check.execute(resolver, kube)).await },
+            async move { tokio::time::timeout(limit, check.execute(resolver, env)).await },
         );
     let _abort = AbortOnDrop(task.abort_handle());
     let joined = task.await;

@@ -132,14 +132,22 @@ pub(crate) struct Resolver {
     lookup: Arc<dyn Lookup>,
     namespace: String,
     pub scrubber: Scrubber,
+    /// A named connection's credentials go only to the connection's own endpoint.
+    pin_connections: bool,
 }
 
 impl Resolver {
-    pub(crate) fn new(lookup: Arc<dyn Lookup>, namespace: String, scrubber: Scrubber) -> Self {
+    pub(crate) fn new(
+        lookup: Arc<dyn Lookup>,
+        namespace: String,
+        scrubber: Scrubber,
+        pin_connections: bool,
+    ) -> Self {
         Self {
             lookup,
             namespace,
             scrubber,
+            pin_connections,
         }
     }
 
@@ -186,20 +194,41 @@ impl Resolver {
         Ok(connection)
     }
 
-    /// Merges a named connection with the check's own fields; the check's fields win.
-    pub(crate) async fn endpoint(&self, spec: &ConnectionRef) -> Result<Endpoint, CheckError> {
+    /// Merges a named connection with the check's own fields; the check's fields
+    /// win. `alias` is the kind's deprecated URL field, used when neither the
+    /// check nor the connection has a URL. With pinned connections, a check
+    /// that names a connection cannot send it anywhere but the connection's own endpoint.
+    pub(crate) async fn endpoint(
+        &self,
+        spec: &ConnectionRef,
+        alias: Option<&str>,
+    ) -> Result<Endpoint, CheckError> {
         let mut endpoint = Endpoint::default();
+        let mut named = None;
         if let Some(reference) = spec.connection.as_deref().filter(|c| !c.is_empty()) {
             let connection = self.named_connection(reference).await?;
+            named = Some((reference, connection.url.clone()));
             endpoint.url = connection.url;
             endpoint.username = connection.username;
             endpoint.password = connection.password;
         }
-        if let Some(url) = spec.url.as_deref().filter(|u| !u.is_empty()) {
+        let nonempty = |u: &&str| !u.trim().is_empty();
+        let own_url = spec.url.as_deref().filter(nonempty);
+        if let Some(url) = own_url {
             endpoint.url = Some(url.to_owned());
             if let Ok(parsed) = Url::parse(url) {
                 self.scrubber.add_url_password(&parsed);
             }
+        } else if endpoint.url.is_none() {
+            endpoint.url = alias.filter(nonempty).map(|a| a.trim().to_owned());
+        }
+        if let (Some((reference, connection_url)), Some(url), true) =
+            (named, endpoint.url.as_deref(), self.pin_connections)
+            && !same_endpoint(connection_url.as_deref(), url)
+        {
+            return Err(CheckError::new(format!(
+                "connection {reference:?} is used with another endpoint: its credentials go only to its own endpoint unless an admin saves the check"
+            )));
         }
         if let Some(var) = &spec.username {
             endpoint.username = Some(self.value(var).await?);
@@ -208,6 +237,24 @@ impl Resolver {
             endpoint.password = Some(self.secret(var).await?);
         }
         Ok(endpoint)
+    }
+}
+
+/// Whether `url` is the connection's own endpoint: the same scheme, host and
+/// port, or (for addresses that are not URLs) the same text.
+fn same_endpoint(connection: Option<&str>, url: &str) -> bool {
+    let Some(connection) = connection else {
+        return false;
+    };
+    let origin = |text: &str| {
+        Url::parse(text.trim()).ok().and_then(|u| {
+            let host = u.host_str()?.to_owned();
+            Some((u.scheme().to_owned(), host, u.port_or_known_default()))
+        })
+    };
+    match (origin(connection), origin(url)) {
+        (Some(a), Some(b)) => a == b,
+        _ => connection.trim() == url.trim(),
     }
 }
 

@@ -2,6 +2,8 @@
 
 mod common;
 
+use std::collections::BTreeSet;
+use std::os::unix::fs::PermissionsExt;
 use std::time::{Duration, Instant};
 
 use common::{assert_failed_with, assert_passed, context, run};
@@ -78,6 +80,8 @@ async fn a_missing_secret_fails_the_check() {
 #[tokio::test]
 async fn timeout_kills_the_whole_process_group() {
     let dir = tempfile::tempdir().unwrap();
+    // The script may run as another user (when the tests run as root).
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
     let pid_file = dir.path().join("child.pid");
     let script = format!("sleep 30 & echo $! > {}; sleep 30", pid_file.display());
     let mut ctx = context(StaticLookup::new());
@@ -112,4 +116,89 @@ async fn timeout_kills_the_whole_process_group() {
         state.is_empty() || state.contains(") Z"),
         "background child still running: {state}"
     );
+}
+
+#[tokio::test]
+async fn scripts_run_as_an_unprivileged_user_when_root() {
+    let outcome = run("exec", json!({"name": "e", "script": "id -u"})).await;
+    assert_passed(&outcome);
+    assert_ne!(outcome.message, "0", "the script ran as root");
+    if nix::unistd::geteuid().is_root() {
+        let nobody = nix::unistd::User::from_name("nobody").unwrap().unwrap();
+        assert_eq!(outcome.message, nobody.uid.to_string());
+    }
+}
+
+#[tokio::test]
+async fn scripts_do_not_see_the_environment_of_the_process() {
+    // Cargo sets this for the test process; it stands for any secret there.
+    assert!(std::env::var_os("CARGO_MANIFEST_DIR").is_some());
+    let spec = json!({"name": "e", "script": "env", "env": [{"name": "OWN", "value": "mine"}]});
+    let outcome = run("exec", spec).await;
+    assert_passed(&outcome);
+    let stdout = outcome.details["stdout"].as_str().unwrap();
+    assert!(!stdout.contains("CARGO_MANIFEST_DIR"), "{stdout}");
+    assert!(stdout.contains("OWN=mine"), "{stdout}");
+    let names: BTreeSet<&str> = stdout
+        .lines()
+        .filter_map(|l| l.split_once('=').map(|(name, _)| name))
+        .collect();
+    // Besides these, only what the shell itself sets (PWD, SHLVL, _).
+    let allowed = ["PATH", "HOME", "LANG", "OWN", "PWD", "OLDPWD", "SHLVL", "_"];
+    assert!(
+        names.iter().all(|n| allowed.contains(n)),
+        "unexpected variables: {names:?}"
+    );
+}
+
+#[tokio::test]
+async fn scripts_run_in_a_fresh_home_removed_afterwards() {
+    let outcome = run(
+        "exec",
+        json!({"name": "e", "script": "[ \"$HOME\" = \"$(pwd)\" ] && touch made && pwd"}),
+    )
+    .await;
+    assert_passed(&outcome);
+    let dir = std::path::PathBuf::from(&outcome.message);
+    assert!(
+        dir.file_name()
+            .unwrap()
+            .to_string_lossy()
+            .starts_with("quarterdeck-script-"),
+        "{dir:?}"
+    );
+    assert!(!dir.exists(), "{dir:?} was left behind");
+}
+
+#[tokio::test]
+async fn the_time_limit_kills_a_sleeping_script() {
+    let mut ctx = context(StaticLookup::new());
+    ctx.default_timeout = Duration::from_secs(1);
+    let started = Instant::now();
+    let outcome =
+        quarterdeck_checks::run("exec", &json!({"name": "e", "script": "sleep 30"}), &ctx).await;
+    assert_failed_with(&outcome, "timed out after 1s");
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[tokio::test]
+async fn output_beyond_the_limit_is_truncated() {
+    let outcome = run(
+        "exec",
+        json!({"name": "e", "script": "head -c 3000000 /dev/zero | tr '\\0' a; echo done >&2"}),
+    )
+    .await;
+    assert_passed(&outcome);
+    let stdout = outcome.details["stdout"].as_str().unwrap();
+    assert!(
+        stdout.ends_with("(output truncated at 1 MiB)"),
+        "{}",
+        &stdout[stdout.len() - 60..]
+    );
+    assert!(stdout.len() < 1024 * 1024 + 100, "{}", stdout.len());
+    assert_eq!(outcome.details["stderr"], "done\n");
 }

@@ -345,6 +345,8 @@ pub struct RunNowResult {
         crate::routes::integrations::list_options,
         crate::routes::integrations::preview,
         crate::routes::kubeconfig::kubeconfig,
+        crate::routes::settings::execution_policy,
+        crate::routes::settings::set_execution_policy,
         crate::routes::canary::summary_get,
         crate::routes::canary::summary_post,
         crate::routes::canary::history,

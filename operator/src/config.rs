@@ -101,6 +101,14 @@ pub struct CheckArgs {
     /// How often old check results are pruned.
     #[arg(long = "check-prune-every", env = "QUARTERDECK_CHECK_PRUNE_EVERY", default_value = "1h", value_parser = humantime::parse_duration)]
     pub prune_every: std::time::Duration,
+
+    /// The user scripts (exec checks) run as when the operator runs as root; never root itself.
+    #[arg(
+        long = "script-user",
+        env = "QUARTERDECK_SCRIPT_USER",
+        default_value = "nobody"
+    )]
+    pub script_user: String,
 }
 
 #[cfg(test)]

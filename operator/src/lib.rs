@@ -50,7 +50,12 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
             ));
             tokio::spawn(engine::run(
                 database.pool.clone(),
-                engine::executor(lookup, kube.clone(), config.checks.timeout),
+                engine::executor(
+                    lookup,
+                    kube.clone(),
+                    config.checks.timeout,
+                    config.checks.script_user.clone(),
+                ),
                 engine::Settings::from_args(&config.checks),
                 metrics.clone(),
                 quarterdeck_runtime::shutdown_signal(),

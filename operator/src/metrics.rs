@@ -272,6 +272,7 @@ mod tests {
             id: uuid::Uuid::nil(),
             canary_id: uuid::Uuid::nil(),
             canary_name: "web".into(),
+            canary_source: "UI".into(),
             namespace: "prod".into(),
             check_type: "http".into(),
             name: "home".into(),
@@ -282,6 +283,8 @@ mod tests {
             next_runtime: None,
             run_now: false,
             now: chrono::Utc::now(),
+            policy: Default::default(),
+            endpoint_override_approved: false,
         };
         let mut result = CheckResult {
             check_id: check.id,

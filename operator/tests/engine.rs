@@ -308,7 +308,7 @@ async fn pruning_deletes_old_results_in_batches(pool: PgPool) {
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
 async fn a_transform_reports_on_checks_of_its_own(pool: PgPool) {
     let canary: Uuid = sqlx::query_scalar(
-        "INSERT INTO canaries (name, namespace, spec) VALUES ('disks', 'ops', '{\"schedule\": \"@every 1h\"}') RETURNING id",
+        "INSERT INTO canaries (name, namespace, spec, source) VALUES ('disks', 'ops', '{\"schedule\": \"@every 1h\"}', 'KubernetesCRD') RETURNING id",
     )
     .fetch_one(&pool)
     .await
@@ -329,7 +329,7 @@ async fn a_transform_reports_on_checks_of_its_own(pool: PgPool) {
     let lookup = Arc::new(quarterdeck_checks::StaticLookup::default());
     let engine = Running::start(
         &pool,
-        engine::executor(lookup, None, Duration::from_secs(10)),
+        engine::executor(lookup, None, Duration::from_secs(10), "nobody".into()),
     );
     let deadline = Instant::now() + Duration::from_secs(10);
     let transformed = loop {

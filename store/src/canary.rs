@@ -9,6 +9,7 @@ use sqlx::{Postgres, Transaction};
 use uuid::Uuid;
 
 use crate::crd::{CheckRow, soft_delete_checks, upsert_checks};
+use crate::execution_policy;
 
 /// A check's id: derived from its canary, type and name, so it is stable
 /// across reconciliations and the same for a transform's result.
@@ -45,6 +46,18 @@ pub fn checks(
     namespace: &str,
     spec: &Json,
 ) -> Result<Vec<CheckRow>, InvalidChecks> {
+    Ok(located_checks(canary_id, namespace, spec)?
+        .into_iter()
+        .map(|(_, row)| row)
+        .collect())
+}
+
+/// The checks of a spec, each with where it is in the spec (`spec.http[0]`).
+fn located_checks(
+    canary_id: Uuid,
+    namespace: &str,
+    spec: &Json,
+) -> Result<Vec<(String, CheckRow)>, InvalidChecks> {
     let Some(fields) = spec.as_object() else {
         return Ok(Vec::new());
     };
@@ -54,12 +67,18 @@ pub fn checks(
         if NOT_CHECKS.contains(&check_type.as_str()) {
             continue;
         }
-        let items: Vec<&Map<String, Json>> = match value {
-            Json::Array(items) => items.iter().filter_map(Json::as_object).collect(),
-            Json::Object(item) => vec![item],
+        let items: Vec<(String, &Map<String, Json>)> = match value {
+            Json::Array(items) => items
+                .iter()
+                .enumerate()
+                .filter_map(|(i, item)| {
+                    Some((format!("spec.{check_type}[{i}]"), item.as_object()?))
+                })
+                .collect(),
+            Json::Object(item) => vec![(format!("spec.{check_type}"), item)],
             _ => continue,
         };
-        for (index, item) in items.into_iter().enumerate() {
+        for (index, (path, item)) in items.into_iter().enumerate() {
             let row = check(canary_id, namespace, spec, check_type, index, item);
             if !seen.insert((row.check_type.clone(), row.name.clone())) {
                 return Err(InvalidChecks(format!(
@@ -67,7 +86,7 @@ pub fn checks(
                     row.name
                 )));
             }
-            rows.push(row);
+            rows.push((path, row));
         }
     }
     Ok(rows)
@@ -106,23 +125,113 @@ fn check(
 /// Derives the checks of every canary written in the current transaction
 /// (their `updated_at` is the transaction's `now()`): upserts the checks in
 /// each spec and soft-deletes the rest, all of them for a deleted canary.
-pub(crate) async fn sync_written(tx: &mut Transaction<'static, Postgres>) -> Result<(), SyncError> {
-    let written: Vec<(Uuid, String, Json, bool)> = sqlx::query_as(
-        "SELECT id, namespace, spec, deleted_at IS NOT NULL FROM canaries WHERE updated_at = now()",
+/// Specs of console canaries are held to the [execution policy](crate::execution_policy);
+/// `admin` says whether the writer is an admin.
+pub(crate) async fn sync_written(
+    tx: &mut Transaction<'static, Postgres>,
+    admin: bool,
+) -> Result<(), SyncError> {
+    let written: Vec<(Uuid, String, Json, bool, String)> = sqlx::query_as(
+        "SELECT id, namespace, spec, deleted_at IS NOT NULL, source FROM canaries WHERE updated_at = now()",
     )
     .fetch_all(&mut **tx)
     .await?;
-    for (id, namespace, spec, deleted) in written {
+    for (id, namespace, spec, deleted, source) in written {
         let keep = if deleted {
             Vec::new()
         } else {
-            let rows = checks(id, &namespace, &spec)?;
+            let located = located_checks(id, &namespace, &spec)?;
+            let approved = if execution_policy::trusted_source(&source) {
+                Vec::new()
+            } else {
+                console_rules(tx, id, &located, admin).await?
+            };
+            let rows: Vec<CheckRow> = located.into_iter().map(|(_, row)| row).collect();
             upsert_checks(tx, id, &rows).await?;
+            if admin {
+                sqlx::query(
+                    "UPDATE checks SET endpoint_override_approved = id = ANY($2) WHERE canary_id = $1",
+                )
+                .bind(id)
+                .bind(&approved)
+                .execute(&mut **tx)
+                .await?;
+            }
             rows.iter().map(|c| c.id).collect()
         };
         soft_delete_checks(tx, id, &keep).await?;
     }
     Ok(())
+}
+
+/// Refuses what the execution policy does not let this writer save; answers
+/// the checks whose connection override an admin writer approves.
+async fn console_rules(
+    tx: &mut Transaction<'static, Postgres>,
+    canary_id: Uuid,
+    located: &[(String, CheckRow)],
+    admin: bool,
+) -> Result<Vec<Uuid>, SyncError> {
+    let mut policy = None;
+    let mut previous = None;
+    let mut approved = Vec::new();
+    for (path, row) in located {
+        if row.check_type == "exec" {
+            let policy = match policy {
+                Some(policy) => policy,
+                None => *policy.insert(execution_policy::load(&mut **tx).await?),
+            };
+            if !policy.console_scripts {
+                return Err(InvalidChecks(format!(
+                    "{path}: {}",
+                    execution_policy::SCRIPTS_DISABLED
+                ))
+                .into());
+            }
+        }
+        let Some(item) = row.spec.as_object() else {
+            continue;
+        };
+        let Some(field) = execution_policy::endpoint_override(item) else {
+            continue;
+        };
+        if admin {
+            approved.push(row.id);
+            continue;
+        }
+        // An override an admin saved may stay while others edit the canary.
+        let previous = match &previous {
+            Some(previous) => previous,
+            None => previous.insert(approved_specs(tx, canary_id).await?),
+        };
+        let unchanged = previous.iter().any(|(id, spec)| {
+            *id == row.id
+                && spec
+                    .as_object()
+                    .is_some_and(|p| execution_policy::same_endpoint(p, item))
+        });
+        if !unchanged {
+            return Err(InvalidChecks(format!(
+                "{path}.{field}: {}",
+                execution_policy::override_refused(field)
+            ))
+            .into());
+        }
+    }
+    Ok(approved)
+}
+
+/// The stored specs of a canary's checks whose connection override an admin approved.
+async fn approved_specs(
+    tx: &mut Transaction<'static, Postgres>,
+    canary_id: Uuid,
+) -> Result<Vec<(Uuid, Json)>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT id, spec FROM checks WHERE canary_id = $1 AND endpoint_override_approved AND spec IS NOT NULL",
+    )
+    .bind(canary_id)
+    .fetch_all(&mut **tx)
+    .await
 }
 
 #[derive(Debug, thiserror::Error)]

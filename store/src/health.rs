@@ -13,6 +13,7 @@ use uuid::Uuid;
 
 use crate::Error;
 use crate::crd::CheckRow;
+use crate::execution_policy::ExecutionPolicy;
 use crate::rest::ScopeRule;
 
 /// Channel the console notifies when someone asks to run a check now.
@@ -30,6 +31,8 @@ pub struct DueCheck {
     pub id: Uuid,
     pub canary_id: Uuid,
     pub canary_name: String,
+    /// The canary's `source`: console canaries are held to the execution policy.
+    pub canary_source: String,
     pub namespace: String,
     #[sqlx(rename = "type")]
     pub check_type: String,
@@ -43,6 +46,11 @@ pub struct DueCheck {
     pub run_now: bool,
     /// The database's time when the check was claimed.
     pub now: DateTime<Utc>,
+    /// The execution policy when the check was claimed.
+    #[sqlx(flatten)]
+    pub policy: ExecutionPolicy,
+    /// An admin saved the check's override of its connection's endpoint.
+    pub endpoint_override_approved: bool,
 }
 
 /// Claims up to `limit` checks that are due or asked for, in one transaction:
@@ -55,8 +63,10 @@ pub async fn claim_due(
 ) -> Result<Vec<DueCheck>, Error> {
     let mut tx = pool.begin().await?;
     let due: Vec<DueCheck> = sqlx::query_as(
-        "SELECT c.id, c.canary_id, k.name AS canary_name, k.namespace, c.type, c.name, c.spec, \
-                c.labels, k.spec->>'schedule' AS schedule, \
+        "SELECT c.id, c.canary_id, k.name AS canary_name, k.source AS canary_source, k.namespace, \
+                c.type, c.name, c.spec, c.labels, c.endpoint_override_approved, \
+                coalesce((SELECT console_scripts FROM execution_policy), false) AS console_scripts, \
+                k.spec->>'schedule' AS schedule, \
                 CASE WHEN jsonb_typeof(k.spec->'interval') = 'number' THEN (k.spec->>'interval')::bigint END AS interval, \
                 c.next_runtime, c.run_requested_at IS NOT NULL AS run_now, now() AS now \
          FROM checks c JOIN canaries k ON k.id = c.canary_id \

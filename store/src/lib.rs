@@ -8,6 +8,7 @@ pub mod crd;
 mod database;
 pub mod embedded;
 mod error;
+pub mod execution_policy;
 pub mod grants;
 pub mod health;
 pub mod jobs;

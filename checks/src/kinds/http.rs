@@ -19,11 +19,12 @@ use crate::units::millis;
 
 pub(super) async fn probe(check: HttpCheck, resolver: &Resolver) -> Result<Probe, CheckError> {
     reject_unsupported(&check)?;
-    let endpoint = resolver.endpoint(&check.connection).await?;
+    let endpoint = resolver
+        .endpoint(&check.connection, check.endpoint.as_deref())
+        .await?;
     let raw_url = endpoint
         .url
         .clone()
-        .or(check.endpoint.clone())
         .filter(|u| !u.trim().is_empty())
         .ok_or_else(|| CheckError::new("an http check needs a url"))?;
     let url = Url::parse(raw_url.trim())

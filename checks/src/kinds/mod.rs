@@ -25,6 +25,16 @@ use crate::error::CheckError;
 use crate::outcome::Probe;
 use crate::secrets::Resolver;
 
+/// What executors run with besides their spec and credentials.
+pub(crate) struct Environment {
+    /// The cluster `kubernetes` checks query.
+    pub kube: Option<kube::Client>,
+    /// The check's time limit, which scripts enforce themselves.
+    pub timeout: Duration,
+    /// Who scripts run as when this process runs as root.
+    pub script_user: String,
+}
+
 pub(crate) enum Check {
     Http(Box<HttpCheck>),
     Tcp(Box<TcpCheck>),
@@ -106,20 +116,20 @@ impl Check {
     pub(crate) async fn execute(
         self,
         resolver: Resolver,
-        kube: Option<kube::Client>,
+        env: Environment,
     ) -> Result<Probe, CheckError> {
         match self {
             Self::Http(c) => http::probe(*c, &resolver).await,
             Self::Tcp(c) => tcp::probe(*c).await,
             Self::Dns(c) => dns::probe(*c).await,
             Self::Icmp(c) => icmp::probe(*c).await,
-            Self::Exec(c) => exec::probe(*c, &resolver).await,
+            Self::Exec(c) => exec::probe(*c, &resolver, env.timeout, &env.script_user).await,
             Self::Postgres(c) => sql::probe(sql::Driver::Postgres, *c, &resolver).await,
             Self::Mysql(c) => sql::probe(sql::Driver::Mysql, *c, &resolver).await,
             Self::Redis(c) => redis::probe(*c, &resolver).await,
             Self::Folder(c) => folder::probe(*c).await,
             Self::Prometheus(c) => prometheus::probe(*c, &resolver).await,
-            Self::Kubernetes(c, api_version) => kubernetes::probe(*c, api_version, kube).await,
+            Self::Kubernetes(c, api_version) => kubernetes::probe(*c, api_version, env.kube).await,
         }
     }
 }

@@ -22,11 +22,12 @@ pub(super) async fn probe(
     if check.query.trim().is_empty() {
         return Err(CheckError::new("a prometheus check needs a query"));
     }
-    let endpoint = resolver.endpoint(&check.connection).await?;
+    let endpoint = resolver
+        .endpoint(&check.connection, check.host.as_deref())
+        .await?;
     let base = endpoint
         .url
         .clone()
-        .or(check.host.clone())
         .filter(|u| !u.trim().is_empty())
         .ok_or_else(|| CheckError::new("a prometheus check needs a url"))?;
     let mut url = Url::parse(base.trim())

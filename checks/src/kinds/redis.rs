@@ -23,10 +23,9 @@ trait Stream: AsyncRead + AsyncWrite + Unpin + Send {}
 impl<T: AsyncRead + AsyncWrite + Unpin + Send> Stream for T {}
 
 pub(super) async fn probe(check: RedisCheck, resolver: &Resolver) -> Result<Probe, CheckError> {
-    let mut endpoint = resolver.endpoint(&check.connection).await?;
-    if endpoint.url.is_none() {
-        endpoint.url = check.addr.clone().filter(|a| !a.trim().is_empty());
-    }
+    let endpoint = resolver
+        .endpoint(&check.connection, check.addr.as_deref())
+        .await?;
     let raw = endpoint
         .url
         .clone()

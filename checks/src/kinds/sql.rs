@@ -25,7 +25,7 @@ pub(super) async fn probe(
     check: SqlCheck,
     resolver: &Resolver,
 ) -> Result<Probe, CheckError> {
-    let endpoint = resolver.endpoint(&check.connection).await?;
+    let endpoint = resolver.endpoint(&check.connection, None).await?;
     let url = endpoint.database_url(&resolver.scrubber)?;
     let query = check
         .query

@@ -13,6 +13,8 @@ pub fn context(lookup: StaticLookup) -> Context {
         kube: None,
         default_timeout: Duration::from_secs(10),
         namespace: "default".into(),
+        pin_connections: false,
+        script_user: "nobody".into(),
     }
 }
 

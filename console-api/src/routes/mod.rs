@@ -11,6 +11,7 @@ pub(crate) mod kubeconfig;
 mod kubeproxy;
 pub mod login;
 pub(crate) mod people;
+pub(crate) mod settings;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -23,6 +24,7 @@ pub fn router() -> Router<AppState> {
         .merge(integrations::router())
         .merge(kubeconfig::router())
         .merge(kubeproxy::router())
+        .merge(settings::router())
         .route(
             "/api/openapi.json",
             axum::routing::get(crate::openapi::openapi_json),

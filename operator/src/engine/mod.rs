@@ -15,6 +15,7 @@ use futures::FutureExt;
 use futures::future::BoxFuture;
 use quarterdeck_store::canary;
 use quarterdeck_store::crd::CheckRow;
+use quarterdeck_store::execution_policy;
 use quarterdeck_store::health::{self, CheckResult, DueCheck};
 use quarterdeck_store::jobs::{self, JobRun};
 use serde_json::{Value, json};
@@ -35,22 +36,41 @@ const MIN_WAIT: Duration = Duration::from_millis(100);
 pub type Runner = Arc<dyn Fn(DueCheck) -> BoxFuture<'static, Outcome> + Send + Sync>;
 
 /// The runner of the checks crate: credentials from `lookup`, `kubernetes`
-/// checks against `kube`.
+/// checks against `kube`, scripts as `script_user` (when running as root).
+/// Checks of console canaries follow the execution policy.
 pub fn executor(
     lookup: Arc<dyn quarterdeck_checks::Lookup>,
     kube: Option<kube::Client>,
     default_timeout: Duration,
+    script_user: String,
 ) -> Runner {
     Arc::new(move |check: DueCheck| {
-        let ctx = quarterdeck_checks::Context {
+        let rules = execution_policy::run_rules(
+            check.policy,
+            &check.canary_source,
+            &check.check_type,
+            check.endpoint_override_approved,
+        );
+        let ctx = rules.map(|rules| quarterdeck_checks::Context {
             lookup: lookup.clone(),
             kube: kube.clone(),
             default_timeout,
             namespace: check.namespace.clone(),
-        };
+            pin_connections: rules.pin_connections,
+            script_user: script_user.clone(),
+        });
         async move {
-            let spec = check.spec.map(|s| s.0).unwrap_or(Value::Null);
-            quarterdeck_checks::run(&check.check_type, &spec, &ctx).await
+            match ctx {
+                Ok(ctx) => {
+                    let spec = check.spec.map(|s| s.0).unwrap_or(Value::Null);
+                    quarterdeck_checks::run(&check.check_type, &spec, &ctx).await
+                }
+                Err(refused) => Outcome {
+                    passed: false,
+                    error: Some(refused.to_owned()),
+                    ..Outcome::default()
+                },
+            }
         }
         .boxed()
     })

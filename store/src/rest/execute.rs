@@ -246,10 +246,12 @@ impl Context<'_> {
         if !self.relation.derives_checks {
             return Ok(());
         }
-        crate::canary::sync_written(tx).await.map_err(|e| match e {
-            SyncError::Invalid(invalid) => RestError::new(400, VALIDATION_FAILED, invalid.0),
-            SyncError::Database(e) => RestError::from_sqlx(e),
-        })
+        crate::canary::sync_written(tx, self.caller.admin)
+            .await
+            .map_err(|e| match e {
+                SyncError::Invalid(invalid) => RestError::new(400, VALIDATION_FAILED, invalid.0),
+                SyncError::Database(e) => RestError::from_sqlx(e),
+            })
     }
 
     /// POST answers 201; PATCH and DELETE 200 with a representation, else 204.
