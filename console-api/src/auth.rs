@@ -4,14 +4,15 @@
 use std::net::{IpAddr, SocketAddr};
 
 use axum::extract::{ConnectInfo, FromRequestParts};
-use axum::http::HeaderMap;
-use axum::http::header::{AUTHORIZATION, COOKIE};
+use axum::http::header::{AUTHORIZATION, CONTENT_TYPE, COOKIE, HOST, ORIGIN, REFERER};
 use axum::http::request::Parts;
+use axum::http::{HeaderMap, Method};
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use quarterdeck_store::grants::{self, AccessScopeGrant, Grants};
 use quarterdeck_store::people::{self, Person};
 use quarterdeck_store::{login, sessions, tokens};
+use url::Url;
 
 use crate::rbac::{Action, Authorizer, ScopeGrant};
 use crate::{ApiError, AppState};
@@ -100,22 +101,16 @@ async fn identify(parts: &Parts, state: &AppState) -> Result<Option<Identified>,
         if !state.auth.basic_auth_passwords {
             return Err(ApiError::Unauthorized);
         }
-        let ip = client_ip(parts, state).map(|ip| ip.to_string());
-        check_rate_limit(state, &user, ip.as_deref()).await?;
-        return match people::authenticate(&state.db, &user, &password).await? {
-            Some(person) => {
-                let grants = grants::for_person(&state.db, person.id, &person.roles).await?;
-                Ok(Some((person, grants, None, Via::Password)))
-            }
-            None => {
-                login::record_failure(&state.db, &user, ip.as_deref()).await?;
-                Err(ApiError::Unauthorized)
-            }
-        };
+        let person = verify_password(state, parts, &user, &password)
+            .await?
+            .ok_or(ApiError::Unauthorized)?;
+        let grants = grants::for_person(&state.db, person.id, &person.roles).await?;
+        return Ok(Some((person, grants, None, Via::Password)));
     }
     if let Some(secret) = cookie(&parts.headers, SESSION_COOKIE)
         && let Some((person, _, grants)) = sessions::find(&state.db, &secret).await?
     {
+        check_same_origin(&parts.method, &parts.headers, state)?;
         return Ok(Some((person, grants, None, Via::Session)));
     }
     Ok(None)
@@ -130,23 +125,93 @@ async fn by_token(state: &AppState, token: &str) -> Result<Option<Identified>, A
     Ok(Some((person, grants, scope, Via::Token)))
 }
 
-/// Refuses with 429 when the account or the address has failed too often.
-pub async fn check_rate_limit(
+/// Checks an email and password within the failed sign-in limits; both
+/// sign-in paths (the browser flow and Basic) use it. The attempt is
+/// reserved before the password is verified, so concurrent guesses cannot
+/// overrun a limit, and released when the password is right. 429 when a
+/// limit is reached.
+pub async fn verify_password(
     state: &AppState,
+    parts: &Parts,
     email: &str,
-    ip: Option<&str>,
-) -> Result<(), ApiError> {
+    password: &str,
+) -> Result<Option<Person>, ApiError> {
     let settings = &state.auth;
-    let (by_account, by_address) =
-        login::recent_failures(&state.db, email, ip, settings.failure_window).await?;
-    if by_account >= settings.max_failures_per_account
-        || by_address >= settings.max_failures_per_address
-    {
+    let ip = client_ip(parts, state).map(|ip| ip.to_string());
+    let Some(attempt) =
+        login::reserve_attempt(&state.db, email, ip.as_deref(), &settings.login_limits()).await?
+    else {
         let minutes = settings.failure_window.as_secs().div_ceil(60);
         return Err(ApiError::TooManyRequests {
             message: format!("Too many failed sign-in attempts. Try again in {minutes} minutes."),
             retry_after: settings.failure_window.as_secs(),
         });
+    };
+    let person = people::authenticate(&state.db, email, password).await?;
+    if person.is_some() {
+        login::release(&state.db, attempt, email, ip.as_deref()).await?;
+    }
+    Ok(person)
+}
+
+/// A header cross-site forms cannot send (and cross-site scripts cannot
+/// without a CORS preflight this server never grants); the console sends it
+/// on every call.
+pub const REQUESTED_WITH: &str = "x-requested-with";
+
+/// Refuses (403) a cookie-authenticated write that may come from another
+/// site: SameSite=Lax still lets a top-level cross-site form post through.
+/// A write must name this origin in `Origin` (else `Referer`): the public
+/// URL's, or the scheme of the public URL with the `Host` the request was
+/// sent to (the console reached under another name; a page elsewhere cannot
+/// have that origin, and a rebound name gets no cookie of ours). And it must
+/// carry a JSON body or the `X-Requested-With` header, which forms cannot.
+pub fn check_same_origin(
+    method: &Method,
+    headers: &HeaderMap,
+    state: &AppState,
+) -> Result<(), ApiError> {
+    if matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS) {
+        return Ok(());
+    }
+    let refuse = |why: String| {
+        Err(ApiError::Forbidden(format!(
+            "cross-site request refused: {why}"
+        )))
+    };
+    let header = |name| headers.get(name).and_then(|v| v.to_str().ok());
+    let Some((name, source)) = header(ORIGIN)
+        .map(|v| ("Origin", v))
+        .or_else(|| header(REFERER).map(|v| ("Referer", v)))
+    else {
+        return refuse("a write signed in by cookie needs an Origin or Referer header".into());
+    };
+    let Ok(public) = Url::parse(&state.auth.public_url) else {
+        return refuse("the public URL is not a valid URL".into());
+    };
+    let own = header(HOST)
+        .and_then(|host| Url::parse(&format!("{}://{host}", public.scheme())).ok())
+        .map(|url| url.origin());
+    let origin = Url::parse(source).map(|url| url.origin());
+    let allowed = origin
+        .as_ref()
+        .is_ok_and(|o| *o == public.origin() || own.as_ref() == Some(o));
+    if !allowed {
+        return refuse(format!(
+            "{name} {source:?} is not this console's origin {}",
+            public.origin().ascii_serialization()
+        ));
+    }
+    let json = header(CONTENT_TYPE)
+        .and_then(|v| v.split(';').next())
+        .map(|essence| essence.trim().to_ascii_lowercase())
+        .is_some_and(|e| {
+            e == "application/json" || (e.starts_with("application/") && e.ends_with("+json"))
+        });
+    if !json && !headers.contains_key(REQUESTED_WITH) {
+        return refuse(
+            "a write signed in by cookie needs a JSON body or the X-Requested-With header".into(),
+        );
     }
     Ok(())
 }

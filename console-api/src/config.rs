@@ -82,11 +82,21 @@ pub struct AuthSettings {
     #[arg(long, env = "QUARTERDECK_BASIC_AUTH_PASSWORDS", default_value_t = true, action = clap::ArgAction::Set)]
     pub basic_auth_passwords: bool,
 
-    /// Failed sign-ins allowed per account within the window.
+    /// Failed sign-ins allowed per account from one client address within
+    /// the window; the owner at another address can still sign in.
+    #[arg(
+        long,
+        env = "QUARTERDECK_LOGIN_MAX_FAILURES_PER_ACCOUNT_ADDRESS",
+        default_value_t = 5
+    )]
+    pub max_failures_per_account_address: i64,
+
+    /// Failed sign-ins allowed per account from all addresses together
+    /// within the window (against guessing spread over many addresses).
     #[arg(
         long,
         env = "QUARTERDECK_LOGIN_MAX_FAILURES_PER_ACCOUNT",
-        default_value_t = 5
+        default_value_t = 100
     )]
     pub max_failures_per_account: i64,
 
@@ -105,6 +115,10 @@ pub struct AuthSettings {
     /// Take the client address from X-Forwarded-For (behind a trusted proxy only).
     #[arg(long, env = "QUARTERDECK_TRUST_PROXY_HEADERS")]
     pub trust_proxy_headers: bool,
+
+    /// How long the access token of a downloaded kubeconfig is valid.
+    #[arg(long, env = "QUARTERDECK_KUBECONFIG_TOKEN_LIFETIME", default_value = "90d", value_parser = humantime::parse_duration)]
+    pub kubeconfig_token_lifetime: Duration,
 }
 
 /// The Kubernetes proxy at `/kubeproxy`.
@@ -150,10 +164,12 @@ impl Default for AuthSettings {
             login_flow_lifetime: Duration::from_secs(15 * 60),
             link_lifetime: Duration::from_secs(7 * 24 * 3600),
             basic_auth_passwords: true,
-            max_failures_per_account: 5,
+            max_failures_per_account_address: 5,
+            max_failures_per_account: 100,
             max_failures_per_address: 20,
             failure_window: Duration::from_secs(15 * 60),
             trust_proxy_headers: false,
+            kubeconfig_token_lifetime: Duration::from_secs(90 * 24 * 3600),
         }
     }
 }
@@ -161,6 +177,16 @@ impl Default for AuthSettings {
 impl AuthSettings {
     pub fn secure_cookies(&self) -> bool {
         self.public_url.starts_with("https://")
+    }
+
+    /// The failed sign-in limits.
+    pub fn login_limits(&self) -> quarterdeck_store::login::Limits {
+        quarterdeck_store::login::Limits {
+            per_account_address: self.max_failures_per_account_address,
+            per_account: self.max_failures_per_account,
+            per_address: self.max_failures_per_address,
+            window: self.failure_window,
+        }
     }
 }
 

@@ -9,6 +9,8 @@ use axum::http::{HeaderMap, HeaderValue, Method, Request, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
+use quarterdeck_store::rest::{self, Visibility};
+
 use crate::ApiError;
 use crate::auth::Caller;
 use crate::config::KubeProxySettings;
@@ -22,19 +24,21 @@ const MAX_REQUEST_BYTES: usize = 4 * 1024 * 1024;
 const IMPERSONATE_USER: HeaderName = HeaderName::from_static("impersonate-user");
 
 /// Headers that belong to one hop, or carry credentials, and are never forwarded.
-const DROPPED: &[HeaderName] = &[
-    header::CONNECTION,
-    header::HOST,
-    header::CONTENT_LENGTH,
-    header::TRANSFER_ENCODING,
-    header::TE,
-    header::TRAILER,
-    header::UPGRADE,
-    header::PROXY_AUTHORIZATION,
-    header::PROXY_AUTHENTICATE,
-    header::AUTHORIZATION,
-    header::COOKIE,
-    header::SET_COOKIE,
+const DROPPED: &[&str] = &[
+    "connection",
+    "keep-alive",
+    "proxy-connection",
+    "host",
+    "content-length",
+    "transfer-encoding",
+    "te",
+    "trailer",
+    "upgrade",
+    "proxy-authorization",
+    "proxy-authenticate",
+    "authorization",
+    "cookie",
+    "set-cookie",
 ];
 
 #[derive(Debug, thiserror::Error)]
@@ -80,6 +84,17 @@ impl KubeProxy {
     /// Forwards the request (`path` is what follows `/kubeproxy`) as the
     /// caller's impersonated identity.
     pub async fn forward(&self, caller: &Caller, path: &str, request: Request<Body>) -> Response {
+        // Access scopes cannot narrow the cluster: a restricted caller gets none of it.
+        if rest::visibility(&caller.person.roles, &caller.access_scopes) != Visibility::default() {
+            return status(
+                StatusCode::FORBIDDEN,
+                "Forbidden",
+                "access scopes limit what you see, and the cluster cannot be limited by them; the Quarterdeck proxy is not available to you".into(),
+            );
+        }
+        if let Err(message) = check_path(path) {
+            return status(StatusCode::BAD_REQUEST, "BadRequest", message);
+        }
         let identity = if caller.authorizer.can(RESOURCE, Action::Update) {
             &self.writer
         } else if caller.authorizer.can(RESOURCE, Action::Read) {
@@ -145,7 +160,7 @@ impl KubeProxy {
             Ok(response) => {
                 let (mut parts, body) = response.into_parts();
                 for name in DROPPED {
-                    parts.headers.remove(name);
+                    parts.headers.remove(*name);
                 }
                 Response::from_parts(parts, Body::new(body))
             }
@@ -165,12 +180,50 @@ fn is_read(method: &Method) -> bool {
     matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS)
 }
 
-/// The client's headers minus hop-by-hop ones, credentials and any attempt
-/// to choose an identity.
+/// Refuses a path that could climb out of what it names once the API server
+/// (or something before it) decodes and cleans it: `.` and `..` segments,
+/// percent-encoded or not, and encoded or literal backslashes and encoded
+/// slashes, which would make new segments after decoding.
+fn check_path(path: &str) -> Result<(), String> {
+    for segment in path.split('/') {
+        let lower = segment.to_ascii_lowercase();
+        if lower.contains("%2f") || lower.contains("%5c") || lower.contains('\\') {
+            return Err(format!(
+                "invalid path {path:?}: encoded slashes and backslashes are not allowed"
+            ));
+        }
+        if matches!(lower.replace("%2e", ".").as_str(), "." | "..") {
+            return Err(format!(
+                "invalid path {path:?}: \".\" and \"..\" segments are not allowed"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The client's headers minus hop-by-hop ones (the standard ones and any
+/// the client lists in `Connection`), credentials, any attempt to choose an
+/// identity (`Impersonate-*`), and the authenticating-proxy headers an API
+/// server configured for request-header authentication would trust
+/// (`X-Remote-User`, `X-Remote-Group`, `X-Remote-Extra-*`).
 fn forwarded_headers(headers: &HeaderMap) -> HeaderMap {
+    let listed: Vec<String> = headers
+        .get_all(header::CONNECTION)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(|name| name.trim().to_ascii_lowercase())
+        .collect();
     headers
         .iter()
-        .filter(|(name, _)| !DROPPED.contains(name) && !name.as_str().starts_with("impersonate-"))
+        .filter(|(name, _)| {
+            let name_str = name.as_str();
+            !DROPPED.contains(&name_str)
+                && !listed.iter().any(|l| l == name_str)
+                && !name_str.starts_with("impersonate-")
+                && !matches!(name_str, "x-remote-user" | "x-remote-group")
+                && !name_str.starts_with("x-remote-extra-")
+        })
         .map(|(name, value)| (name.clone(), value.clone()))
         .collect()
 }
@@ -225,9 +278,15 @@ mod tests {
         for (name, value) in [
             ("authorization", "Bearer qdt_secret"),
             ("cookie", "quarterdeck_session=abc"),
-            ("connection", "keep-alive"),
+            ("connection", "keep-alive, X-Chosen-Hop"),
             ("impersonate-user", "system:admin"),
             ("impersonate-group", "system:masters"),
+            ("x-remote-user", "system:admin"),
+            ("x-remote-group", "system:masters"),
+            ("x-remote-extra-scopes", "all"),
+            ("x-chosen-hop", "dropped"),
+            ("keep-alive", "timeout=5"),
+            ("proxy-connection", "keep-alive"),
             ("accept", "application/json"),
             ("content-type", "application/merge-patch+json"),
         ] {
@@ -239,6 +298,35 @@ mod tests {
         let forwarded = forwarded_headers(&headers);
         let names: Vec<_> = forwarded.keys().map(|k| k.as_str()).collect();
         assert_eq!(names, ["accept", "content-type"]);
+    }
+
+    #[test]
+    fn dot_segments_and_encoded_separators_are_refused() {
+        for good in [
+            "/api/v1/namespaces",
+            "/apis/quarterdeck.dev/v1/namespaces/default/canaries/a.b",
+            "/api/v1/namespaces/default/pods/p/log",
+            "/",
+            "",
+            "/api/v1/namespaces/...",
+        ] {
+            assert!(check_path(good).is_ok(), "{good}");
+        }
+        for bad in [
+            "/api/v1/namespaces/../../apis",
+            "/api/./v1",
+            "/api/v1/..",
+            "/api/%2e%2e/x",
+            "/api/%2E%2e/x",
+            "/api/.%2e/x",
+            "/api/%2e/x",
+            "/api/v1/namespaces/default%2F..%2Fkube-system/secrets",
+            "/api/v1/namespaces/a%2fb",
+            "/api/v1/namespaces/a%5Cb",
+            "/api/v1\\..\\x",
+        ] {
+            assert!(check_path(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -344,6 +344,7 @@ pub struct RunNowResult {
         crate::routes::db::handle,
         crate::routes::integrations::list_options,
         crate::routes::integrations::preview,
+        crate::routes::kubeconfig::refuse_get,
         crate::routes::kubeconfig::kubeconfig,
         crate::routes::settings::execution_policy,
         crate::routes::settings::set_execution_policy,

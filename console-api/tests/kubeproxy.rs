@@ -48,7 +48,11 @@ fn canary(name: &str) -> Canary {
 
 /// Downloads a kubeconfig as this signed-in browser.
 async fn download(api: &Console, browser: &reqwest::Client) -> String {
-    let res = browser.get(api.at("/api/kubeconfig")).send().await.unwrap();
+    let res = browser
+        .post(api.at("/api/kubeconfig"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::OK);
     assert_eq!(res.headers()["content-type"], "application/yaml");
     assert_eq!(
@@ -190,7 +194,11 @@ async fn a_viewer_reads_as_the_reader_and_cannot_write(pool: PgPool) {
 
     // A viewer may use the cluster but not mint a kubeconfig.
     let browser = api.signed_in("viewer@example.com", "pw-viewer-1").await;
-    let res = browser.get(api.at("/api/kubeconfig")).send().await.unwrap();
+    let res = browser
+        .post(api.at("/api/kubeconfig"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::FORBIDDEN);
 }
 
@@ -291,7 +299,7 @@ async fn refusals_are_kubernetes_statuses(pool: PgPool) {
 
     // Tokens cannot mint the tokens a kubeconfig carries.
     let res = http
-        .get(api.at("/api/kubeconfig"))
+        .post(api.at("/api/kubeconfig"))
         .bearer_auth(token_for(&pool, admin).await)
         .send()
         .await
@@ -312,4 +320,168 @@ async fn without_a_cluster_the_proxy_answers_503(pool: PgPool) {
     assert_eq!(res.status(), StatusCode::SERVICE_UNAVAILABLE);
     let body: serde_json::Value = res.json().await.unwrap();
     assert_eq!(body["kind"], "Status");
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn a_kubeconfig_is_issued_by_post_only_with_an_expiring_token(pool: PgPool) {
+    let Setup {
+        api,
+        cluster: _cluster,
+    } = setup(pool.clone()).await;
+    api.person("admin@example.com", &["admin"], "pw-admin-1")
+        .await;
+    let browser = api.signed_in("admin@example.com", "pw-admin-1").await;
+    let res = browser.get(api.at("/api/kubeconfig")).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::METHOD_NOT_ALLOWED);
+    assert_eq!(res.headers()["allow"], "POST");
+    let body: serde_json::Value = res.json().await.unwrap();
+    assert!(body["message"].as_str().unwrap().contains("POST"), "{body}");
+    let issued = || async {
+        sqlx::query_scalar::<_, f64>(
+            "SELECT extract(epoch FROM expires_at - now())::float8 FROM access_tokens WHERE name LIKE 'kubeconfig %'",
+        )
+        .fetch_all(&pool)
+        .await
+        .unwrap()
+    };
+    assert!(issued().await.is_empty(), "a GET mints nothing");
+
+    download(&api, &browser).await;
+    let lifetimes = issued().await;
+    let ninety_days = 90.0 * 24.0 * 3600.0;
+    assert_eq!(lifetimes.len(), 1);
+    assert!(
+        (lifetimes[0] - ninety_days).abs() < 3600.0,
+        "expires in {} s",
+        lifetimes[0]
+    );
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn hop_by_hop_and_authenticating_proxy_headers_are_not_forwarded(pool: PgPool) {
+    let Setup { api, cluster } = setup(pool.clone()).await;
+    let admin = api.person("admin@example.com", &["admin"], "pw").await;
+    let res = reqwest::Client::new()
+        .get(api.at("/kubeproxy/api/v1/namespaces"))
+        .bearer_auth(token_for(&pool, admin).await)
+        .header("x-remote-user", "system:admin")
+        .header("x-remote-group", "system:masters")
+        .header("x-remote-extra-scopes", "everything")
+        .header("connection", "x-private-hop")
+        .header("x-private-hop", "for the next hop only")
+        .header("keep-alive", "timeout=5")
+        .header("x-kept", "yes")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    let received = cluster
+        .requests()
+        .into_iter()
+        .find(|r| r.path == "/api/v1/namespaces")
+        .expect("the request reached the cluster");
+    for dropped in [
+        "x-remote-user",
+        "x-remote-group",
+        "x-remote-extra-scopes",
+        "x-private-hop",
+        "keep-alive",
+    ] {
+        assert_eq!(
+            received.header(dropped),
+            None,
+            "{dropped}: {:?}",
+            received.headers
+        );
+    }
+    assert_eq!(received.header("x-kept"), Some("yes"));
+    assert_eq!(
+        received.header("impersonate-user"),
+        Some("quarterdeck-writer")
+    );
+}
+
+/// Sends one request exactly as written (an HTTP client would clean the path).
+async fn raw_get(api: &Console, path: &str, token: &str) -> (u16, serde_json::Value) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let host = api.url.trim_start_matches("http://");
+    let mut stream = tokio::net::TcpStream::connect(host).await.unwrap();
+    let request = format!(
+        "GET {path} HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer {token}\r\nConnection: close\r\n\r\n"
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).await.unwrap();
+    let code = response[9..12].parse().unwrap();
+    let body = response.split("\r\n\r\n").nth(1).unwrap_or_default();
+    let body = body.lines().find(|l| l.starts_with('{')).unwrap_or("null");
+    (code, serde_json::from_str(body).unwrap_or_default())
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn dot_segments_and_encoded_slashes_are_refused(pool: PgPool) {
+    let Setup { api, cluster } = setup(pool.clone()).await;
+    let admin = api.person("admin@example.com", &["admin"], "pw").await;
+    let token = token_for(&pool, admin).await;
+    for path in [
+        "/kubeproxy/api/v1/namespaces/default/../../../apis",
+        "/kubeproxy/api/v1/./namespaces",
+        "/kubeproxy/api/v1/namespaces/%2e%2e/%2E%2E/apis",
+        "/kubeproxy/api/v1/namespaces/default%2F..%2Fkube-system/secrets",
+    ] {
+        let (code, body) = raw_get(&api, path, &token).await;
+        assert_eq!(code, 400, "{path}: {body}");
+        assert_eq!(body["kind"], "Status", "{path}");
+        assert_eq!(body["reason"], "BadRequest", "{path}");
+    }
+    assert!(
+        cluster
+            .requests()
+            .iter()
+            .all(|r| r.impersonate_user.is_none()),
+        "nothing was forwarded"
+    );
+    let (code, _) = raw_get(&api, "/kubeproxy/api/v1/namespaces", &token).await;
+    assert_eq!(code, 200);
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn callers_limited_by_access_scopes_get_no_cluster_access(pool: PgPool) {
+    let Setup { api, cluster } = setup(pool.clone()).await;
+    let editor = api.person("editor@example.com", &["editor"], "pw").await;
+    let token = token_for(&pool, editor).await;
+    let url = api.at("/kubeproxy/api/v1/namespaces");
+    let get = || reqwest::Client::new().get(&url).bearer_auth(&token).send();
+    assert_eq!(get().await.unwrap().status(), StatusCode::OK);
+
+    let team: uuid::Uuid =
+        sqlx::query_scalar("INSERT INTO teams (name) VALUES ('payments') RETURNING id")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+    sqlx::query("INSERT INTO team_members (team_id, person_id) VALUES ($1, $2)")
+        .bind(team)
+        .bind(editor)
+        .execute(&pool)
+        .await
+        .unwrap();
+    sqlx::query(
+        "INSERT INTO access_scopes (name, team_id, resources, scopes) \
+         VALUES ('payments-only', $1, ARRAY['canary'], '[{\"tags\": {\"team\": \"payments\"}}]')",
+    )
+    .bind(team)
+    .execute(&pool)
+    .await
+    .unwrap();
+    let before = cluster.requests().len();
+    let res = get().await.unwrap();
+    assert_eq!(res.status(), StatusCode::FORBIDDEN);
+    let body: serde_json::Value = res.json().await.unwrap();
+    assert_eq!(body["kind"], "Status");
+    assert_eq!(body["reason"], "Forbidden");
+    assert_eq!(
+        cluster.requests().len(),
+        before,
+        "nothing reached the cluster"
+    );
 }

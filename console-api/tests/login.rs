@@ -3,6 +3,7 @@
 mod common;
 
 use common::{Api, browser, csrf};
+use quarterdeck_api::AuthSettings;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use sqlx::PgPool;
@@ -347,17 +348,30 @@ async fn rotation_ends_the_previous_session(pool: PgPool) {
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
 async fn foreign_return_to_is_refused(pool: PgPool) {
     let api = Api::start(pool).await;
-    let res = browser()
-        .get(api.at("/api/auth/login/browser?return_to=https://evil.example/"))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status(), StatusCode::BAD_REQUEST);
-    let body: Value = res.json().await.unwrap();
-    assert_eq!(
-        body["error"]["message"],
-        "The return_to address is not allowed."
-    );
+    // Browsers drop tabs and newlines and read a backslash as a slash, so
+    // each of these would lead to evil.example.
+    for hostile in [
+        "https://evil.example/",
+        "//evil.example",
+        "/%09/evil.example",
+        "/%0A/evil.example",
+        "/%0D/evil.example",
+        "/%5C/evil.example",
+        "%5C%5Cevil.example",
+        "/%00/evil.example",
+    ] {
+        let res = browser()
+            .get(api.at(&format!("/api/auth/login/browser?return_to={hostile}")))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::BAD_REQUEST, "{hostile}");
+        let body: Value = res.json().await.unwrap();
+        assert_eq!(
+            body["error"]["message"],
+            "The return_to address is not allowed."
+        );
+    }
 }
 
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
@@ -373,5 +387,111 @@ async fn expired_sessions_do_not_authenticate(pool: PgPool) {
         api.status(&client, reqwest::Method::GET, "/api/auth/whoami", None)
             .await,
         StatusCode::UNAUTHORIZED
+    );
+}
+
+/// Basic sign-in as `email` from `address` (the proxy header is trusted in
+/// these tests), as a script would.
+async fn basic_whoami(api: &Api, email: &str, secret: &str, address: &str) -> StatusCode {
+    reqwest::Client::new()
+        .get(api.at("/api/auth/whoami"))
+        .basic_auth(email, Some(secret))
+        .header("x-forwarded-for", address)
+        .send()
+        .await
+        .unwrap()
+        .status()
+}
+
+fn behind_proxy() -> AuthSettings {
+    AuthSettings {
+        trust_proxy_headers: true,
+        ..AuthSettings::default()
+    }
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn concurrent_wrong_guesses_cannot_overrun_the_limit(pool: PgPool) {
+    let api = Api::start(pool).await;
+    api.person("ada@example.com", &["viewer"], PASSWORD).await;
+    let guesses = (0..40).map(|i| {
+        let api = &api;
+        async move { basic_whoami(api, "ada@example.com", &format!("guess {i}"), "127.0.0.1").await }
+    });
+    let statuses = futures::future::join_all(guesses).await;
+    let verified = statuses
+        .iter()
+        .filter(|s| **s == StatusCode::UNAUTHORIZED)
+        .count();
+    let refused = statuses
+        .iter()
+        .filter(|s| **s == StatusCode::TOO_MANY_REQUESTS)
+        .count();
+    assert_eq!(verified + refused, 40, "{statuses:?}");
+    assert!(
+        verified <= AuthSettings::default().max_failures_per_account_address as usize,
+        "{verified} passwords were verified against a limit of 5"
+    );
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn a_stranger_at_another_address_does_not_lock_the_owner_out(pool: PgPool) {
+    let api = Api::start_with(
+        pool,
+        AuthSettings {
+            max_failures_per_account: 8,
+            ..behind_proxy()
+        },
+    )
+    .await;
+    api.person("admin@example.com", &["admin"], PASSWORD).await;
+    let stranger = "203.0.113.7";
+    for _ in 0..5 {
+        assert_eq!(
+            basic_whoami(&api, "admin@example.com", "guess!", stranger).await,
+            StatusCode::UNAUTHORIZED
+        );
+    }
+    assert_eq!(
+        basic_whoami(&api, "admin@example.com", PASSWORD, stranger).await,
+        StatusCode::TOO_MANY_REQUESTS,
+        "the guessing address waits, even with the right password"
+    );
+
+    // The owner, at their own address, signs in through the browser flow.
+    let owner = common::browser_at(&api.public_url);
+    let flow: Value = owner
+        .get(api.at("/api/auth/login/browser"))
+        .header("x-forwarded-for", "198.51.100.1")
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let res = owner
+        .post(api.at(&format!("/api/auth/login?flow={}", flow["id"].as_str().unwrap())))
+        .header("x-forwarded-for", "198.51.100.1")
+        .json(&json!({"identifier": "admin@example.com", "password": PASSWORD, "csrf_token": csrf(&flow)}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+
+    // Guesses spread over addresses meet the slower limit of the account.
+    for _ in 0..3 {
+        assert_eq!(
+            basic_whoami(&api, "admin@example.com", "guess!", "192.0.2.9").await,
+            StatusCode::UNAUTHORIZED
+        );
+    }
+    assert_eq!(
+        basic_whoami(&api, "admin@example.com", "guess!", "192.0.2.10").await,
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    assert_eq!(
+        basic_whoami(&api, "admin@example.com", PASSWORD, "198.51.100.1").await,
+        StatusCode::TOO_MANY_REQUESTS,
+        "the account's limit holds for every address"
     );
 }

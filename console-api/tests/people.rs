@@ -230,3 +230,57 @@ async fn admins_change_roles_and_remove_people(pool: PgPool) {
         StatusCode::UNAUTHORIZED
     );
 }
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn a_password_reset_revokes_the_persons_access_tokens(pool: PgPool) {
+    let api = Api::start(pool.clone()).await;
+    api.person("root@example.com", &["admin"], PASSWORD).await;
+    let ada = api.person("ada@example.com", &["editor"], PASSWORD).await;
+    let token = quarterdeck_store::tokens::create(
+        &pool,
+        ada,
+        "made with the old password",
+        None,
+        false,
+        None,
+    )
+    .await
+    .unwrap()
+    .token;
+    let whoami = |token: String| {
+        let api = &api;
+        async move {
+            reqwest::Client::new()
+                .get(api.at("/api/auth/whoami"))
+                .bearer_auth(token)
+                .send()
+                .await
+                .unwrap()
+                .status()
+        }
+    };
+    assert_eq!(whoami(token.clone()).await, StatusCode::OK);
+
+    let admin = api.signed_in("root@example.com", PASSWORD).await;
+    let body: Value = admin
+        .post(api.at(&format!("/api/people/{ada}/password_reset")))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let link = token_of(body["payload"]["link"].as_str().unwrap());
+    let res = browser()
+        .post(api.at("/api/auth/password_reset"))
+        .json(&json!({"token": link, "password": "a brand new passphrase"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(
+        whoami(token).await,
+        StatusCode::UNAUTHORIZED,
+        "a token made by whoever knew the old password ends with it"
+    );
+}

@@ -6,7 +6,7 @@ use sqlx::PgPool;
 use uuid::Uuid;
 
 use crate::people::{self, Person};
-use crate::{Error, password, secret, sessions};
+use crate::{Error, password, secret, sessions, tokens};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -155,7 +155,8 @@ pub async fn peek(
 }
 
 /// Uses the link: sets the person's password, marks the link used and (for
-/// a reset) ends the person's other sessions, in one transaction.
+/// a reset) ends the person's sessions and revokes their access tokens, in
+/// one transaction: whoever knew the old password may have made either.
 pub async fn redeem(
     pool: &PgPool,
     kind: Kind,
@@ -187,6 +188,7 @@ pub async fn redeem(
         .await?;
     if kind == Kind::Reset {
         sessions::revoke_all(&mut *tx, target.person_id).await?;
+        tokens::revoke_all(&mut *tx, target.person_id).await?;
     }
     tx.commit().await?;
     let person = people::find(pool, target.person_id).await?;

@@ -82,40 +82,85 @@ pub async fn consume_flow(pool: &PgPool, id: Uuid) -> Result<bool, Error> {
     Ok(done.rows_affected() == 1)
 }
 
-/// Records a failed sign-in.
-pub async fn record_failure(pool: &PgPool, email: &str, ip: Option<&str>) -> Result<(), Error> {
-    sqlx::query("INSERT INTO login_failures (email, ip) VALUES (lower($1), $2)")
-        .bind(email)
-        .bind(ip)
-        .execute(pool)
-        .await?;
-    Ok(())
+/// The failed sign-ins allowed within `window`: per account from one client
+/// address (the owner at their own address is not locked out by a stranger
+/// elsewhere), per account from all addresses together (slower, against
+/// guessing spread over many addresses), and per address across accounts.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    pub per_account_address: i64,
+    pub per_account: i64,
+    pub per_address: i64,
+    pub window: std::time::Duration,
 }
 
-/// Failed sign-ins within the window: for the account, and from the address.
-pub async fn recent_failures(
+/// Advisory lock classes (two-key form) serialising attempts on one account
+/// and from one address.
+const ACCOUNT_LOCK: i32 = 0x5144_0001;
+const ADDRESS_LOCK: i32 = 0x5144_0002;
+
+/// Reserves one sign-in attempt before its password is verified, recorded as
+/// a failure until [`release`]d. The limits are checked and the attempt
+/// counted in one transaction holding the account's and the address's locks
+/// (always in that order), so concurrent guesses cannot all pass the check.
+/// `None` when a limit is reached.
+pub async fn reserve_attempt(
     pool: &PgPool,
     email: &str,
     ip: Option<&str>,
-    window: std::time::Duration,
-) -> Result<(i64, i64), Error> {
-    Ok(sqlx::query_as(
-        "SELECT \
-           (SELECT count(*) FROM login_failures WHERE lower(email) = lower($1) AND at > now() - make_interval(secs => $3)), \
-           (SELECT count(*) FROM login_failures WHERE ip = $2 AND at > now() - make_interval(secs => $3))",
+    limits: &Limits,
+) -> Result<Option<i64>, Error> {
+    let mut tx = pool.begin().await?;
+    sqlx::query("SELECT pg_advisory_xact_lock($1, hashtext(lower($2)))")
+        .bind(ACCOUNT_LOCK)
+        .bind(email)
+        .execute(&mut *tx)
+        .await?;
+    if let Some(ip) = ip {
+        sqlx::query("SELECT pg_advisory_xact_lock($1, hashtext($2))")
+            .bind(ADDRESS_LOCK)
+            .bind(ip)
+            .execute(&mut *tx)
+            .await?;
+    }
+    let id: Option<i64> = sqlx::query_scalar(
+        "WITH recent AS ( \
+           SELECT email, ip FROM login_failures \
+           WHERE (lower(email) = lower($1) OR ip = $2) AND at > now() - make_interval(secs => $3)) \
+         INSERT INTO login_failures (email, ip) SELECT lower($1), $2 \
+         WHERE (SELECT count(*) FROM recent WHERE email = lower($1) AND ip IS NOT DISTINCT FROM $2) < $4 \
+           AND (SELECT count(*) FROM recent WHERE email = lower($1)) < $5 \
+           AND (SELECT count(*) FROM recent WHERE ip = $2) < $6 \
+         RETURNING id",
     )
     .bind(email)
     .bind(ip)
-    .bind(window.as_secs_f64())
-    .fetch_one(pool)
-    .await?)
+    .bind(limits.window.as_secs_f64())
+    .bind(limits.per_account_address)
+    .bind(limits.per_account)
+    .bind(limits.per_address)
+    .fetch_optional(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(id)
 }
 
-/// Forgets an account's failures after a successful sign-in.
-pub async fn clear_failures(pool: &PgPool, email: &str) -> Result<(), Error> {
-    sqlx::query("DELETE FROM login_failures WHERE lower(email) = lower($1)")
-        .bind(email)
-        .execute(pool)
-        .await?;
+/// After a successful sign-in: drops the reserved attempt and forgets the
+/// account's failures from this address (those from elsewhere still count).
+pub async fn release(
+    pool: &PgPool,
+    attempt: i64,
+    email: &str,
+    ip: Option<&str>,
+) -> Result<(), Error> {
+    sqlx::query(
+        "DELETE FROM login_failures \
+         WHERE id = $1 OR (lower(email) = lower($2) AND ip IS NOT DISTINCT FROM $3)",
+    )
+    .bind(attempt)
+    .bind(email)
+    .bind(ip)
+    .execute(pool)
+    .await?;
     Ok(())
 }

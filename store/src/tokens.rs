@@ -143,3 +143,17 @@ pub async fn revoke(pool: &PgPool, id: Uuid, owner: Option<Uuid>) -> Result<bool
     .await?;
     Ok(done.rows_affected() == 1)
 }
+
+/// Revokes every token of a person (their password reset).
+pub async fn revoke_all<'e>(
+    executor: impl sqlx::PgExecutor<'e>,
+    person_id: Uuid,
+) -> Result<(), Error> {
+    sqlx::query(
+        "UPDATE access_tokens SET revoked_at = now() WHERE person_id = $1 AND revoked_at IS NULL",
+    )
+    .bind(person_id)
+    .execute(executor)
+    .await?;
+    Ok(())
+}

@@ -250,7 +250,10 @@ test.describe('as an admin', () => {
 
     // The server refuses such writes too.
     const [crd] = await sql<{ id: string }>(`SELECT id FROM canaries WHERE name = $1`, [CRD]);
-    const res = await page.request.patch(`/api/db/canaries?id=eq.${crd?.id}`, { data: { labels: {} } });
+    const res = await page.request.patch(`/api/db/canaries?id=eq.${crd?.id}`, {
+      data: { labels: {} },
+      headers: { Origin: new URL(page.url()).origin },
+    });
     expect(res.status()).toBe(403);
     expect((await specOf(CRD))?.labels).toEqual({ team: 'platform' });
   });

@@ -71,7 +71,8 @@ export default async function globalSetup(config: FullConfig): Promise<void> {
   if (!baseURL) throw new Error('baseURL is not set');
   mkdirSync(join(ADMIN_STATE, '..'), { recursive: true });
 
-  const admin = await request.newContext({ baseURL });
+  // Cookie-signed writes must name the console's origin, as a browser does.
+  const admin = await request.newContext({ baseURL, extraHTTPHeaders: { Origin: new URL(baseURL).origin } });
   await signIn(admin, ADMIN.email, ADMIN.password);
   await admin.storageState({ path: ADMIN_STATE });
 

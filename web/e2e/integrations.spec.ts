@@ -257,7 +257,10 @@ test.describe('as an admin', () => {
     await snap(page, 'integration-crd');
 
     // The server refuses such writes too.
-    const res = await page.request.patch(`/api/db/topologies?id=eq.${crd?.id}`, { data: { deleted_at: new Date().toISOString() } });
+    const res = await page.request.patch(`/api/db/topologies?id=eq.${crd?.id}`, {
+      data: { deleted_at: new Date().toISOString() },
+      headers: { Origin: new URL(page.url()).origin },
+    });
     expect(res.status()).toBe(403);
   });
 });

@@ -50,10 +50,14 @@ test('the kubeconfig dialog: download, try it with kubectl, read the docs', asyn
   const dialog = page.getByRole('dialog', { name: 'Download kubeconfig' });
   const steps = dialog.getByRole('list', { name: 'Steps' }).getByRole('listitem');
   await expect(steps).toHaveCount(3);
-  const download = steps.nth(0).getByRole('link', { name: 'Download kubeconfig' });
-  await expect(download).toHaveAttribute('href', '/api/kubeconfig');
-  await expect(download).toHaveAttribute('download', 'quarterdeck-kubeconfig.yaml');
-  const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);
+  // Issuing one creates an access token, so it is a POST, never a link.
+  const download = steps.nth(0).getByRole('button', { name: 'Download kubeconfig' });
+  const [file, issued] = await Promise.all([
+    page.waitForEvent('download'),
+    page.waitForRequest((r) => r.url().endsWith('/api/kubeconfig')),
+    download.click(),
+  ]);
+  expect(issued.method()).toBe('POST');
   expect(file.suggestedFilename()).toBe('quarterdeck-kubeconfig.yaml');
   expect(readFileSync((await file.path()) ?? '', 'utf8')).toContain('kind: Config');
   await expect(steps.nth(1).getByRole('textbox', { name: 'kubectl command' })).toHaveValue(

@@ -84,7 +84,7 @@ fn parse_expiry(expiry: Option<&str>) -> Result<Option<Duration>, ApiError> {
     }
 }
 
-#[utoipa::path(post, path = "/api/auth/create_token", tag = "tokens", request_body = crate::openapi::CreateToken, responses((status = 201, body = crate::openapi::TokenCreated), (status = 400, body = crate::openapi::ErrorBody), (status = 409, body = crate::openapi::ErrorBody)))]
+#[utoipa::path(post, path = "/api/auth/create_token", tag = "tokens", request_body = crate::openapi::CreateToken, responses((status = 201, body = crate::openapi::TokenCreated), (status = 400, body = crate::openapi::ErrorBody), (status = 403, description = "A token cannot mint tokens, or a cross-site request", body = crate::openapi::ErrorBody), (status = 409, body = crate::openapi::ErrorBody)))]
 pub(crate) async fn create_token(
     State(state): State<AppState>,
     caller: Caller,
@@ -150,7 +150,7 @@ pub(crate) async fn list_tokens(
     Ok(Json(tokens::list(&state.db, owner).await?))
 }
 
-#[utoipa::path(delete, path = "/api/auth/token/{id}", tag = "tokens", params(("id" = uuid::Uuid, Path)), responses((status = 204), (status = 404, body = crate::openapi::ErrorBody)))]
+#[utoipa::path(delete, path = "/api/auth/token/{id}", tag = "tokens", params(("id" = uuid::Uuid, Path)), responses((status = 204), (status = 403, description = "A cross-site request", body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody)))]
 pub(crate) async fn revoke_token(
     State(state): State<AppState>,
     caller: Caller,

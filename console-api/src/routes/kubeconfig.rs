@@ -1,8 +1,8 @@
-use axum::Router;
 use axum::extract::State;
-use axum::http::header;
+use axum::http::{StatusCode, header};
 use axum::response::IntoResponse;
 use axum::routing::get;
+use axum::{Json, Router};
 use quarterdeck_store::tokens;
 use serde_json::json;
 
@@ -15,12 +15,28 @@ use crate::{ApiError, AppState};
 pub const FILE_NAME: &str = "quarterdeck-kubeconfig.yaml";
 
 pub fn router() -> Router<AppState> {
-    Router::new().route("/api/kubeconfig", get(kubeconfig))
+    Router::new().route("/api/kubeconfig", get(refuse_get).post(kubeconfig))
 }
 
-/// A kubeconfig for the cluster behind `/kubeproxy`, carrying a fresh,
-/// non-expiring access token of the caller.
-#[utoipa::path(get, path = "/api/kubeconfig", tag = "auth",
+/// Issuing a kubeconfig creates an access token, which a plain GET (a link,
+/// an image, a prefetch) must not do.
+#[utoipa::path(get, path = "/api/kubeconfig", tag = "auth", operation_id = "kubeconfig_get_refused",
+    responses(
+        (status = 405, description = "Use POST: a kubeconfig carries a new access token", body = crate::openapi::ErrorBody)))]
+pub(crate) async fn refuse_get() -> impl IntoResponse {
+    (
+        StatusCode::METHOD_NOT_ALLOWED,
+        [(header::ALLOW, "POST")],
+        Json(json!({
+            "error": "EMETHOD",
+            "message": "use POST /api/kubeconfig: a kubeconfig carries a new access token",
+        })),
+    )
+}
+
+/// A kubeconfig for the cluster behind `/kubeproxy`, carrying a fresh access
+/// token of the caller that expires after `--kubeconfig-token-lifetime`.
+#[utoipa::path(post, path = "/api/kubeconfig", tag = "auth",
     responses(
         (status = 200, description = "kubeconfig YAML, as an attachment", content_type = "application/yaml", body = String),
         (status = 401, body = crate::openapi::ErrorBody),
@@ -40,7 +56,8 @@ pub(crate) async fn kubeconfig(
         "kubeconfig {}",
         chrono::Utc::now().format("%Y-%m-%d %H:%M:%S%.3f")
     );
-    let token = tokens::create(&state.db, caller.person.id, &name, None, false, None).await?;
+    let lifetime = Some(state.auth.kubeconfig_token_lifetime);
+    let token = tokens::create(&state.db, caller.person.id, &name, lifetime, false, None).await?;
     let yaml = render(&state.auth.public_url, &token.token)
         .map_err(|e| ApiError::Internal(format!("kubeconfig: {e}")))?;
     tracing::info!(person = %caller.person.id, token = %token.id, "kubeconfig issued");

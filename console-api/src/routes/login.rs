@@ -6,18 +6,20 @@
 
 use axum::extract::{Query, State};
 use axum::http::request::Parts;
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use quarterdeck_store::login::{self, Flow};
-use quarterdeck_store::people::{self, Person};
+use quarterdeck_store::people::Person;
 use quarterdeck_store::{secret, sessions};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use crate::auth::{CSRF_COOKIE, SESSION_COOKIE, check_rate_limit, client_ip, cookie, set_cookie};
+use crate::auth::{
+    CSRF_COOKIE, SESSION_COOKIE, check_same_origin, client_ip, cookie, set_cookie, verify_password,
+};
 use crate::body::Body;
 use crate::{ApiError, AppState};
 
@@ -43,9 +45,23 @@ pub(crate) struct CreateFlow {
     aal: Option<String>,
 }
 
-/// Only same-origin paths: an open redirect would hand sessions to others.
-fn allowed_return_to(return_to: &str) -> bool {
-    return_to.starts_with('/') && !return_to.starts_with("//") && !return_to.contains('\\')
+/// Only paths on this origin: an open redirect would hand sessions to
+/// others. Nothing is stripped: browsers drop tabs and newlines and read
+/// `\\` as `/`, so `/\t/evil.example` would become `//evil.example`; any
+/// control character, whitespace or backslash is refused outright, and what
+/// remains must resolve against the public URL to the same origin.
+fn allowed_return_to(return_to: &str, public_url: &str) -> bool {
+    let Ok(base) = url::Url::parse(public_url) else {
+        return false;
+    };
+    return_to.starts_with('/')
+        && !return_to.starts_with("//")
+        && !return_to
+            .chars()
+            .any(|c| c.is_control() || c.is_whitespace() || c == '\\')
+        && base
+            .join(return_to)
+            .is_ok_and(|url| url.origin() == base.origin())
 }
 
 fn flow_error(status: StatusCode, id: &str, message: &str) -> Response {
@@ -145,7 +161,7 @@ pub(crate) async fn create_flow(
     Query(q): Query<CreateFlow>,
 ) -> Result<Response, ApiError> {
     if let Some(return_to) = &q.return_to
-        && !allowed_return_to(return_to)
+        && !allowed_return_to(return_to, &state.auth.public_url)
     {
         return Ok(flow_error(
             StatusCode::BAD_REQUEST,
@@ -295,16 +311,12 @@ pub(crate) async fn submit(
         };
         return Ok(invalid(&flow, &body, error(4000002, text)));
     }
-    let ip = client_ip(&parts, &state).map(|ip| ip.to_string());
-    check_rate_limit(&state, identifier, ip.as_deref()).await?;
-    let Some(person) = people::authenticate(&state.db, identifier, &body.password).await? else {
-        login::record_failure(&state.db, identifier, ip.as_deref()).await?;
+    let Some(person) = verify_password(&state, &parts, identifier, &body.password).await? else {
         return Ok(invalid(&flow, &body, error(4000006, INVALID_CREDENTIALS)));
     };
     if !login::consume_flow(&state.db, flow.id).await? {
         return expired(&state, &flow).await;
     }
-    login::clear_failures(&state.db, identifier).await?;
     let return_to = flow.return_to.clone().unwrap_or_else(|| "/".into());
     let mut response = start_session(&state, &parts, &person).await?;
     *response.body_mut() = Json(json!({
@@ -413,12 +425,13 @@ pub(crate) async fn session(
 }
 
 /// Ends the browser session and clears its cookie.
-#[utoipa::path(post, path = "/api/auth/logout", tag = "auth", responses((status = 204, description = "Signed out; the session cookie is cleared")))]
+#[utoipa::path(post, path = "/api/auth/logout", tag = "auth", responses((status = 204, description = "Signed out; the session cookie is cleared"), (status = 403, description = "A cross-site request", body = crate::openapi::ErrorBody)))]
 pub(crate) async fn logout(
     State(state): State<AppState>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     if let Some(secret) = cookie(&headers, SESSION_COOKIE) {
+        check_same_origin(&Method::POST, &headers, &state)?;
         sessions::revoke(&state.db, &secret).await?;
     }
     let clear = set_cookie(&state, SESSION_COOKIE, None, "/", 0, "Lax");
@@ -429,16 +442,30 @@ pub(crate) async fn logout(
 mod tests {
     use super::allowed_return_to;
 
+    const PUBLIC: &str = "https://qd.example.com";
+
     #[test]
     fn return_to_must_stay_on_this_origin() {
-        assert!(allowed_return_to("/health?checkId=1"));
+        for good in ["/", "/health?checkId=1", "/settings/users#top", "/a/../b"] {
+            assert!(allowed_return_to(good, PUBLIC), "{good}");
+        }
         for bad in [
             "https://evil.example",
             "//evil.example/x",
             "/\\evil.example",
+            "\\\\evil.example",
+            "/\t/evil.example",
+            "/\n/evil.example",
+            "/\r/evil.example",
+            "/ /evil.example",
+            "/\u{0}/evil.example",
+            "/\u{7f}/evil.example",
+            "/health\\..\\x",
             "javascript:alert(1)",
+            "health",
+            "",
         ] {
-            assert!(!allowed_return_to(bad), "{bad}");
+            assert!(!allowed_return_to(bad, PUBLIC), "{bad:?}");
         }
     }
 }

@@ -19,6 +19,9 @@ fn install_crypto_provider() {
 pub struct Api {
     pub url: String,
     pub pool: PgPool,
+    /// The public URL the server was configured with: its console pages'
+    /// origin, which cookie-authenticated writes must come from.
+    pub public_url: String,
 }
 
 impl Api {
@@ -34,8 +37,19 @@ impl Api {
     pub async fn start_state(pool: PgPool, build: impl FnOnce(&str) -> AppState) -> Self {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let url = format!("http://{}", listener.local_addr().unwrap());
-        tokio::spawn(serve_on(listener, build(&url), std::future::pending()));
-        Self { url, pool }
+        let state = build(&url);
+        let public_url = state.auth.public_url.clone();
+        tokio::spawn(serve_on(listener, state, std::future::pending()));
+        Self {
+            url,
+            pool,
+            public_url,
+        }
+    }
+
+    /// A client that keeps cookies and sends what the console's pages send.
+    pub fn browser(&self) -> Client {
+        browser_at(&self.public_url)
     }
 
     pub fn at(&self, path: &str) -> String {
@@ -56,7 +70,7 @@ impl Api {
 
     /// Signs in through a browser flow; returns the client holding the session cookie.
     pub async fn signed_in(&self, email: &str, secret: &str) -> Client {
-        let client = browser();
+        let client = self.browser();
         let (status, _) = self.sign_in(&client, email, secret).await;
         assert_eq!(status, StatusCode::OK, "sign-in of {email}");
         client
@@ -99,9 +113,24 @@ impl Api {
     }
 }
 
-/// A client that keeps cookies, like a browser.
+/// A client that keeps cookies, like a browser on the pages of a console
+/// with the default public URL.
 pub fn browser() -> Client {
-    Client::builder().cookie_store(true).build().unwrap()
+    browser_at(&AuthSettings::default().public_url)
+}
+
+/// A browser on the console's pages at `public_url`: it names that origin
+/// and sends the header the console sends on every call, as cookie-signed
+/// writes require.
+pub fn browser_at(public_url: &str) -> Client {
+    let mut headers = reqwest::header::HeaderMap::new();
+    headers.insert("origin", public_url.trim_end_matches('/').parse().unwrap());
+    headers.insert("x-requested-with", "quarterdeck".parse().unwrap());
+    Client::builder()
+        .cookie_store(true)
+        .default_headers(headers)
+        .build()
+        .unwrap()
 }
 
 /// The CSRF token from a flow's hidden node.

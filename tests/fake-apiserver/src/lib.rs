@@ -79,10 +79,20 @@ pub struct RecordedRequest {
     pub authorization: Option<String>,
     /// The body parsed as JSON; a non-JSON body is kept as a JSON string; `None` if empty.
     pub body: Option<Value>,
+    /// Every header as received (names in lower case), to check what a proxy forwarded.
+    pub headers: Vec<(String, String)>,
     params: Vec<(String, String)>,
 }
 
 impl RecordedRequest {
+    /// The value of header `name` (lower case), if it was received.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
     /// The decoded value of query parameter `key`, e.g. `query_param("fieldManager")`.
     pub fn query_param(&self, key: &str) -> Option<&str> {
         self.params

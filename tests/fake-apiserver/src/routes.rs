@@ -238,6 +238,15 @@ fn record(shared: &Shared, method: &Method, uri: &Uri, headers: &HeaderMap, body
             .map(str::to_owned),
         authorization: header_str(headers, header::AUTHORIZATION),
         body,
+        headers: headers
+            .iter()
+            .map(|(name, value)| {
+                (
+                    name.as_str().to_owned(),
+                    String::from_utf8_lossy(value.as_bytes()).into_owned(),
+                )
+            })
+            .collect(),
         params,
     });
 }

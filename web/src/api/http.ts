@@ -3,6 +3,10 @@ import { ApiError } from './errors';
 
 const TIMEOUT_MS = 30_000;
 
+/** Sent on every call: cross-site forms cannot send it, and the API refuses
+ * cookie-signed writes without it (or a JSON body). */
+export const REQUESTED_WITH = { name: 'X-Requested-With', value: 'quarterdeck' } as const;
+
 /** Calls whose 401 is an answer (the sign-in pages ask "am I signed in?"). */
 const AUTH_PROBES = ['/api/auth/session', '/api/auth/login'];
 
@@ -18,7 +22,9 @@ export async function apiFetch(input: Request): Promise<Response> {
   const signal = AbortSignal.any([input.signal, AbortSignal.timeout(TIMEOUT_MS)]);
   let response: Response;
   try {
-    const request = new Request(input, { signal, credentials: 'same-origin' });
+    const headers = new Headers(input.headers);
+    headers.set(REQUESTED_WITH.name, REQUESTED_WITH.value);
+    const request = new Request(input, { signal, credentials: 'same-origin', headers });
     response = await fetch(request);
   } catch (error) {
     if (input.signal.aborted) throw error;

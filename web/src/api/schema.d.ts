@@ -342,12 +342,16 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A kubeconfig for the cluster behind `/kubeproxy`, carrying a fresh,
-         *     non-expiring access token of the caller.
+         * Issuing a kubeconfig creates an access token, which a plain GET (a link,
+         *     an image, a prefetch) must not do.
          */
-        get: operations["kubeconfig"];
+        get: operations["kubeconfig_get_refused"];
         put?: never;
-        post?: never;
+        /**
+         * A kubeconfig for the cluster behind `/kubeproxy`, carrying a fresh access
+         *     token of the caller that expires after `--kubeconfig-token-lifetime`.
+         */
+        post: operations["kubeconfig"];
         delete?: never;
         options?: never;
         head?: never;
@@ -873,6 +877,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A token cannot mint tokens, or a cross-site request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1155,6 +1168,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description A cross-site request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     peek_reset: {
@@ -1277,6 +1299,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description A cross-site request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
             404: {
                 headers: {
@@ -1714,6 +1745,26 @@ export interface operations {
                 };
             };
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    kubeconfig_get_refused: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Use POST: a kubeconfig carries a new access token */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };

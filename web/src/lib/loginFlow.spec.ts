@@ -9,11 +9,32 @@ describe('loginTitle', () => {
   });
 });
 
-it('follows only same-origin return paths', () => {
-  expect(safeReturnTo('/settings/tokens?a=1')).toBe('/settings/tokens?a=1');
-  expect(safeReturnTo('https://evil.example')).toBe('/');
-  expect(safeReturnTo('//evil.example')).toBe('/');
-  expect(safeReturnTo(null)).toBe('/');
+describe('safeReturnTo', () => {
+  const origin = 'https://qd.example.com';
+  it.each(['/', '/settings/tokens?a=1', '/health#top', '/a/../b'])('follows %j', (path) => {
+    expect(safeReturnTo(path, origin)).toBe(path);
+  });
+  // Browsers drop tabs and newlines and read a backslash as a slash, so each would leave the origin.
+  it.each([
+    'https://evil.example',
+    '//evil.example',
+    '/\\evil.example',
+    '\\\\evil.example',
+    '/\t/evil.example',
+    '/\n/evil.example',
+    '/\r/evil.example',
+    '/ /evil.example',
+    '/\u0000/evil.example',
+    '/\u007f/evil.example',
+    '/\u00a0/evil.example',
+    'javascript:alert(1)',
+    'health',
+    '',
+    null,
+    undefined,
+  ])('refuses %j', (value) => {
+    expect(safeReturnTo(value, origin)).toBe('/');
+  });
 });
 
 it('passes return_to, refresh and aal to the flow', () => {

@@ -12,10 +12,19 @@ export function loginTitle(params: URLSearchParams): string {
   return LOGIN_TITLES.signIn;
 }
 
-/** Only same-origin paths are followed after sign-in. */
-export function safeReturnTo(value: string | null | undefined): string {
-  if (!value || !value.startsWith('/') || value.startsWith('//') || value.includes('\\')) return '/';
-  return value;
+/** Only paths on this origin are followed after sign-in (the API's rule).
+ * Nothing is stripped: browsers drop tabs and newlines and read `\` as `/`,
+ * so `/\t/evil.example` would lead to `//evil.example`; any control
+ * character, whitespace or backslash refuses the value outright. */
+export function safeReturnTo(value: string | null | undefined, origin: string = window.location.origin): string {
+  if (!value || !value.startsWith('/') || value.startsWith('//')) return '/';
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f-\u009f\s\\]/u.test(value)) return '/';
+  try {
+    return new URL(value, origin).origin === origin ? value : '/';
+  } catch {
+    return '/';
+  }
 }
 
 /** Query of the flow-creation call, from the page's parameters. */
