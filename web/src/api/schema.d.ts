@@ -439,6 +439,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/settings/execution-policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The execution policy. */
+        get: operations["execution_policy"];
+        /** Changes the execution policy; admins only. */
+        put: operations["set_execution_policy"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -545,6 +563,14 @@ export interface components {
             message: string;
             /** @description With EFORBIDDEN: the resource refused. */
             resource?: string | null;
+        };
+        /** @description What canaries written in the console may make the operator do. */
+        ExecutionPolicyBody: {
+            /**
+             * @description `exec` checks of canaries written in the console run (off by default).
+             *     Canaries from Kubernetes follow the cluster's RBAC and always run.
+             */
+            allowConsoleScripts: boolean;
         };
         HealthSummary: {
             checks_summary: components["schemas"]["CheckSummary"][];
@@ -1964,6 +1990,88 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PersonWithRoles"][];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    execution_policy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExecutionPolicyBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    set_execution_policy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExecutionPolicyBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExecutionPolicyBody"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             403: {

@@ -9,6 +9,7 @@ import { DataTable, type Column } from '../../components/DataTable';
 import { DateTime } from '../../components/DateTime';
 import { FieldError } from '../../components/FieldError';
 import { RequireAccess } from '../../components/RequireAccess';
+import { ExecutionPolicy } from './ExecutionPolicy';
 import { useFeatureFlagsData, type FlagRow } from './useFeatureFlagsData';
 
 const REQUIRED = 'This field is required';
@@ -91,6 +92,7 @@ function FeatureFlags() {
   const canWrite = authorizer.can('feature_flags', 'write');
   return (
     <PageSection>
+      <ExecutionPolicy />
       <DataTable
         aria-label="Feature flags"
         columns={COLUMNS}
