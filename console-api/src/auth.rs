@@ -11,10 +11,10 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use quarterdeck_store::grants::{self, AccessScopeGrant, Grants};
 use quarterdeck_store::people::{self, Person};
-use quarterdeck_store::{login, sessions, tokens};
+use quarterdeck_store::{login, rest, sessions, tokens};
 use url::Url;
 
-use crate::rbac::{Action, Authorizer, ScopeGrant};
+use crate::rbac::{Action, Authorizer, RESOURCES, ScopeGrant};
 use crate::{ApiError, AppState};
 
 /// Name of the session cookie.
@@ -51,6 +51,21 @@ impl Caller {
                 resource: resource.to_owned(),
                 action: action.as_str(),
             })
+        }
+    }
+
+    /// The caller as the data API layer sees it.
+    pub fn rest(&self) -> rest::Caller {
+        rest::Caller {
+            person_id: Some(self.person.id),
+            visibility: rest::visibility(&self.person.roles, &self.access_scopes),
+            admin: self.authorizer.is_admin(),
+            writes: RESOURCES
+                .iter()
+                .copied()
+                .filter(|r| self.authorizer.can(r, Action::Update))
+                .collect(),
+            authorizer: self.authorizer.clone(),
         }
     }
 }

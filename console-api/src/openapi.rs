@@ -62,6 +62,23 @@ pub struct WhoamiPayload {
     user: Person,
     roles: Vec<String>,
     permissions: Vec<PermissionRule>,
+    /// Every RBAC resource with the actions the caller may do on it
+    /// (`read`, `create`, `update`, `delete`, and `run` on `canaries`):
+    /// roles, permission rules and the token's scope already applied. The
+    /// console decides from this alone.
+    rights: std::collections::BTreeMap<String, Vec<RightAction>>,
+}
+
+/// An action on an RBAC resource.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+#[schema(rename_all = "lowercase")]
+pub enum RightAction {
+    Read,
+    Create,
+    Update,
+    Delete,
+    Run,
 }
 
 #[derive(ToSchema)]

@@ -16,6 +16,7 @@ pub mod links;
 pub mod login;
 pub mod password;
 pub mod people;
+pub mod rbac;
 pub mod rest;
 pub mod secret;
 pub mod sessions;

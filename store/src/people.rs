@@ -157,7 +157,9 @@ pub async fn update(
     email: Option<&str>,
     roles: Option<&[String]>,
 ) -> Result<Option<Person>, Error> {
-    sqlx::query_as(
+    let mut tx = pool.begin().await?;
+    let admins = crate::rest::managing_admins(&mut tx).await?;
+    let person = sqlx::query_as(
         "UPDATE people SET name = coalesce($2, name), email = coalesce($3, email), roles = coalesce($4, roles) \
          WHERE id = $1 AND deleted_at IS NULL RETURNING id, name, email, avatar, type, roles",
     )
@@ -165,17 +167,30 @@ pub async fn update(
     .bind(name)
     .bind(email)
     .bind(roles)
-    .fetch_optional(pool)
+    .fetch_optional(&mut *tx)
     .await
     .map_err(|e| match e.as_database_error() {
         Some(db) if db.is_unique_violation() => Error::Conflict("that email is already in use".into()),
         _ => Error::Database(e),
-    })
+    })?;
+    admins_remain(&mut tx, admins).await?;
+    tx.commit().await?;
+    Ok(person)
+}
+
+/// Refuses a change that leaves no admin able to manage rights where there
+/// was one before it.
+async fn admins_remain(tx: &mut sqlx::PgConnection, before: usize) -> Result<(), Error> {
+    if before > 0 && crate::rest::managing_admins(tx).await? == 0 {
+        return Err(Error::Conflict(crate::rest::LAST_ADMIN_MESSAGE.into()));
+    }
+    Ok(())
 }
 
 /// Soft-deletes a person and ends their sessions and tokens at once.
 pub async fn remove(pool: &PgPool, id: Uuid) -> Result<bool, Error> {
     let mut tx = pool.begin().await?;
+    let admins = crate::rest::managing_admins(&mut tx).await?;
     let done =
         sqlx::query("UPDATE people SET deleted_at = now() WHERE id = $1 AND deleted_at IS NULL")
             .bind(id)
@@ -188,6 +203,7 @@ pub async fn remove(pool: &PgPool, id: Uuid) -> Result<bool, Error> {
     .bind(id)
     .execute(&mut *tx)
     .await?;
+    admins_remain(&mut tx, admins).await?;
     tx.commit().await?;
     Ok(done.rows_affected() == 1)
 }

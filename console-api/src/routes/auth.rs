@@ -32,6 +32,7 @@ pub(crate) async fn whoami(caller: Caller) -> Json<Value> {
             "user": caller.person,
             "roles": caller.authorizer.roles,
             "permissions": caller.authorizer.rules,
+            "rights": caller.authorizer.rights(),
         }
     }))
 }

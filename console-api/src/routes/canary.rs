@@ -24,8 +24,6 @@ use crate::rbac::Action;
 use crate::summary_cache::Key;
 use crate::{ApiError, AppState};
 
-/// Roles that may run a check now (spec part 2 section 6).
-const RUN_NOW_ROLES: &[&str] = &["admin", "editor", "responder", "commander"];
 /// How long Run Now waits for the engine's result.
 const RUN_NOW_WAIT: Duration = Duration::from_secs(60);
 /// The range the summary covers when none is given.
@@ -271,16 +269,8 @@ pub(crate) async fn run_now(
     caller: Caller,
     Path(id): Path<Uuid>,
 ) -> Result<Json<Value>, ApiError> {
-    if !caller
-        .person
-        .roles
-        .iter()
-        .any(|r| RUN_NOW_ROLES.contains(&r.as_str()))
-    {
-        return Err(ApiError::Forbidden(
-            "Run Now needs the admin, editor, responder or commander role".into(),
-        ));
-    }
+    // The roles of spec part 2 section 6, narrowed by deny rules and the token's scope.
+    caller.require("canaries", Action::Run)?;
     require_visible(&state, &caller, id).await?;
     state.summary_cache.clear();
     // Listen before asking, so the answer cannot be missed.

@@ -49,6 +49,8 @@ fn rest_error(e: RestError) -> Response {
         (status = 401, body = crate::openapi::ErrorBody),
         (status = 403, body = crate::openapi::ErrorBody),
         (status = 404, description = "Unknown relation", body = Object),
+        (status = 409, description = "A constraint refused a write; the message names columns, never other rows", body = Object),
+        (status = 413, description = "ETOOLARGE: the answer would pass a limit (2000 rows, 2000 embedded rows, 32 MiB); the hint says what to narrow", body = Object),
     )
 )]
 pub(crate) async fn handle(
@@ -105,11 +107,7 @@ pub(crate) async fn handle(
         range: header(header::RANGE),
         body,
     };
-    let rest_caller = rest::Caller {
-        person_id: Some(caller.person.id),
-        visibility: rest::visibility(&caller.person.roles, &caller.access_scopes),
-    };
-    match rest::execute(&state.db, request, &rest_caller).await {
+    match rest::execute(&state.db, request, &caller.rest()).await {
         Ok(response) => {
             let status = StatusCode::from_u16(response.status).unwrap_or(StatusCode::OK);
             let mut out = match response.body {

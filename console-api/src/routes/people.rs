@@ -15,7 +15,7 @@ use uuid::Uuid;
 
 use crate::auth::Caller;
 use crate::body::Body;
-use crate::rbac::Action;
+use crate::rbac::{Action, Coverage};
 use crate::routes::login::start_session;
 use crate::{ApiError, AppState};
 
@@ -60,15 +60,21 @@ fn check_email(email: &str) -> Result<(), ApiError> {
     }
 }
 
-fn check_role(role: &str) -> Result<(), ApiError> {
-    if ROLES.contains(&role) {
-        Ok(())
-    } else {
-        Err(ApiError::invalid(
+/// A known role, whose every right the caller holds (no one hands out
+/// rights they lack).
+fn check_role(caller: &Caller, role: &str) -> Result<(), ApiError> {
+    if !ROLES.contains(&role) {
+        return Err(ApiError::invalid(
             "role",
             format!("role must be one of {}", ROLES.join(", ")),
-        ))
+        ));
     }
+    if !caller.authorizer.holds(&Coverage::of_role(role)) {
+        return Err(ApiError::Forbidden(format!(
+            "you cannot assign the {role} role: it grants rights you do not hold"
+        )));
+    }
+    Ok(())
 }
 
 fn link_url(state: &AppState, path: &str, token: &str) -> String {
@@ -100,7 +106,7 @@ pub(crate) async fn invite(
     caller.require("identities", Action::Create)?;
     let email = body.email.trim();
     check_email(email)?;
-    check_role(&body.role)?;
+    check_role(&caller, &body.role)?;
     if body.first_name.trim().is_empty() {
         return Err(ApiError::invalid("firstName", "First name is required"));
     }
@@ -255,7 +261,7 @@ pub(crate) async fn update(
         check_email(email.trim())?;
     }
     if let Some(roles) = &body.roles {
-        roles.iter().try_for_each(|r| check_role(r))?;
+        roles.iter().try_for_each(|r| check_role(&caller, r))?;
         // An admin cannot lock every admin out by demoting themselves.
         if body.id == caller.person.id && !roles.iter().any(|r| r == "admin") {
             return Err(ApiError::Conflict(

@@ -1,7 +1,7 @@
 //! Runs a request: one read-only transaction for GET, one read-write
 //! transaction for each write (guards and validators included).
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 use sqlx::postgres::PgArguments;
 use sqlx::types::Json;
 use sqlx::{Arguments, PgPool, Postgres, Transaction};
@@ -9,6 +9,7 @@ use sqlx::{Arguments, PgPool, Postgres, Transaction};
 use super::body;
 use super::error::{RestError, VALIDATION_FAILED};
 use super::parse::{Prefer, Query, Range, parse_prefer, parse_query, parse_range};
+use super::rights;
 use super::schema::{Relation, Schema};
 use super::sql::{self, Param, Returning, Sql, Target};
 use super::validate::validate;
@@ -17,6 +18,10 @@ use crate::canary::SyncError;
 
 /// Default and maximum rows of one GET (PostgREST's `db-max-rows`).
 pub const MAX_ROWS: u64 = 2000;
+/// Most rows a to-many embed answers per parent, and in a whole answer.
+pub const MAX_EMBEDDED_ROWS: i64 = MAX_ROWS as i64;
+/// Largest answer of a GET, in bytes of JSON.
+pub const MAX_BODY_BYTES: i64 = 32 * 1024 * 1024;
 
 pub(crate) async fn run(
     pool: &PgPool,
@@ -36,7 +41,7 @@ pub(crate) async fn run(
         caller,
         prefer,
     };
-    match req.method {
+    let answer = match req.method {
         Method::Get => {
             let range = req.range.map(parse_range).transpose()?;
             ctx.read(&query, range).await
@@ -62,7 +67,14 @@ pub(crate) async fn run(
             }
             ctx.delete(&query).await
         }
-    }
+    };
+    answer.map_err(|e| {
+        if sql::restricted(schema, caller, relation) {
+            e.conceal_conflict()
+        } else {
+            e
+        }
+    })
 }
 
 pub(crate) async fn explain(
@@ -111,7 +123,7 @@ fn select_sql(
     let bound = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
     let sql = sql::select(
         schema,
-        &caller.visibility,
+        caller,
         relation,
         query,
         (bound(limit), bound(offset)),
@@ -209,19 +221,27 @@ async fn begin(
         .map_err(RestError::from_sqlx)
 }
 
-/// Runs a statement answering `(body json, n bigint[, total bigint])`.
-async fn fetch_body(
-    tx: &mut Transaction<'static, Postgres>,
-    sql: Sql,
-) -> Result<(Value, i64), RestError> {
-    let args = arguments(sql.params)?;
-    let (Json(body), n): (Json<Value>, i64) =
-        sqlx::query_as_with(sqlx::AssertSqlSafe(sql.text), args)
-            .persistent(false)
-            .fetch_one(&mut **tx)
-            .await
-            .map_err(RestError::from_sqlx)?;
-    Ok((body, n))
+/// What a write statement answers (see `sql::Builder::representation`).
+#[derive(sqlx::FromRow)]
+struct Written {
+    body: Json<Value>,
+    hidden: i64,
+    written: Option<Json<Vec<Map<String, Value>>>>,
+}
+
+/// Code of a write refused because a row would fall outside the caller's
+/// access scopes (PostgreSQL's row-level security code, as PostgREST uses).
+const OUT_OF_SCOPE: &str = "42501";
+
+/// The current values of locked rows, for validators and rights checks.
+fn images(locked: &[Locked]) -> Result<Vec<Map<String, Value>>, RestError> {
+    locked
+        .iter()
+        .map(|l| match l.row.as_ref().map(|j| &j.0) {
+            Some(Value::Object(row)) => Ok(row.clone()),
+            _ => Err(RestError::internal()),
+        })
+        .collect()
 }
 
 impl Context<'_> {
@@ -241,17 +261,54 @@ impl Context<'_> {
         }
     }
 
-    /// Rows that follow from the written ones, in the same transaction.
-    async fn derive(&self, tx: &mut Transaction<'static, Postgres>) -> Result<(), RestError> {
-        if !self.relation.derives_checks {
-            return Ok(());
-        }
-        crate::canary::sync_written(tx, self.caller.admin)
+    /// Runs a write statement in `tx` and holds it to the caller's access
+    /// scopes and rights (`before`: the targeted rows as they were, for
+    /// relations that hand out rights); then derives the rows that follow
+    /// from it. The caller commits.
+    async fn write(
+        &self,
+        tx: &mut Transaction<'static, Postgres>,
+        sql: Sql,
+        before: &[Map<String, Value>],
+    ) -> Result<Value, RestError> {
+        let admins = match self.relation.rights {
+            Some(_) => rights::managing_admins(tx)
+                .await
+                .map_err(RestError::from_sqlx)?,
+            None => 0,
+        };
+        let args = arguments(sql.params)?;
+        let written: Written = sqlx::query_as_with(sqlx::AssertSqlSafe(sql.text), args)
+            .persistent(false)
+            .fetch_one(&mut **tx)
             .await
-            .map_err(|e| match e {
-                SyncError::Invalid(invalid) => RestError::new(400, VALIDATION_FAILED, invalid.0),
-                SyncError::Database(e) => RestError::from_sqlx(e),
-            })
+            .map_err(RestError::from_sqlx)?;
+        if written.hidden > 0 {
+            return Err(RestError::new(
+                403,
+                OUT_OF_SCOPE,
+                format!(
+                    "the written {} would fall outside your access scopes",
+                    self.relation.name
+                ),
+            ));
+        }
+        if let Some(guard) = self.relation.rights {
+            let after = written.written.map(|Json(rows)| rows).unwrap_or_default();
+            rights::check(guard, tx, self.caller, before, &after).await?;
+            rights::admins_remain(tx, admins).await?;
+        }
+        if self.relation.derives_checks {
+            crate::canary::sync_written(tx, self.caller.admin)
+                .await
+                .map_err(|e| match e {
+                    SyncError::Invalid(invalid) => {
+                        RestError::new(400, VALIDATION_FAILED, invalid.0)
+                    }
+                    SyncError::Database(e) => RestError::from_sqlx(e),
+                })?;
+        }
+        Ok(written.body.0)
     }
 
     /// POST answers 201; PATCH and DELETE 200 with a representation, else 204.
@@ -307,15 +364,14 @@ impl Context<'_> {
         let rows = Value::Array(insert.rows.into_iter().map(Value::Object).collect());
         let sql = sql::insert(
             self.schema,
-            &self.caller.visibility,
+            self.caller,
             self.relation,
             &insert.columns,
             rows,
             &self.returning(query),
         )?;
         let mut tx = begin(self.pool, false).await?;
-        let (body, _) = fetch_body(&mut tx, sql).await?;
-        self.derive(&mut tx).await?;
+        let body = self.write(&mut tx, sql, &[]).await?;
         tx.commit().await.map_err(RestError::from_sqlx)?;
         Ok(self.written(201, body))
     }
@@ -330,7 +386,7 @@ impl Context<'_> {
     ) -> Result<Vec<Locked>, RestError> {
         let sql = sql::lock(
             self.schema,
-            &self.caller.visibility,
+            self.caller,
             self.relation,
             &query.filters,
             rows,
@@ -350,15 +406,17 @@ impl Context<'_> {
     async fn update(&self, query: &Query, body: Option<Value>) -> Result<Response, RestError> {
         let patch = body::patch(self.relation, body, self.caller.person_id)?;
         let validator = self.relation.validator.filter(|_| !patch.soft_delete);
+        let images_needed = validator.is_some() || self.relation.rights.is_some();
         let mut tx = begin(self.pool, false).await?;
-        let target = if self.relation.source_guard || validator.is_some() {
-            let locked = self.lock(&mut tx, query, validator.is_some()).await?;
+        let mut before = Vec::new();
+        let target = if self.relation.source_guard || images_needed {
+            let locked = self.lock(&mut tx, query, images_needed).await?;
+            if images_needed {
+                before = images(&locked)?;
+            }
             if let Some(validator) = validator {
-                for current in &locked {
-                    let mut row = match current.row.as_ref().map(|j| &j.0) {
-                        Some(Value::Object(row)) => row.clone(),
-                        _ => return Err(RestError::internal()),
-                    };
+                for current in &before {
+                    let mut row = current.clone();
                     row.extend(patch.values.clone());
                     validate(validator, &row)?;
                 }
@@ -369,36 +427,39 @@ impl Context<'_> {
         };
         let sql = sql::update(
             self.schema,
-            &self.caller.visibility,
+            self.caller,
             self.relation,
             &patch.columns,
             Value::Object(patch.values),
             target,
             &self.returning(query),
         )?;
-        let (body, _) = fetch_body(&mut tx, sql).await?;
-        self.derive(&mut tx).await?;
+        let body = self.write(&mut tx, sql, &before).await?;
         tx.commit().await.map_err(RestError::from_sqlx)?;
         Ok(self.written(200, body))
     }
 
     async fn delete(&self, query: &Query) -> Result<Response, RestError> {
+        let images_needed = self.relation.rights.is_some();
         let mut tx = begin(self.pool, false).await?;
-        let target = if self.relation.source_guard {
-            let locked = self.lock(&mut tx, query, false).await?;
+        let mut before = Vec::new();
+        let target = if self.relation.source_guard || images_needed {
+            let locked = self.lock(&mut tx, query, images_needed).await?;
+            if images_needed {
+                before = images(&locked)?;
+            }
             Target::Ctids(locked.into_iter().map(|l| l.ctid).collect())
         } else {
             Target::Filters(&query.filters)
         };
         let sql = sql::delete(
             self.schema,
-            &self.caller.visibility,
+            self.caller,
             self.relation,
             target,
             &self.returning(query),
         )?;
-        let (body, _) = fetch_body(&mut tx, sql).await?;
-        self.derive(&mut tx).await?;
+        let body = self.write(&mut tx, sql, &before).await?;
         tx.commit().await.map_err(RestError::from_sqlx)?;
         Ok(self.written(200, body))
     }

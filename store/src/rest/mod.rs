@@ -8,6 +8,22 @@
 //! building with bound parameters, access scopes, write guards and
 //! validators.
 //!
+//! What a read may hand out:
+//! - At most [`MAX_ROWS`] top-level rows; a to-many embed at most
+//!   [`MAX_EMBEDDED_ROWS`] rows per parent (`LIMIT` in its subquery) and as
+//!   many in the whole answer; the answer at most [`MAX_BODY_BYTES`] of JSON.
+//!   The page is chosen before its rows are built, and PostgreSQL counts
+//!   embedded rows and bytes as it builds them (`quarterdeck_rest_embedded`,
+//!   `quarterdeck_rest_row`), so an answer past a limit is refused (413
+//!   `ETOOLARGE`) before it reaches this process.
+//! - Access scopes filter every read path: rows, embeds, `!inner`,
+//!   `count=exact` totals and so `Content-Range` ([`ScopeBy`]).
+//! - Columns marked [`Reveal::Writers`] (JSON that may hold credentials) are
+//!   redacted for callers without write on the relation's resource, and
+//!   [`Reveal::SelfAndAdmins`] columns (people's email, phone, last sign-in)
+//!   are null except for admins and the person; filters and orders see the
+//!   same masked value, so it cannot be probed.
+//!
 //! Error codes ([`RestError::code`]):
 //! - `PGRST100` 400: bad query-string syntax, unknown operator, unsupported
 //!   feature, too many filters/items (414 for an over-long query string).
@@ -22,7 +38,13 @@
 //! - `EREADONLY` 403: a targeted row is managed outside the UI (source is not `UI`).
 //! - `PGRST400` 400: a validator refused a row; `message` is the first
 //!   problem, `details` a JSON list of `{field, message}`.
-//! - PostgreSQL SQLSTATEs: `23505`/`23503` 409; `23502`, `23514`, `22xxx` 400.
+//! - `ETOOLARGE` 413: the answer would pass a limit above; `hint` says what
+//!   to narrow.
+//! - PostgreSQL SQLSTATEs: `23505`/`23503` 409, naming the columns, never
+//!   values or other rows (`name: already in use`, or only "conflicts with an
+//!   existing row" for callers access scopes restrict on the relation;
+//!   `team_id: the referenced row does not exist or is not visible`);
+//!   `23502`, `23514`, `22xxx` 400.
 //! - `EINTERNAL` 500: anything else (logged, never described).
 
 mod body;
@@ -30,6 +52,7 @@ mod error;
 mod execute;
 pub mod parse;
 mod relations;
+mod rights;
 mod schema;
 mod scope;
 mod sql;
@@ -41,9 +64,11 @@ use uuid::Uuid;
 
 pub use body::MAX_ROWS_PER_POST;
 pub use error::{READ_ONLY, READ_ONLY_MESSAGE, RestError, VALIDATION_FAILED};
-pub use execute::MAX_ROWS;
+pub use execute::{MAX_BODY_BYTES, MAX_EMBEDDED_ROWS, MAX_ROWS};
+pub use rights::{ESCALATION, LAST_ADMIN, LAST_ADMIN_MESSAGE, managing_admins};
 pub use schema::{
-    Access, Column, ColumnType, Embed, Join, Relation, Schema, ScopeBy, ScopeKind, Validator,
+    Access, Column, ColumnType, Embed, Join, Relation, Reveal, Schema, ScopeBy, ScopeKind,
+    Validator,
 };
 pub use scope::{ScopeRule, Visibility, visibility};
 pub use validate::local_messages;
@@ -77,6 +102,15 @@ pub struct Caller {
     /// Becomes `created_by` of inserted rows (and `updated_by` where kept).
     pub person_id: Option<Uuid>,
     pub visibility: Visibility,
+    /// Admins may read people's contact details and send a connection's
+    /// credentials to an endpoint of their choosing.
+    pub admin: bool,
+    /// The RBAC resources the caller may write. Values that hold secrets
+    /// are shown only to writers of their relation's resource.
+    pub writes: Vec<&'static str>,
+    /// The caller's rights: a write that hands out rights (permissions,
+    /// access scopes, team membership) must not grant more than these.
+    pub authorizer: crate::rbac::Authorizer,
 }
 
 /// A successful answer: `body` is JSON (`None` for 204 and minimal writes);
@@ -117,14 +151,7 @@ pub fn embedded_resources(relation: &str, query: &str) -> Result<Vec<&'static st
         return Ok(Vec::new());
     }
     let query = parse::parse_query(query)?;
-    let sql = sql::select(
-        schema,
-        &Visibility::default(),
-        relation,
-        &query,
-        (0, 0),
-        false,
-    )?;
+    let sql = sql::select(schema, &Caller::default(), relation, &query, (0, 0), false)?;
     let mut resources = sql.embedded_resources;
     resources.sort_unstable();
     resources.dedup();

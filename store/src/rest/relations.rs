@@ -13,16 +13,46 @@
 //!   registered at all.
 //! - Rows derived by the system (checks, components, config items, changes,
 //!   analyses, runs, job history, events) are read-only here.
+//! - `permissions`, `access_scopes`, `team_members` and `teams` hand out
+//!   rights: their writes are held to the caller's own (`rights.rs`).
+//!   Permission groups are written as `rbac` (admins only).
 //! - Scope restrictions follow the foreign keys: a check is visible iff its
 //!   canary is, a config change or analysis iff its config item is, a
-//!   playbook run iff its playbook is, and so on.
+//!   playbook run iff its playbook is, a permission, silence or evidence iff
+//!   everything it points at is, and so on. A topology is visible iff one of
+//!   its components is; job history and notification send history follow the
+//!   resource they name (rows naming nothing scopes follow, such as the check
+//!   engine's own runs, are hidden from restricted callers); the event queue
+//!   is hidden from restricted callers. See docs/decisions.md.
+//! - Person contact details are shown to admins and the person only; JSON
+//!   columns marked `holds_secrets` are redacted for non-writers.
 
 use super::schema::{
-    Access, Column, ColumnType, ColumnType::*, Embed, Join, Relation, ScopeBy, ScopeKind, Validator,
+    Access, Column, ColumnType, ColumnType::*, Embed, Join, Relation, Reveal, RightsGuard, ScopeBy,
+    ScopeKind, Validator,
 };
 
 const fn col(name: &'static str, ty: ColumnType, access: Access) -> Column {
-    Column { name, ty, access }
+    Column {
+        name,
+        ty,
+        access,
+        reveal: Reveal::Everyone,
+    }
+}
+/// A JSON column that may hold credentials: redacted for non-writers.
+const fn holds_secrets(column: Column) -> Column {
+    Column {
+        reveal: Reveal::Writers,
+        ..column
+    }
+}
+/// A person's contact details: admins and the person only.
+const fn personal(column: Column) -> Column {
+    Column {
+        reveal: Reveal::SelfAndAdmins,
+        ..column
+    }
 }
 /// Read-only.
 const fn r(name: &'static str, ty: ColumnType) -> Column {
@@ -57,6 +87,19 @@ const fn many(name: &'static str, target: &'static str, remote: &'static str) ->
 const fn via(fk: &'static str, parent: &'static str) -> ScopeBy {
     ScopeBy::Via { fk, parent }
 }
+/// Job rows name what they ran for in `resource_type`/`resource_id`.
+const JOB_SCOPE: &[ScopeBy] = &[ScopeBy::Typed {
+    type_column: "resource_type",
+    id_column: "resource_id",
+    targets: &[
+        ("canary", "canaries"),
+        ("check", "checks"),
+        ("topology", "topologies"),
+        ("component", "components"),
+        ("config", "config_items"),
+        ("playbook", "playbooks"),
+    ],
+}];
 
 const ID: Column = i("id", Uuid);
 const CREATED_BY: Column = i("created_by", Uuid);
@@ -73,7 +116,7 @@ const JOB_HISTORY: &[Column] = &[
     r("name", Text),
     r("success_count", Int),
     r("error_count", Int),
-    r("details", Json),
+    holds_secrets(r("details", Json)),
     r("hostname", Text),
     r("duration_millis", Int),
     r("resource_type", Text),
@@ -140,15 +183,15 @@ pub(crate) static RELATIONS: &[Relation] = &[
         &[
             ID,
             w("name", Text),
-            w("email", Text),
+            personal(w("email", Text)),
             w("avatar", Text),
             w("team_id", Uuid),
-            w("phone", Text),
+            personal(w("phone", Text)),
             r("type", Text),
             w("properties", Json),
             r("external_id", Text),
             r("roles", TextArray),
-            r("last_login", Timestamp),
+            personal(r("last_login", Timestamp)),
             CREATED_AT,
             UPDATED_AT,
             DELETED_AT,
@@ -164,7 +207,7 @@ pub(crate) static RELATIONS: &[Relation] = &[
             ID,
             w("name", Text),
             w("icon", Text),
-            w("spec", Json),
+            holds_secrets(w("spec", Json)),
             SOURCE,
             CREATED_BY,
             CREATED_AT,
@@ -174,6 +217,7 @@ pub(crate) static RELATIONS: &[Relation] = &[
     )
     .writable()
     .guarded()
+    .grants_rights(RightsGuard::Team)
     .embeds(&[BY, many("team_members", "team_members", "team_id")]),
     Relation::new(
         "team_members",
@@ -182,6 +226,7 @@ pub(crate) static RELATIONS: &[Relation] = &[
     )
     .writable()
     .guarded()
+    .grants_rights(RightsGuard::TeamMember)
     .embeds(&[
         one("team", "teams", "team_id"),
         one("person", "people", "person_id"),
@@ -248,6 +293,13 @@ pub(crate) static RELATIONS: &[Relation] = &[
     )
     .writable()
     .guarded()
+    .grants_rights(RightsGuard::Permission)
+    .scoped(&[
+        via("component_id", "components"),
+        via("config_id", "config_items"),
+        via("canary_id", "canaries"),
+        via("playbook_id", "playbooks"),
+    ])
     .embeds(&[
         one("person", "people", "person_id"),
         one("team", "teams", "team_id"),
@@ -275,7 +327,7 @@ pub(crate) static RELATIONS: &[Relation] = &[
             DELETED_AT,
         ],
     )
-    .writable()
+    .writes("rbac")
     .guarded()
     .embeds(&[BY]),
     Relation::new(
@@ -301,6 +353,7 @@ pub(crate) static RELATIONS: &[Relation] = &[
     .writable()
     .guarded()
     .validated(Validator::AccessScope)
+    .grants_rights(RightsGuard::AccessScope)
     .embeds(&[
         one("person", "people", "person_id"),
         one("team", "teams", "team_id"),
@@ -333,7 +386,7 @@ pub(crate) static RELATIONS: &[Relation] = &[
             secret("password", Text),
             secret("certificate", Text),
             w("insecure_tls", Bool),
-            w("properties", Json),
+            holds_secrets(w("properties", Json)),
             SOURCE,
             CREATED_BY,
             CREATED_AT,
@@ -353,7 +406,7 @@ pub(crate) static RELATIONS: &[Relation] = &[
             AGENT_ID,
             w("name", Text),
             w("labels", Json),
-            w("spec", Json),
+            holds_secrets(w("spec", Json)),
             SOURCE,
             CREATED_BY,
             CREATED_AT,
@@ -375,7 +428,7 @@ pub(crate) static RELATIONS: &[Relation] = &[
             w("type", Text),
             w("description", Text),
             w("labels", Json),
-            w("spec", Json),
+            holds_secrets(w("spec", Json)),
             r("error", Text),
             SOURCE,
             CREATED_BY,
@@ -408,9 +461,14 @@ pub(crate) static RELATIONS: &[Relation] = &[
             r("job_status", Text),
             r("job_time_start", Timestamp),
             r("job_error_count", Int),
-            r("job_details", Json),
+            holds_secrets(r("job_details", Json)),
         ],
     )
+    .scoped(&[ScopeBy::Typed {
+        type_column: "integration_type",
+        id_column: "id",
+        targets: &[("topology", "topologies")],
+    }])
     .embeds(&[AGENT, BY]),
     Relation::new(
         "views",
@@ -419,7 +477,7 @@ pub(crate) static RELATIONS: &[Relation] = &[
             ID,
             w("name", Text),
             w("namespace", Text),
-            w("spec", Json),
+            holds_secrets(w("spec", Json)),
             w("labels", Json),
             r("last_ran", Timestamp),
             r("error", Text),
@@ -433,10 +491,13 @@ pub(crate) static RELATIONS: &[Relation] = &[
     .writable()
     .guarded()
     .embeds(&[BY]),
-    Relation::new("job_history", "database", JOB_HISTORY).embeds(&[AGENT]),
+    Relation::new("job_history", "database", JOB_HISTORY)
+        .scoped(JOB_SCOPE)
+        .embeds(&[AGENT]),
     // The console's name for the same table.
     Relation::new("job_histories", "database", JOB_HISTORY)
         .table("job_history")
+        .scoped(JOB_SCOPE)
         .embeds(&[AGENT]),
     Relation::new("job_history_names", "database", &[r("name", Text)]),
     Relation::new(
@@ -452,7 +513,8 @@ pub(crate) static RELATIONS: &[Relation] = &[
             r("priority", Int),
             CREATED_AT,
         ],
-    ),
+    )
+    .scoped(&[ScopeBy::Hidden]),
     // --- health checks ------------------------------------------------------
     Relation::new(
         "canaries",
@@ -464,7 +526,7 @@ pub(crate) static RELATIONS: &[Relation] = &[
             w("namespace", Text),
             w("labels", Json),
             w("annotations", Json),
-            w("spec", Json),
+            holds_secrets(w("spec", Json)),
             SOURCE,
             CREATED_BY,
             CREATED_AT,
@@ -495,7 +557,7 @@ pub(crate) static RELATIONS: &[Relation] = &[
             r("description", Text),
             r("icon", Text),
             r("endpoint", Text),
-            r("spec", Json),
+            holds_secrets(r("spec", Json)),
             r("labels", Json),
             r("owner", Text),
             r("severity", Text),
@@ -580,7 +642,7 @@ pub(crate) static RELATIONS: &[Relation] = &[
             w("name", Text),
             w("namespace", Text),
             w("labels", Json),
-            w("spec", Json),
+            holds_secrets(w("spec", Json)),
             w("schedule", Text),
             SOURCE,
             CREATED_BY,
@@ -591,6 +653,10 @@ pub(crate) static RELATIONS: &[Relation] = &[
     )
     .writable()
     .guarded()
+    .scoped(&[ScopeBy::AnyChild {
+        child: "components",
+        remote: "topology_id",
+    }])
     .embeds(&[many("components", "components", "topology_id"), AGENT, BY]),
     Relation::new(
         "components",
@@ -651,7 +717,7 @@ pub(crate) static RELATIONS: &[Relation] = &[
             w("name", Text),
             w("namespace", Text),
             w("description", Text),
-            w("spec", Json),
+            holds_secrets(w("spec", Json)),
             w("labels", Json),
             SOURCE,
             CREATED_BY,
@@ -754,7 +820,7 @@ pub(crate) static RELATIONS: &[Relation] = &[
             w("icon", Text),
             w("description", Text),
             w("category", Text),
-            w("spec", Json),
+            holds_secrets(w("spec", Json)),
             w("labels", Json),
             SOURCE,
             CREATED_BY,
@@ -779,7 +845,7 @@ pub(crate) static RELATIONS: &[Relation] = &[
             ID,
             r("playbook_id", Uuid),
             r("status", Text),
-            r("spec", Json),
+            holds_secrets(r("spec", Json)),
             r("scheduled_time", Timestamp),
             r("start_time", Timestamp),
             r("end_time", Timestamp),
@@ -790,7 +856,7 @@ pub(crate) static RELATIONS: &[Relation] = &[
             r("config_id", Uuid),
             r("component_id", Uuid),
             r("parameters", Json),
-            r("request", Json),
+            holds_secrets(r("request", Json)),
             r("agent_id", Uuid),
             r("parent_id", Uuid),
             r("error", Text),
@@ -843,7 +909,7 @@ pub(crate) static RELATIONS: &[Relation] = &[
             ID,
             w("name", Text),
             w("namespace", Text),
-            w("spec", Json),
+            holds_secrets(w("spec", Json)),
             SOURCE,
             CREATED_BY,
             CREATED_AT,
@@ -938,6 +1004,13 @@ pub(crate) static RELATIONS: &[Relation] = &[
         ],
     )
     .writable()
+    .scoped(&[
+        via("config_id", "config_items"),
+        via("config_change_id", "config_changes"),
+        via("config_analysis_id", "config_analysis"),
+        via("component_id", "components"),
+        via("check_id", "checks"),
+    ])
     .embeds(&[
         one("hypothesis", "hypotheses", "hypothesis_id"),
         one("config", "config_items", "config_id"),
@@ -1034,8 +1107,8 @@ pub(crate) static RELATIONS: &[Relation] = &[
             w("person_id", Uuid),
             w("team_id", Uuid),
             w("playbook_id", Uuid),
-            w("custom_services", Json),
-            w("properties", Json),
+            holds_secrets(w("custom_services", Json)),
+            holds_secrets(w("properties", Json)),
             w("repeat_interval", Text),
             w("group_by", TextArray),
             w("group_by_interval", BigInt),
@@ -1045,7 +1118,7 @@ pub(crate) static RELATIONS: &[Relation] = &[
             w("fallback_person_id", Uuid),
             w("fallback_team_id", Uuid),
             w("fallback_playbook_id", Uuid),
-            w("fallback_custom_services", Json),
+            holds_secrets(w("fallback_custom_services", Json)),
             w("fallback_delay", BigInt),
             r("error", Text),
             r("error_at", Timestamp),
@@ -1094,6 +1167,12 @@ pub(crate) static RELATIONS: &[Relation] = &[
     )
     .writable()
     .guarded()
+    .scoped(&[
+        via("config_id", "config_items"),
+        via("check_id", "checks"),
+        via("canary_id", "canaries"),
+        via("component_id", "components"),
+    ])
     .embeds(&[
         one("config", "config_items", "config_id"),
         one("check", "checks", "check_id"),
@@ -1127,6 +1206,17 @@ pub(crate) static RELATIONS: &[Relation] = &[
             CREATED_AT,
         ],
     )
+    // `source_event` is `<kind>.<event>`, e.g. `check.failed`.
+    .scoped(&[ScopeBy::Typed {
+        type_column: "source_event",
+        id_column: "resource_id",
+        targets: &[
+            ("check.%", "checks"),
+            ("canary.%", "canaries"),
+            ("component.%", "components"),
+            ("config.%", "config_items"),
+        ],
+    }])
     .embeds(&[
         one("notification", "notifications", "notification_id"),
         one("person", "people", "person_id"),

@@ -3,6 +3,7 @@
 //! restrict them. Every identifier that reaches SQL comes from here.
 
 use super::relations::RELATIONS;
+pub use super::rights::RightsGuard;
 
 /// The relations of the console's data API.
 #[derive(Debug)]
@@ -73,11 +74,26 @@ pub enum Access {
     Secret,
 }
 
+/// Who sees a readable column's value. Others get a masked value, in the
+/// output and in every filter and order, so they cannot probe it either.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reveal {
+    Everyone,
+    /// A JSON value that may hold credentials: shown whole to those who may
+    /// write the relation's [`Relation::write_resource`], to others with
+    /// credentials replaced (`quarterdeck_redact`, migration 0019).
+    Writers,
+    /// Personal details of a person: shown to admins and to the person whose
+    /// row it is (`id`), null to others.
+    SelfAndAdmins,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Column {
     pub name: &'static str,
     pub ty: ColumnType,
     pub access: Access,
+    pub reveal: Reveal,
 }
 
 impl Column {
@@ -157,6 +173,25 @@ pub enum ScopeBy {
         fk: &'static str,
         parent: &'static str,
     },
+    /// A pointer whose target depends on another column: where `type_column`
+    /// is `LIKE` a pattern of `targets`, the row is visible iff the row of
+    /// that relation whose `id` equals `id_column` (uuid or text) is. Rows of
+    /// any other type are hidden from callers access scopes restrict.
+    Typed {
+        type_column: &'static str,
+        id_column: &'static str,
+        targets: &'static [(&'static str, &'static str)],
+    },
+    /// The row is visible iff one of the `child` rows whose `remote` column
+    /// points at it is (rows with no child are hidden from callers access
+    /// scopes restrict on the child's kind).
+    AnyChild {
+        child: &'static str,
+        remote: &'static str,
+    },
+    /// Nothing points at a scoped resource: callers access scopes restrict
+    /// (on any kind) see no row.
+    Hidden,
 }
 
 /// Checks run on the post-image of every written row.
@@ -189,6 +224,8 @@ pub struct Relation {
     pub validator: Option<Validator>,
     /// Writes re-derive the canary's checks in the same transaction.
     pub derives_checks: bool,
+    /// The rows hand out rights: writes are held to what the caller holds.
+    pub rights: Option<RightsGuard>,
 }
 
 impl Relation {
@@ -211,6 +248,7 @@ impl Relation {
             source_guard: false,
             validator: None,
             derives_checks: false,
+            rights: None,
         }
     }
 
@@ -260,6 +298,13 @@ impl Relation {
     pub(crate) const fn derives_checks(self) -> Self {
         Self {
             derives_checks: true,
+            ..self
+        }
+    }
+
+    pub(crate) const fn grants_rights(self, guard: RightsGuard) -> Self {
+        Self {
+            rights: Some(guard),
             ..self
         }
     }
@@ -361,10 +406,35 @@ mod tests {
                         let parent = schema.relation(parent).expect("scope parent");
                         assert!(!parent.scope.is_empty(), "{}", parent.name);
                     }
+                    ScopeBy::Typed {
+                        type_column,
+                        id_column,
+                        targets,
+                    } => {
+                        assert!(r.has_column(type_column), "{}.{type_column}", r.name);
+                        assert!(r.has_column(id_column), "{}.{id_column}", r.name);
+                        for (_, target) in targets {
+                            let target = schema.relation(target).expect("scope target");
+                            assert!(!target.scope.is_empty(), "{}", target.name);
+                        }
+                    }
+                    ScopeBy::AnyChild { child, remote } => {
+                        let child = schema.relation(child).expect("scope child");
+                        assert!(child.has_column(remote), "{}.{remote}", child.name);
+                        assert!(!child.scope.is_empty(), "{}", child.name);
+                    }
+                    ScopeBy::Hidden => {}
                 }
             }
             if r.source_guard {
                 assert!(r.has_column("source"), "{}", r.name);
+            }
+            for c in r.columns {
+                match c.reveal {
+                    Reveal::Everyone => {}
+                    Reveal::Writers => assert_eq!(c.ty, ColumnType::Json, "{}.{}", r.name, c.name),
+                    Reveal::SelfAndAdmins => assert!(r.has_column("id"), "{}", r.name),
+                }
             }
             if let Some(allowed) = r.embed_columns {
                 for c in allowed {

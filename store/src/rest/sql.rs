@@ -8,12 +8,15 @@
 
 use serde_json::Value;
 
+use super::Caller;
 use super::error::RestError;
+use super::execute::{MAX_BODY_BYTES, MAX_EMBEDDED_ROWS};
 use super::parse::{
     Condition, Field, IsValue, Logic, Nulls, Op, Operand, OrderTerm, Query, SelectItem,
 };
-use super::schema::{ColumnType, Embed, Join, Relation, Schema, ScopeBy, ScopeKind};
-use super::scope::Visibility;
+use super::schema::{
+    Column, ColumnType, Embed, Join, Relation, Reveal, Schema, ScopeBy, ScopeKind,
+};
 
 /// A bound parameter.
 #[derive(Debug, Clone, PartialEq)]
@@ -58,7 +61,7 @@ pub(crate) enum Returning<'q> {
 
 struct Builder<'s> {
     schema: &'s Schema,
-    visibility: &'s Visibility,
+    caller: &'s Caller,
     params: Vec<Param>,
     next_alias: usize,
     scope_params: Vec<(ScopeKind, String)>,
@@ -96,10 +99,10 @@ fn where_clause(conditions: &[String]) -> String {
 }
 
 impl<'s> Builder<'s> {
-    fn new(schema: &'s Schema, visibility: &'s Visibility) -> Self {
+    fn new(schema: &'s Schema, caller: &'s Caller) -> Self {
         Self {
             schema,
-            visibility,
+            caller,
             params: Vec::new(),
             next_alias: 1,
             scope_params: Vec::new(),
@@ -146,7 +149,7 @@ impl<'s> Builder<'s> {
             .column(&field.column)
             .filter(|c| relation.visible(c, embedded))
             .ok_or_else(|| RestError::unknown_column(relation.name, &field.column))?;
-        let mut sql = format!("{alias}.{}", quote(column.name));
+        let mut sql = self.column(relation, alias, column);
         let mut ty = column.ty;
         for step in &field.path {
             if ty != ColumnType::Json {
@@ -167,6 +170,25 @@ impl<'s> Builder<'s> {
             };
         }
         Ok(Expr { sql, ty })
+    }
+
+    /// A column's value as this caller may see it ([`Reveal`]); filters and
+    /// orders use the same expression, so a masked value cannot be probed.
+    fn column(&mut self, relation: &Relation, alias: &str, column: &Column) -> String {
+        let raw = format!("{alias}.{}", quote(column.name));
+        match column.reveal {
+            Reveal::Everyone => raw,
+            Reveal::Writers if self.caller.writes.contains(&relation.write_resource) => raw,
+            Reveal::Writers => format!("quarterdeck_redact({raw})"),
+            Reveal::SelfAndAdmins if self.caller.admin => raw,
+            Reveal::SelfAndAdmins => match self.caller.person_id {
+                Some(person) => {
+                    let p = self.param(Param::Text(person.to_string()));
+                    format!("CASE WHEN {alias}.\"id\" = {p}::uuid THEN {raw} END")
+                }
+                None => format!("NULL::{}", column.ty.sql()),
+            },
+        }
     }
 
     fn conditions(
@@ -326,10 +348,8 @@ impl<'s> Builder<'s> {
             match item {
                 SelectItem::Star => {
                     for column in relation.star(embedded) {
-                        pairs.push((
-                            format!("'{}'", column.name),
-                            format!("{alias}.{}", quote(column.name)),
-                        ));
+                        let value = self.column(relation, alias, column);
+                        pairs.push((format!("'{}'", column.name), value));
                     }
                 }
                 SelectItem::Field {
@@ -455,10 +475,15 @@ impl<'s> Builder<'s> {
         let filter = where_clause(&conditions);
         Ok(match embed.join {
             Join::ToOne { .. } => format!("(SELECT {} FROM {table} {alias}{filter})", object.sql),
-            Join::ToMany { .. } => format!(
-                "(SELECT coalesce(json_agg({}), '[]'::json) FROM {table} {alias}{filter})",
-                object.sql
-            ),
+            // At most MAX_EMBEDDED_ROWS per parent, and as many in the whole answer.
+            Join::ToMany { .. } => {
+                let cap = self.param(Param::BigInt(MAX_EMBEDDED_ROWS));
+                format!(
+                    "(SELECT quarterdeck_rest_embedded(coalesce(json_agg(_e.j), '[]'::json), count(*), {cap}) \
+                     FROM (SELECT {} AS j FROM {table} {alias}{filter} LIMIT {cap}) _e)",
+                    object.sql
+                )
+            }
         })
     }
 
@@ -486,7 +511,7 @@ impl<'s> Builder<'s> {
                     agent,
                     name,
                 } => {
-                    let Some(rules) = self.visibility.rules(kind) else {
+                    let Some(rules) = self.caller.visibility.rules(kind) else {
                         continue;
                     };
                     if rules.is_empty() {
@@ -503,10 +528,7 @@ impl<'s> Builder<'s> {
                     ));
                 }
                 ScopeBy::Via { fk, parent } => {
-                    let parent = self.schema.relation(parent).ok_or_else(|| {
-                        tracing::error!(parent, "data API registry: unknown scope parent");
-                        RestError::internal()
-                    })?;
+                    let parent = self.registered(parent)?;
                     let parent_alias = self.alias();
                     if let Some(inner) = self.scope(parent, &parent_alias)? {
                         predicates.push(format!(
@@ -517,9 +539,71 @@ impl<'s> Builder<'s> {
                         ));
                     }
                 }
+                ScopeBy::Typed {
+                    type_column,
+                    id_column,
+                    targets,
+                } => {
+                    if !self.caller.visibility.restricted() {
+                        continue;
+                    }
+                    let id = match relation.column(id_column).map(|c| c.ty) {
+                        Some(ColumnType::Uuid) => format!("{alias}.{}", quote(id_column)),
+                        // Text ids name other things too: cast only what is a uuid.
+                        _ => format!(
+                            "(CASE WHEN {alias}.{c} ~* '^[0-9a-f]{{8}}-[0-9a-f]{{4}}-[0-9a-f]{{4}}-[0-9a-f]{{4}}-[0-9a-f]{{12}}$' \
+                             THEN {alias}.{c}::uuid END)",
+                            c = quote(id_column)
+                        ),
+                    };
+                    let mut cases = Vec::with_capacity(targets.len());
+                    for (pattern, target) in targets {
+                        let target = self.registered(target)?;
+                        let target_alias = self.alias();
+                        let visible = match self.scope(target, &target_alias)? {
+                            Some(inner) => format!(
+                                "EXISTS (SELECT 1 FROM {} {target_alias} \
+                                 WHERE {target_alias}.\"id\" = {id} AND {inner})",
+                                quote(target.table)
+                            ),
+                            None => "TRUE".to_owned(),
+                        };
+                        let pattern = self.param(Param::Text((*pattern).to_owned()));
+                        cases.push(format!(
+                            "WHEN {alias}.{} LIKE {pattern} THEN {visible}",
+                            quote(type_column)
+                        ));
+                    }
+                    predicates.push(format!("(CASE {} ELSE FALSE END)", cases.join(" ")));
+                }
+                ScopeBy::AnyChild { child, remote } => {
+                    let child = self.registered(child)?;
+                    let child_alias = self.alias();
+                    if let Some(inner) = self.scope(child, &child_alias)? {
+                        predicates.push(format!(
+                            "EXISTS (SELECT 1 FROM {} {child_alias} \
+                             WHERE {child_alias}.{} = {alias}.\"id\" AND {inner})",
+                            quote(child.table),
+                            quote(remote)
+                        ));
+                    }
+                }
+                ScopeBy::Hidden => {
+                    if self.caller.visibility.restricted() {
+                        predicates.push("FALSE".to_owned());
+                    }
+                }
             }
         }
         Ok((!predicates.is_empty()).then(|| predicates.join(" AND ")))
+    }
+
+    /// A relation the registry names (in a scope or embed).
+    fn registered(&self, name: &str) -> Result<&'s Relation, RestError> {
+        self.schema.relation(name).ok_or_else(|| {
+            tracing::error!(name, "data API registry: unknown relation");
+            RestError::internal()
+        })
     }
 
     /// One jsonb parameter per kind, reused by every predicate of that kind.
@@ -540,22 +624,38 @@ impl<'s> Builder<'s> {
         Ok(p)
     }
 
-    /// `SELECT body, count` over rows of `source` aliased as the main relation.
+    /// `SELECT body, n, hidden, written` over the written rows of `source`
+    /// aliased as the main relation: the representation and its row count,
+    /// how many rows fall outside the caller's access scopes (a scoped
+    /// writer may not create or move rows out of its sight), and, for
+    /// relations that hand out rights, the rows as written.
     fn representation(
         &mut self,
         relation: &Relation,
         source: &str,
         returning: &Returning,
     ) -> Result<String, RestError> {
+        let hidden = match self.scope(relation, MAIN)? {
+            Some(visible) => format!(
+                "(SELECT count(*) FROM {source} {MAIN} WHERE NOT coalesce({visible}, false))"
+            ),
+            None => "0::bigint".to_owned(),
+        };
+        let written = if relation.rights.is_some() {
+            format!("(SELECT json_agg(to_jsonb({MAIN})) FROM {source} {MAIN})")
+        } else {
+            "NULL::json".to_owned()
+        };
+        let checks = format!("{hidden} AS hidden, {written} AS written");
         let Returning::Rows(select) = returning else {
             return Ok(format!(
-                "SELECT '[]'::json AS body, count(*) AS n FROM {source}"
+                "SELECT '[]'::json AS body, count(*) AS n, {checks} FROM {source}"
             ));
         };
         let star = [SelectItem::Star];
         let object = self.object(relation, MAIN, select.unwrap_or(&star), false)?;
         Ok(format!(
-            "SELECT coalesce(json_agg(_q.j), '[]'::json) AS body, count(*) AS n \
+            "SELECT coalesce(json_agg(_q.j), '[]'::json) AS body, count(*) AS n, {checks} \
              FROM (SELECT {} AS j FROM {source} {MAIN}{}) _q",
             object.sql,
             where_clause(&object.inner)
@@ -624,17 +724,24 @@ fn describe(relation: &Relation, embed: &Embed) -> String {
     }
 }
 
+/// Whether access scopes hide some rows of `relation` from the caller.
+pub(crate) fn restricted(schema: &Schema, caller: &Caller, relation: &Relation) -> bool {
+    Builder::new(schema, caller)
+        .scope(relation, MAIN)
+        .map_or(true, |predicate| predicate.is_some())
+}
+
 /// A GET: one row of `body` (JSON array), `n` (rows in it) and `total`
 /// (matching rows, when `count`).
 pub(crate) fn select(
     schema: &Schema,
-    visibility: &Visibility,
+    caller: &Caller,
     relation: &Relation,
     query: &Query,
     page: (i64, i64),
     count: bool,
 ) -> Result<Sql, RestError> {
-    let mut b = Builder::new(schema, visibility);
+    let mut b = Builder::new(schema, caller);
     let star = [SelectItem::Star];
     let object = b.object(
         relation,
@@ -649,26 +756,23 @@ pub(crate) fn select(
     let order = b.order(relation, MAIN, &query.order)?;
     let limit = b.param(Param::BigInt(page.0));
     let offset = b.param(Param::BigInt(page.1));
+    let max_bytes = b.param(Param::BigInt(MAX_BODY_BYTES));
     let table = quote(relation.table);
     let total = if count {
         format!("(SELECT count(*) FROM {table} {MAIN}{filter})")
     } else {
         "NULL::bigint".to_owned()
     };
-    // json_agg follows its own ORDER BY, not the subquery's: number the
-    // rows in the requested order and aggregate by that number.
-    let (numbered, aggregated) = if order.is_empty() {
-        (String::new(), "")
-    } else {
-        (
-            format!(", row_number() OVER ({}) AS _n", order.trim_start()),
-            " ORDER BY _q._n",
-        )
-    };
+    // The page is chosen first and its rows built after, so embeds run for
+    // the page only. json_agg follows its own ORDER BY, not the subquery's:
+    // the rows are numbered in the requested order and aggregated by that.
     let text = format!(
-        "SELECT coalesce(json_agg(_q.j{aggregated}), '[]'::json) AS body, count(*) AS n, {total} AS total \
-         FROM (SELECT {} AS j{numbered} FROM {table} {MAIN}{filter}{order} LIMIT {limit} OFFSET {offset}) _q",
-        object.sql
+        "SELECT coalesce(json_agg(quarterdeck_rest_row({}, {max_bytes}) ORDER BY {MAIN}._n), '[]'::json) AS body, \
+         count(*) AS n, {total} AS total \
+         FROM (SELECT {MAIN}.*, row_number() OVER ({}) AS _n FROM {table} {MAIN}{filter}{order} \
+         LIMIT {limit} OFFSET {offset}) {MAIN}",
+        object.sql,
+        order.trim_start()
     );
     Ok(b.finish(text))
 }
@@ -676,13 +780,13 @@ pub(crate) fn select(
 /// A POST of `rows` (a JSON array of objects with exactly `columns`).
 pub(crate) fn insert(
     schema: &Schema,
-    visibility: &Visibility,
+    caller: &Caller,
     relation: &Relation,
     columns: &[&'static str],
     rows: Value,
     returning: &Returning,
 ) -> Result<Sql, RestError> {
-    let mut b = Builder::new(schema, visibility);
+    let mut b = Builder::new(schema, caller);
     let body = b.param(Param::Json(rows));
     let table = quote(relation.table);
     let list = columns
@@ -701,14 +805,14 @@ pub(crate) fn insert(
 /// A PATCH setting `columns` from the `patch` object.
 pub(crate) fn update(
     schema: &Schema,
-    visibility: &Visibility,
+    caller: &Caller,
     relation: &Relation,
     columns: &[&'static str],
     patch: Value,
     target: Target,
     returning: &Returning,
 ) -> Result<Sql, RestError> {
-    let mut b = Builder::new(schema, visibility);
+    let mut b = Builder::new(schema, caller);
     let body = b.param(Param::Json(patch));
     let conditions = b.target_conditions(relation, target)?;
     let table = quote(relation.table);
@@ -729,12 +833,12 @@ pub(crate) fn update(
 /// A DELETE.
 pub(crate) fn delete(
     schema: &Schema,
-    visibility: &Visibility,
+    caller: &Caller,
     relation: &Relation,
     target: Target,
     returning: &Returning,
 ) -> Result<Sql, RestError> {
-    let mut b = Builder::new(schema, visibility);
+    let mut b = Builder::new(schema, caller);
     let conditions = b.target_conditions(relation, target)?;
     let table = quote(relation.table);
     let representation = b.representation(relation, "_w", returning)?;
@@ -749,12 +853,12 @@ pub(crate) fn delete(
 /// managed outside the UI, and (when `rows`) the whole row for validators.
 pub(crate) fn lock(
     schema: &Schema,
-    visibility: &Visibility,
+    caller: &Caller,
     relation: &Relation,
     filters: &[Condition],
     rows: bool,
 ) -> Result<Sql, RestError> {
-    let mut b = Builder::new(schema, visibility);
+    let mut b = Builder::new(schema, caller);
     let conditions = b.target_conditions(relation, Target::Filters(filters))?;
     let read_only = if relation.source_guard {
         format!("{MAIN}.\"source\" IS DISTINCT FROM 'UI'")

@@ -11,6 +11,15 @@ pub fn admin(person: Option<Uuid>) -> Caller {
     Caller {
         person_id: person,
         visibility: rest::Visibility::default(),
+        admin: true,
+        writes: rest::Schema::console()
+            .relations()
+            .map(|r| r.write_resource)
+            .collect(),
+        authorizer: quarterdeck_store::rbac::Authorizer {
+            roles: vec!["admin".into()],
+            ..Default::default()
+        },
     }
 }
 

@@ -711,6 +711,11 @@ export interface components {
             password: string;
             token: string;
         };
+        /**
+         * @description An action on an RBAC resource.
+         * @enum {string}
+         */
+        RightAction: "read" | "create" | "update" | "delete" | "run";
         RunNowResult: {
             /** Format: uuid */
             check_id: string;
@@ -834,6 +839,15 @@ export interface components {
         };
         WhoamiPayload: {
             permissions: components["schemas"]["PermissionRule"][];
+            /**
+             * @description Every RBAC resource with the actions the caller may do on it
+             *     (`read`, `create`, `update`, `delete`, and `run` on `canaries`):
+             *     roles, permission rules and the token's scope already applied. The
+             *     console decides from this alone.
+             */
+            rights: {
+                [key: string]: components["schemas"]["RightAction"][];
+            };
             roles: string[];
             user: components["schemas"]["Person"];
         };

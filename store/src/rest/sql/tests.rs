@@ -1,8 +1,8 @@
 use std::collections::BTreeMap;
 
 use super::*;
-use crate::rest::ScopeRule;
 use crate::rest::parse::parse_query;
+use crate::rest::{ScopeRule, Visibility};
 
 fn relation(name: &str) -> &'static Relation {
     Schema::console().relation(name).expect("registered")
@@ -10,9 +10,13 @@ fn relation(name: &str) -> &'static Relation {
 
 fn build(relation_name: &str, query: &str, visibility: &Visibility) -> Result<Sql, RestError> {
     let query = parse_query(query)?;
+    let caller = Caller {
+        visibility: visibility.clone(),
+        ..Caller::default()
+    };
     select(
         Schema::console(),
-        visibility,
+        &caller,
         relation(relation_name),
         &query,
         (50, 0),
@@ -110,7 +114,7 @@ fn select_builds_json_with_bound_keys_and_embeds() {
     );
     let t = &built.text;
     assert!(
-        t.starts_with("SELECT coalesce(json_agg(_q.j), '[]'::json) AS body"),
+        t.starts_with("SELECT coalesce(json_agg(quarterdeck_rest_row(json_build_object("),
         "{t}"
     );
     assert!(
@@ -136,9 +140,9 @@ fn select_builds_json_with_bound_keys_and_embeds() {
         "select=name,checks(name,check_statuses(status))",
     );
     assert!(
-        built
-            .text
-            .contains("coalesce(json_agg(json_build_object($3, t1.\"name\""),
+        built.text.contains(
+            "quarterdeck_rest_embedded(coalesce(json_agg(_e.j), '[]'::json), count(*), $"
+        ),
         "{}",
         built.text
     );
@@ -201,7 +205,14 @@ fn ordering_and_paging_are_bound() {
         "{}",
         built.text
     );
-    assert_eq!(built.params[1..], [Param::BigInt(50), Param::BigInt(0)]);
+    assert_eq!(
+        built.params[1..],
+        [
+            Param::BigInt(50),
+            Param::BigInt(0),
+            Param::BigInt(MAX_BODY_BYTES)
+        ]
+    );
 }
 
 #[test]
@@ -209,7 +220,7 @@ fn counts_reuse_the_filters() {
     let query = parse_query("name=eq.x").expect("query");
     let built = select(
         Schema::console(),
-        &Visibility::default(),
+        &Caller::default(),
         relation("teams"),
         &query,
         (10, 0),
@@ -295,11 +306,11 @@ fn wide_selects_split_the_json_object() {
 #[test]
 fn writes() {
     let schema = Schema::console();
-    let visibility = Visibility::default();
+    let caller = Caller::default();
     let teams = relation("teams");
     let built = insert(
         schema,
-        &visibility,
+        &caller,
         teams,
         &["name", "source"],
         serde_json::json!([{"name": "a", "source": "UI"}]),
@@ -310,12 +321,13 @@ fn writes() {
         built.text,
         "WITH _w AS (INSERT INTO \"teams\" (\"name\", \"source\") SELECT \"name\", \"source\" \
          FROM jsonb_populate_recordset(NULL::\"teams\", $1::jsonb) RETURNING *) \
-         SELECT '[]'::json AS body, count(*) AS n FROM _w"
+         SELECT '[]'::json AS body, count(*) AS n, 0::bigint AS hidden, \
+         (SELECT json_agg(to_jsonb(t0)) FROM _w t0) AS written FROM _w"
     );
     let query = parse_query("name=eq.a").expect("query");
     let built = update(
         schema,
-        &visibility,
+        &caller,
         teams,
         &["icon"],
         serde_json::json!({"icon": "x"}),
@@ -333,7 +345,7 @@ fn writes() {
     );
     let built = delete(
         schema,
-        &visibility,
+        &caller,
         teams,
         Target::Ctids(vec!["(0,1)".into()]),
         &Returning::Count,
@@ -344,7 +356,7 @@ fn writes() {
         "{}",
         built.text
     );
-    let built = lock(schema, &visibility, teams, &query.filters, true).expect("lock");
+    let built = lock(schema, &caller, teams, &query.filters, true).expect("lock");
     assert!(
         built
             .text
