@@ -102,7 +102,7 @@ async fn console_exec_checks_do_not_run_while_scripts_are_off_and_cluster_ones_d
     let console = check(&pool, "UI", "exec", script.clone()).await;
     let cluster = check(&pool, "KubernetesCRD", "exec", script).await;
     let results = run_engine(&pool, StaticLookup::new(), &[console, cluster], 1).await;
-    assert_eq!(results[0].0, false, "{:?}", results[0]);
+    assert!(!results[0].0, "{:?}", results[0]);
     assert_eq!(results[0].2.as_deref(), Some(SCRIPTS_DISABLED));
     assert_eq!(results[1], (true, Some("ran".into()), None));
 
