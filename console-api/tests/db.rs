@@ -534,3 +534,76 @@ async fn hostile_requests_get_clean_errors_and_change_nothing(pool: PgPool) {
     assert_eq!(res.status(), StatusCode::BAD_REQUEST, "malformed JSON");
     assert_eq!(snapshot().await, before, "nothing changed");
 }
+
+/// What the signed-in caller's roles decide at the data API: secrets in JSON
+/// for non-writers, other people's contact details, out-of-scope job runs,
+/// and answers past the limits.
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn readers_get_no_secrets_contact_details_or_out_of_scope_runs(pool: PgPool) {
+    seed_scoped_rows(&pool).await;
+    let api = Api::start(pool.clone()).await;
+    let guest = api.person("guest@example.com", &["guest"], PASSWORD).await;
+    api.person("viewer@example.com", &["viewer"], PASSWORD)
+        .await;
+    api.person("editor@example.com", &["editor"], PASSWORD)
+        .await;
+    api.person("root@example.com", &["admin"], PASSWORD).await;
+    sqlx::query("INSERT INTO access_scopes (name, person_id, resources, scopes) VALUES ('prod', $1, '{*}', '[{\"tags\":{\"env\":\"prod\"}}]')")
+        .bind(guest)
+        .execute(&pool)
+        .await
+        .unwrap();
+    sqlx::query(
+        "INSERT INTO notifications (name, events, custom_services) \
+         VALUES ('hook', '{check.failed}', '[{\"url\": \"https://hooks.example.com/x?token=s3cret\"}]')",
+    )
+    .execute(&pool)
+    .await
+    .unwrap();
+    sqlx::query(
+        "INSERT INTO job_history (name, resource_type, resource_id) \
+         SELECT 'run-' || name, 'canary', id::text FROM canaries \
+         UNION ALL SELECT 'HealthCheckScheduler', NULL, NULL",
+    )
+    .execute(&pool)
+    .await
+    .unwrap();
+    let viewer = api.signed_in("viewer@example.com", PASSWORD).await;
+    let editor = api.signed_in("editor@example.com", PASSWORD).await;
+    let root = api.signed_in("root@example.com", PASSWORD).await;
+    let scoped = api.signed_in("guest@example.com", PASSWORD).await;
+
+    let hook = "/api/db/notifications?select=custom_services";
+    let (status, rows) = call(&api, &viewer, Method::GET, hook, None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(!rows.to_string().contains("s3cret"), "{rows}");
+    let (_, rows) = call(&api, &editor, Method::GET, hook, None).await;
+    assert!(
+        rows.to_string().contains("s3cret"),
+        "writers see it: {rows}"
+    );
+
+    let emails = "/api/db/people?select=email&order=email";
+    let (_, rows) = call(&api, &viewer, Method::GET, emails, None).await;
+    let shown: Vec<&Value> = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| &r["email"])
+        .filter(|e| !e.is_null())
+        .collect();
+    assert_eq!(shown, [&json!("viewer@example.com")], "only their own");
+    let (_, rows) = call(&api, &root, Method::GET, emails, None).await;
+    assert!(
+        rows.as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r["email"].is_string())
+    );
+
+    assert_eq!(
+        names(&api, &scoped, "job_histories").await,
+        ["run-visible-canary"]
+    );
+    assert_eq!(names(&api, &root, "job_histories").await.len(), 3);
+}

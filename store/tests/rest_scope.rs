@@ -125,6 +125,7 @@ async fn caller_for(pool: &PgPool, person: Uuid) -> Caller {
                 .expect("grants");
             rest::visibility(&roles, &grants.access_scopes)
         },
+        ..Caller::default()
     }
 }
 
@@ -302,10 +303,9 @@ async fn scopes_apply_through_embeds(pool: PgPool) {
     .execute(&pool)
     .await
     .expect("evidence");
+    // Evidence is scoped through what it points at: the evidence of d is hidden.
     let evidences = rows_as(&pool, &guest, "evidences", "select=config(name)").await;
-    let mut names: Vec<Value> = evidences.iter().map(|e| e["config"].clone()).collect();
-    names.sort_by_key(Value::to_string);
-    assert_eq!(names, [Value::Null, json!({"name": "a"})]);
+    assert_eq!(evidences, [json!({"config": {"name": "a"}})]);
     let hidden = rows_as(&pool, &guest, "evidences", "select=config!inner(name)").await;
     assert_eq!(hidden, [json!({"config": {"name": "a"}})]);
 }
@@ -447,6 +447,7 @@ async fn matching_rules(pool: PgPool) {
             config: Some(rules),
             ..Visibility::default()
         },
+        ..Caller::default()
     };
     let cases: Vec<(Vec<ScopeRule>, Vec<&str>)> = vec![
         (vec![rule(json!({"env": "prod"}), &[], &[])], vec!["a", "c"]),
@@ -550,4 +551,156 @@ async fn writes_cannot_reach_invisible_rows(pool: PgPool) {
     );
     after = json!(rows(&pool, "playbooks", "select=name").await);
     assert_eq!(after, json!([{"name": "restart"}]));
+}
+
+/// Rows of relations that point at scoped resources (or at nothing scopes
+/// follow), inserted directly: one visible to the prod guest, others not.
+async fn pointers(pool: &PgPool) {
+    for statement in [
+        "INSERT INTO topologies (name) VALUES ('top-prod'), ('top-dev'), ('top-empty')",
+        "UPDATE components SET topology_id = (SELECT id FROM topologies WHERE name = 'top-' || split_part(components.name, '-', 2))",
+        "INSERT INTO job_history (name, resource_type, resource_id) \
+         SELECT 'canary-' || name, 'canary', id::text FROM canaries \
+         UNION ALL SELECT 'check-' || name, 'check', id::text FROM checks WHERE name = 'nightly' \
+         UNION ALL SELECT 'topology-' || name, 'topology', id::text FROM topologies \
+         UNION ALL SELECT 'HealthCheckScheduler', NULL, NULL \
+         UNION ALL SELECT 'scraper', 'config_scraper', gen_random_uuid()::text \
+         UNION ALL SELECT 'odd-id', 'canary', 'not-a-uuid'",
+        "INSERT INTO notifications (name, events, custom_services) VALUES ('n', '{check.failed}', '[{\"url\": \"x\"}]')",
+        "INSERT INTO notification_send_history (notification_id, source_event, resource_id, body) \
+         SELECT (SELECT id FROM notifications), 'check.failed', id, 'sent-' || name FROM checks \
+         UNION ALL SELECT (SELECT id FROM notifications), 'config.updated', id, 'sent-' || name FROM config_items WHERE name = 'd' \
+         UNION ALL SELECT (SELECT id FROM notifications), 'mystery.event', gen_random_uuid(), 'sent-mystery'",
+        "INSERT INTO notification_silences (name, check_id) SELECT 'silence-' || name, id FROM checks WHERE name IN ('home', 'nightly')",
+        "INSERT INTO notification_silences (name, filter) VALUES ('silence-filter', 'true')",
+        "INSERT INTO permissions (name, subject_type, subject, action, canary_id) \
+         SELECT 'perm-' || name, 'person', 'x', 'read', id FROM canaries",
+        "INSERT INTO permissions (name, subject_type, subject, action, object) VALUES ('perm-object', 'person', 'x', 'read', 'canaries')",
+        "INSERT INTO event_queue (name) VALUES ('check.failed')",
+    ] {
+        sqlx::query(statement).execute(pool).await.expect(statement);
+    }
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn relations_without_their_own_scope_follow_what_they_point_at(pool: PgPool) {
+    let world = world(&pool).await;
+    pointers(&pool).await;
+    let guest = guest_with_prod_scope(&pool, &world).await;
+    let everyone = admin(None);
+
+    assert_eq!(
+        names_as(&pool, &guest, "topologies", "select=name").await,
+        ["top-prod"],
+        "a topology is visible iff one of its components is"
+    );
+    assert_eq!(
+        names_as(&pool, &everyone, "topologies", "select=name").await,
+        ["top-dev", "top-empty", "top-prod"]
+    );
+    let embedded = rows_as(&pool, &guest, "topologies", "select=name,components(name)").await;
+    assert_eq!(
+        embedded,
+        [json!({"name": "top-prod", "components": [{"name": "c-prod"}]})]
+    );
+
+    for relation in ["job_history", "job_histories"] {
+        assert_eq!(
+            names_as(&pool, &guest, relation, "select=name").await,
+            ["canary-web", "topology-top-prod"],
+            "{relation}: the engine's own runs, other canaries' and checks' runs are hidden"
+        );
+        assert_eq!(
+            names_as(&pool, &everyone, relation, "select=name")
+                .await
+                .len(),
+            9
+        );
+    }
+
+    let sent = rows_as(&pool, &guest, "notification_send_history", "select=body").await;
+    assert_eq!(sorted(column(&sent, "body")), ["sent-home", "sent-login"]);
+    assert_eq!(
+        rows_as(&pool, &everyone, "notification_send_history", "select=body")
+            .await
+            .len(),
+        5
+    );
+
+    assert_eq!(
+        names_as(&pool, &guest, "notification_silences", "select=name").await,
+        ["silence-filter", "silence-home"]
+    );
+    assert_eq!(
+        names_as(&pool, &guest, "permissions", "select=name").await,
+        ["perm-object", "perm-web"]
+    );
+    assert!(
+        rows_as(&pool, &guest, "event_queue", "select=name")
+            .await
+            .is_empty()
+    );
+    assert_eq!(
+        rows_as(&pool, &everyone, "event_queue", "select=name")
+            .await
+            .len(),
+        1
+    );
+
+    assert_eq!(
+        names_as(&pool, &guest, "integrations_with_status", "select=name").await,
+        ["top-prod"]
+    );
+    assert_eq!(
+        names_as(&pool, &everyone, "integrations_with_status", "select=name").await,
+        ["top-dev", "top-empty", "top-prod"]
+    );
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn counts_and_embeds_of_pointing_relations_are_scoped(pool: PgPool) {
+    let world = world(&pool).await;
+    pointers(&pool).await;
+    let guest = guest_with_prod_scope(&pool, &world).await;
+    let counted = |relation: &'static str| {
+        let guest = guest.clone();
+        let pool = pool.clone();
+        async move {
+            rest::execute(
+                &pool,
+                Request {
+                    method: Method::Get,
+                    relation,
+                    query: "select=id&limit=1",
+                    prefer: "count=exact",
+                    range: None,
+                    body: None,
+                },
+                &guest,
+            )
+            .await
+            .expect("get")
+            .content_range
+        }
+    };
+    assert_eq!(counted("job_histories").await.as_deref(), Some("0-0/2"));
+    assert_eq!(counted("topologies").await.as_deref(), Some("0-0/1"));
+    assert_eq!(
+        counted("notification_send_history").await.as_deref(),
+        Some("0-0/2")
+    );
+    assert_eq!(counted("event_queue").await.as_deref(), Some("*/0"));
+
+    // Through an embed: the silences of the visible check only.
+    let checks = rows_as(
+        &pool,
+        &guest,
+        "notification_silences",
+        "select=name,check(name)&check_id=not.is.null",
+    )
+    .await;
+    assert_eq!(
+        checks,
+        [json!({"name": "silence-home", "check": {"name": "home"}})]
+    );
 }

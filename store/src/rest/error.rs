@@ -11,6 +11,15 @@ pub const READ_ONLY_MESSAGE: &str =
     "Read-Only Mode: This resource is managed by Kubernetes CRD and cannot be edited from the UI.";
 /// Code of an unexpected failure; the cause is logged, never returned.
 pub const INTERNAL: &str = "EINTERNAL";
+/// Code of a GET whose answer would exceed the limits (413).
+pub const TOO_LARGE: &str = "ETOOLARGE";
+/// Code of a unique violation (409).
+const UNIQUE: &str = "23505";
+/// Code of a foreign-key violation (409).
+const FOREIGN_KEY: &str = "23503";
+/// SQLSTATEs `quarterdeck_rest_embedded` and `quarterdeck_rest_row` raise (migration 0019).
+const EMBED_BUDGET: &str = "QD001";
+const BODY_BUDGET: &str = "QD002";
 
 /// An error answer: `status` is the HTTP status, the rest is the JSON body.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
@@ -174,16 +183,78 @@ impl RestError {
         Self::new(500, INTERNAL, "Internal server error")
     }
 
+    /// A unique violation, for a caller who may not see every row of the
+    /// relation: the conflicting row may be one they cannot see, so neither
+    /// its key nor its existence is confirmed.
+    pub(crate) fn conceal_conflict(self) -> Self {
+        if self.code == UNIQUE {
+            Self::new(409, UNIQUE, "the row conflicts with an existing row")
+        } else {
+            self
+        }
+    }
+
     /// Maps a database error to PostgREST's status and shape; unexpected
-    /// errors are logged and answered with a generic message.
+    /// errors are logged and answered with a generic message. Constraint
+    /// violations name the columns, never the values or other rows.
     pub(crate) fn from_sqlx(error: sqlx::Error) -> Self {
         let Some(db) = error.as_database_error() else {
             tracing::error!(error = %error, "data API query failed");
             return Self::internal();
         };
         let code = db.code().map(|c| c.into_owned()).unwrap_or_default();
+        let pg = db.try_downcast_ref::<sqlx::postgres::PgDatabaseError>();
+        let detail = pg.and_then(|p| p.detail()).unwrap_or_default();
+        match code.as_str() {
+            EMBED_BUDGET => {
+                return Self::new(
+                    413,
+                    TOO_LARGE,
+                    format!(
+                        "the answer would hold more than {} embedded rows",
+                        super::MAX_EMBEDDED_ROWS
+                    ),
+                )
+                .with_hint("Embed from fewer rows (limit, filters) or drop a to-many embed");
+            }
+            BODY_BUDGET => {
+                return Self::new(
+                    413,
+                    TOO_LARGE,
+                    format!(
+                        "the answer would be larger than {} MiB",
+                        super::MAX_BODY_BYTES / (1024 * 1024)
+                    ),
+                )
+                .with_hint("Ask for fewer rows (limit) or fewer columns (select)");
+            }
+            UNIQUE => {
+                return Self::new(
+                    409,
+                    UNIQUE,
+                    format!("{}: already in use", key_columns(detail)),
+                );
+            }
+            FOREIGN_KEY if detail.contains("is still referenced") => {
+                return Self::new(
+                    409,
+                    FOREIGN_KEY,
+                    "the row is still referenced by other rows",
+                );
+            }
+            FOREIGN_KEY => {
+                return Self::new(
+                    409,
+                    FOREIGN_KEY,
+                    format!(
+                        "{}: the referenced row does not exist or is not visible",
+                        key_columns(detail)
+                    ),
+                );
+            }
+            _ => {}
+        }
         let status = match code.as_str() {
-            "23505" | "23503" => 409,
             "23502" | "23514" | "23P01" | "21000" => 400,
             c if c.starts_with("22") => 400,
             "42804" => 400,
@@ -192,7 +263,6 @@ impl RestError {
                 return Self::internal();
             }
         };
-        let pg = db.try_downcast_ref::<sqlx::postgres::PgDatabaseError>();
         Self {
             status,
             code,
@@ -204,5 +274,31 @@ impl RestError {
                 .map(str::to_owned),
             hint: pg.and_then(|p| p.hint()).map(str::to_owned),
         }
+    }
+}
+
+/// The columns of a constraint detail `Key (a, b)=(...) ...`, without the values.
+fn key_columns(detail: &str) -> &str {
+    detail
+        .strip_prefix("Key (")
+        .and_then(|rest| rest.split_once(")=("))
+        .map_or("a key", |(columns, _)| columns)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::key_columns;
+
+    #[test]
+    fn key_columns_drop_the_values() {
+        assert_eq!(
+            key_columns("Key (team_id)=(8c1d…) is not present in table \"teams\"."),
+            "team_id"
+        );
+        assert_eq!(
+            key_columns("Key (name, namespace)=(a, b) already exists."),
+            "name, namespace"
+        );
+        assert_eq!(key_columns("something else"), "a key");
     }
 }

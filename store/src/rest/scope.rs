@@ -54,6 +54,11 @@ impl Visibility {
         }
     }
 
+    /// Whether access scopes restrict any kind.
+    pub fn restricted(&self) -> bool {
+        ScopeKind::ALL.iter().any(|k| self.rules(*k).is_some())
+    }
+
     pub fn rules(&self, kind: ScopeKind) -> Option<&[ScopeRule]> {
         match kind {
             ScopeKind::Config => self.config.as_deref(),
