@@ -1,7 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { checkTitle, formatLatency, uptimePercent } from '../src/lib/healthFormat';
 import { sql } from './db';
-import { ADMIN_STATE, VIEWER_STATE } from './env';
+import { ADMIN_STATE, VIEWER, VIEWER_STATE } from './env';
 import { choose, expectToast, snap } from './helpers';
 
 const NS = 'e2e-detail';
@@ -311,5 +311,22 @@ test.describe('as a viewer', () => {
     await expect(historyRows(page)).toHaveCount(50);
     await expect(modal.getByRole('button', { name: 'Run Now' })).toHaveCount(0);
     await expect(modal.getByRole('link', { name: 'Edit' })).toHaveCount(0);
+  });
+
+  test('Run Now shows once a permission rule lets the viewer run checks', async ({ page }) => {
+    const [rule] = await sql<{ id: string }>(
+      `INSERT INTO permissions (subject_type, person_id, object, action)
+       SELECT 'person', id, 'canaries', 'run' FROM people WHERE email = $1 RETURNING id`,
+      [VIEWER.email],
+    );
+    try {
+      await page.goto(`/health?checkId=${checkId}&timeRange=1h`);
+      const modal = dialog(page);
+      await expect(modal.getByRole('heading', { name: CHECK })).toBeVisible();
+      await expect(modal.getByRole('button', { name: 'Run Now' })).toBeVisible();
+      await expect(modal.getByRole('link', { name: 'Edit' })).toHaveCount(0);
+    } finally {
+      await sql(`DELETE FROM permissions WHERE id = $1`, [rule?.id]);
+    }
   });
 });

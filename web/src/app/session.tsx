@@ -37,13 +37,13 @@ export function useSessionData(): { session?: Session; error: unknown } {
     retry: false,
   });
   if (!whoami.data || !flags.data) return { error: whoami.error ?? flags.error };
-  const { user, roles, permissions } = whoami.data.payload;
+  const { user, roles, rights } = whoami.data.payload;
   const disabled = disabledFeatures(flags.data);
   return {
     error: null,
     session: {
       user,
-      authorizer: createAuthorizer(roles, permissions),
+      authorizer: createAuthorizer(roles, rights),
       isEnabled: (feature) => isFeatureEnabled(disabled, feature),
     },
   };

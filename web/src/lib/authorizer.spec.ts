@@ -1,58 +1,72 @@
 import { describe, expect, it } from 'vitest';
-import { RESOURCES, createAuthorizer } from './authorizer';
+import { createAuthorizer, type Rights } from './authorizer';
 
-const adminOnly = ['rbac', 'identities', 'connections'];
-const responderWrites = ['responder', 'incident', 'evidences', 'comments'];
-
-describe('role matrix', () => {
-  it.each(RESOURCES)('%s', (resource) => {
-    const restricted = adminOnly.includes(resource);
-    expect(createAuthorizer(['admin']).can(resource, 'read')).toBe(true);
-    expect(createAuthorizer(['admin']).can(resource, 'write')).toBe(true);
-    expect(createAuthorizer(['editor']).can(resource, 'read')).toBe(!restricted);
-    expect(createAuthorizer(['editor']).can(resource, 'write')).toBe(!restricted);
-    for (const role of ['commander', 'responder']) {
-      expect(createAuthorizer([role]).can(resource, 'read')).toBe(!restricted);
-      expect(createAuthorizer([role]).can(resource, 'write')).toBe(responderWrites.includes(resource));
-    }
-    for (const role of ['viewer', 'guest']) {
-      expect(createAuthorizer([role]).can(resource, 'read')).toBe(!restricted);
-      expect(createAuthorizer([role]).can(resource, 'write')).toBe(false);
-    }
-    expect(createAuthorizer([]).can(resource, 'read')).toBe(false);
+describe('rights from whoami', () => {
+  const authorizer = createAuthorizer(['responder'], {
+    canaries: ['read'],
+    incident: ['read', 'update'],
+    comments: ['create'],
+    evidences: ['delete'],
+    connections: [],
   });
 
-  it('gives several roles the union', () => {
-    const both = createAuthorizer(['viewer', 'responder']);
-    expect(both.can('incident', 'write')).toBe(true);
-    expect(both.can('canaries', 'write')).toBe(false);
-    expect(both.canAny(['canaries', 'incident'], 'write')).toBe(true);
-    expect(both.isViewer).toBe(true);
-    expect(both.isAdmin).toBe(false);
+  it('read needs read', () => {
+    expect(authorizer.can('canaries', 'read')).toBe(true);
+    expect(authorizer.can('comments', 'read')).toBe(false);
+    expect(authorizer.can('connections', 'read')).toBe(false);
+  });
+
+  it('write is any of create, update and delete', () => {
+    expect(authorizer.can('canaries', 'write')).toBe(false);
+    expect(authorizer.can('incident', 'write')).toBe(true);
+    expect(authorizer.can('comments', 'write')).toBe(true);
+    expect(authorizer.can('evidences', 'write')).toBe(true);
+  });
+
+  it('a resource the server did not list allows nothing', () => {
+    expect(authorizer.can('playbooks', 'read')).toBe(false);
+    expect(authorizer.can('constructor', 'read')).toBe(false);
+  });
+
+  it('canAny is true when one of the resources allows it', () => {
+    expect(authorizer.canAny(['canaries', 'incident'], 'write')).toBe(true);
+    expect(authorizer.canAny(['canaries', 'connections'], 'write')).toBe(false);
+    expect(authorizer.canAny([], 'read')).toBe(false);
   });
 });
 
-it('lets admin and editor, and no one else, write kubernetes-proxy (the kubeconfig download)', () => {
-  for (const role of ['admin', 'editor']) expect(createAuthorizer([role]).can('kubernetes-proxy', 'write')).toBe(true);
-  for (const role of ['viewer', 'guest', 'commander', 'responder']) {
-    expect(createAuthorizer([role]).can('kubernetes-proxy', 'read')).toBe(true);
-    expect(createAuthorizer([role]).can('kubernetes-proxy', 'write')).toBe(false);
-  }
-  const grant = { object: 'kubernetes-proxy', action: 'create', deny: false };
-  expect(createAuthorizer(['viewer'], [grant]).can('kubernetes-proxy', 'write')).toBe(true);
-});
-
-describe('permission rules', () => {
-  it('allow beyond the role, and deny wins', () => {
-    const allow = { object: 'playbooks', action: 'read,create', deny: false };
-    expect(createAuthorizer(['viewer'], [allow]).can('playbooks', 'write')).toBe(true);
-    const deny = { object: 'playbooks', action: 'create', deny: true };
-    expect(createAuthorizer(['viewer'], [allow, deny]).can('playbooks', 'write')).toBe(false);
-    expect(createAuthorizer(['admin'], [{ object: '*', action: '*', deny: true }]).can('canaries', 'read')).toBe(false);
+describe('Run Now', () => {
+  it('follows the run right on canaries, not the roles', () => {
+    const writer: Rights[string] = ['read', 'create', 'update', 'delete'];
+    expect(createAuthorizer(['admin'], { canaries: [...writer, 'run'] }).can('canaries', 'run')).toBe(true);
+    // An editor whose token (or a deny rule) takes Run Now away.
+    expect(createAuthorizer(['editor'], { canaries: writer }).can('canaries', 'run')).toBe(false);
+    // A viewer granted Run Now by a permission rule.
+    expect(createAuthorizer(['viewer'], { canaries: ['read', 'run'] }).can('canaries', 'run')).toBe(true);
   });
 
-  it('ignores resource-specific rules', () => {
-    const rule = { object: 'playbooks', action: '*', deny: false, resource_id: 'x' };
-    expect(createAuthorizer(['viewer'], [rule]).can('playbooks', 'write')).toBe(false);
+  it('is not write', () => {
+    const runner = createAuthorizer(['responder'], { canaries: ['read', 'run'] });
+    expect(runner.can('canaries', 'write')).toBe(false);
+    expect(createAuthorizer(['editor'], { canaries: ['update'] }).can('canaries', 'run')).toBe(false);
+  });
+});
+
+describe('roles', () => {
+  it('isAdmin when the roles include admin', () => {
+    expect(createAuthorizer(['viewer', 'admin'], {}).isAdmin).toBe(true);
+    expect(createAuthorizer(['editor'], {}).isAdmin).toBe(false);
+  });
+
+  it('isViewer when the roles include viewer or guest', () => {
+    expect(createAuthorizer(['viewer'], {}).isViewer).toBe(true);
+    expect(createAuthorizer(['guest'], {}).isViewer).toBe(true);
+    expect(createAuthorizer(['responder'], {}).isViewer).toBe(false);
+  });
+
+  it('grant nothing by themselves: an admin with no rights listed can do nothing', () => {
+    const admin = createAuthorizer(['admin'], {});
+    expect(admin.can('canaries', 'read')).toBe(false);
+    expect(admin.can('canaries', 'run')).toBe(false);
   });
 });

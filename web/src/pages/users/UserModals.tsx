@@ -17,7 +17,7 @@ import type { Schemas } from '../../api/client';
 import { useToast } from '../../app/toast';
 import { FieldError } from '../../components/FieldError';
 import { SimpleSelect } from '../../components/Selects';
-import { ROLES } from '../../lib/authorizer';
+import { SUBJECT_ROLES } from '../../lib/permission';
 import type { useUsersData } from './useUsersData';
 
 type Data = ReturnType<typeof useUsersData>;
@@ -84,7 +84,7 @@ export function InviteModal({ data, onClose }: { data: Data; onClose(): void }) 
             <SimpleSelect
               id="invite-role"
               label="Role"
-              options={ROLES.map((r) => ({ value: r, label: r }))}
+              options={SUBJECT_ROLES.map((r) => ({ value: r, label: r }))}
               value={form.role}
               onChange={(v) => set({ role: v })}
             />
@@ -117,7 +117,7 @@ export function RolesModal({ data, person, onClose }: { data: Data; person: Sche
       <ModalBody>
         <Form>
           <FormGroup label="Roles" fieldId="roles" role="group" isStack>
-            {ROLES.map((role) => (
+            {SUBJECT_ROLES.map((role) => (
               <Checkbox
                 key={role}
                 id={`role-${role}`}

@@ -7,9 +7,6 @@ import { useSession } from '../../../app/session';
 import { useToast } from '../../../app/toast';
 import type { CanaryDefinition, CheckSummary } from './useCheckDetailData';
 
-/** Roles that may run a check now (spec part 2 section 6). */
-const RUN_NOW_ROLES = ['admin', 'editor', 'responder', 'commander'];
-
 /** Where the canary is edited: its editor, or for a Kubernetes CRD (read-only
  * here) the custom resource to change instead. */
 function CanaryLink({ canary }: { canary: CanaryDefinition }) {
@@ -43,7 +40,7 @@ export function DetailFooter({
 }) {
   const { authorizer } = useSession();
   const toast = useToast();
-  const canRun = Boolean(check?.id && !check.deleted_at) && authorizer.roles.some((r) => RUN_NOW_ROLES.includes(r));
+  const canRun = Boolean(check?.id && !check.deleted_at) && authorizer.can('canaries', 'run');
   return (
     <>
       {canary && <CanaryLink canary={canary} />}
