@@ -219,17 +219,16 @@ async fn check_teams(
 /// How many live admins could still manage rights (permissions, access
 /// scopes and people) with their current roles and rules.
 pub async fn managing_admins(conn: &mut PgConnection) -> Result<usize, sqlx::Error> {
-    let admins: Vec<(Vec<String>, Json<Vec<Rule>>, Json<Value>)> =
-        sqlx::query_as(sqlx::AssertSqlSafe(format!(
-            "SELECT me.roles, {} FROM people me \
-             WHERE 'admin' = ANY(me.roles) AND me.deleted_at IS NULL",
-            grants::COLUMNS
-        )))
-        .fetch_all(&mut *conn)
-        .await?;
+    let admins: Vec<(Vec<String>, Json<Vec<Rule>>)> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT roles, rules FROM (SELECT me.roles, {} FROM people me \
+         WHERE 'admin' = ANY(me.roles) AND me.deleted_at IS NULL) g",
+        grants::COLUMNS
+    )))
+    .fetch_all(&mut *conn)
+    .await?;
     Ok(admins
         .into_iter()
-        .filter(|(roles, Json(rules), _)| {
+        .filter(|(roles, Json(rules))| {
             let admin = Authorizer {
                 roles: roles.clone(),
                 rules: rules.clone(),
