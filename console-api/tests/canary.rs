@@ -315,7 +315,17 @@ async fn live_checks(pool: &PgPool, canary: &str) -> Vec<(String, String)> {
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
 async fn writing_a_ui_canary_derives_its_checks(pool: PgPool) {
     let api = Api::start(pool.clone()).await;
+    api.person("admin@example.com", &["admin"], "pw").await;
     api.person("editor@example.com", &["editor"], "pw").await;
+    // The canary has an exec check, which the execution policy must allow.
+    let admin = api.signed_in("admin@example.com", "pw").await;
+    let res = admin
+        .put(api.at("/api/settings/execution-policy"))
+        .json(&json!({"allowConsoleScripts": true}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
     let editor = api.signed_in("editor@example.com", "pw").await;
     let res = editor
         .post(api.at("/api/db/canaries"))
