@@ -15,7 +15,7 @@ pub enum Error {
     Yaml {
         name: String,
         #[source]
-        source: yaml_serde::Error,
+        source: crate::yaml::Error,
     },
 }
 
@@ -36,9 +36,9 @@ pub fn file_name(crd: &CustomResourceDefinition) -> String {
     format!("{}.{}.yaml", crd.spec.names.plural, crd.spec.group)
 }
 
-/// The CRD as a YAML document.
+/// The CRD as a YAML document that YAML 1.1 readers (kubectl, Helm, Flux) read alike.
 pub fn to_yaml(crd: &CustomResourceDefinition) -> Result<String, Error> {
-    yaml_serde::to_string(crd).map_err(|source| Error::Yaml {
+    crate::yaml::to_string(crd).map_err(|source| Error::Yaml {
         name: crd.metadata.name.clone().unwrap_or_default(),
         source,
     })

@@ -13,6 +13,7 @@ pub mod schema;
 pub mod scrape_config;
 pub mod status;
 pub mod topology;
+pub mod yaml;
 
 pub use access_scope::{AccessScope, AccessScopeSpec};
 pub use canary::{Canary, CanarySpec, CanaryStatus};

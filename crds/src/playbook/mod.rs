@@ -46,6 +46,7 @@ use crate::status::ResourceStatus;
     )
 )]
 #[serde(rename_all = "camelCase")]
+#[schemars(transform = yaml11_on_key)]
 pub struct PlaybookSpec {
     /// Display name; defaults to the resource name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -86,7 +87,7 @@ pub struct PlaybookSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub components: Option<Vec<ResourceSelector>>,
     /// Events, schedules and webhooks that start a run.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, alias = "true", skip_serializing_if = "Option::is_none")]
     pub on: Option<PlaybookTriggers>,
     /// Who must approve a run before it starts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -233,4 +234,25 @@ pub struct PlaybookMcp {
     pub idempotent_hint: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub open_world_hint: Option<bool>,
+}
+
+/// YAML 1.1 readers (kubectl, Helm, Flux) turn an unquoted `on:` key into `true`, so the API
+/// server keeps `true` as a second name of `on` (the type reads it as `on`) rather than pruning
+/// the triggers of every manifest written the way YAML 1.2 allows.
+fn yaml11_on_key(schema: &mut schemars::Schema) {
+    let Some(properties) = schema
+        .get_mut("properties")
+        .and_then(serde_json::Value::as_object_mut)
+    else {
+        return;
+    };
+    if let Some(mut on) = properties.get("on").cloned() {
+        if let Some(on) = on.as_object_mut() {
+            on.insert(
+                "description".into(),
+                "`on`, as YAML 1.1 (kubectl, Helm, Flux) reads an unquoted `on:` key.".into(),
+            );
+        }
+        properties.insert("true".into(), on);
+    }
 }
