@@ -28,29 +28,33 @@ longest suffix ("-postgresql").
 
 {{/* Labels on every resource. */}}
 {{- define "quarterdeck.labels" -}}
-helm.sh/chart: {{ include "quarterdeck.chart" . }}
-app.kubernetes.io/name: {{ include "quarterdeck.name" . }}
-app.kubernetes.io/instance: {{ .Release.Name }}
+helm.sh/chart: {{ include "quarterdeck.chart" . | quote }}
+app.kubernetes.io/name: {{ include "quarterdeck.name" . | quote }}
+app.kubernetes.io/instance: {{ .Release.Name | quote }}
 app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
-app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/managed-by: {{ .Release.Service | quote }}
 app.kubernetes.io/part-of: quarterdeck
 {{- end }}
 
 {{/* Selector labels of one component: include with (dict "ctx" $ "component" "api"). */}}
 {{- define "quarterdeck.selectorLabels" -}}
-app.kubernetes.io/name: {{ include "quarterdeck.name" .ctx }}
-app.kubernetes.io/instance: {{ .ctx.Release.Name }}
-app.kubernetes.io/component: {{ .component }}
+app.kubernetes.io/name: {{ include "quarterdeck.name" .ctx | quote }}
+app.kubernetes.io/instance: {{ .ctx.Release.Name | quote }}
+app.kubernetes.io/component: {{ .component | quote }}
 {{- end }}
 
 {{/* Labels of one component's resources. */}}
 {{- define "quarterdeck.componentLabels" -}}
 {{ include "quarterdeck.labels" .ctx }}
-app.kubernetes.io/component: {{ .component }}
+app.kubernetes.io/component: {{ .component | quote }}
 {{- end }}
 
 {{- define "quarterdeck.image" -}}
 {{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag | toString) }}
+{{- end }}
+
+{{- define "quarterdeck.postgresql.image" -}}
+{{- printf "%s:%s" .Values.postgresql.image.repository (.Values.postgresql.image.tag | toString) }}
 {{- end }}
 
 {{- define "quarterdeck.api.serviceAccountName" -}}
@@ -106,8 +110,8 @@ app.kubernetes.io/component: {{ .component }}
 - name: DATABASE_URL
   valueFrom:
     secretKeyRef:
-      name: {{ include "quarterdeck.database.secretName" . }}
-      key: {{ include "quarterdeck.database.secretKey" . }}
+      name: {{ include "quarterdeck.database.secretName" . | quote }}
+      key: {{ include "quarterdeck.database.secretKey" . | quote }}
 - name: QUARTERDECK_DB_STATEMENT_TIMEOUT
   value: {{ .Values.database.statementTimeout | quote }}
 - name: RUST_LOG
@@ -123,15 +127,15 @@ otherwise exit and restart until the database answers.
 {{- define "quarterdeck.waitForDatabase" -}}
 {{- if .Values.postgresql.enabled }}
 - name: wait-for-database
-  image: "{{ .Values.postgresql.image.repository }}:{{ .Values.postgresql.image.tag }}"
-  imagePullPolicy: {{ .Values.postgresql.image.pullPolicy }}
+  image: {{ include "quarterdeck.postgresql.image" . | quote }}
+  imagePullPolicy: {{ .Values.postgresql.image.pullPolicy | quote }}
   command:
     - sh
     - -c
     - until pg_isready -q -h "$PGHOST" -p "$PGPORT"; do echo "waiting for $PGHOST:$PGPORT"; sleep 2; done
   env:
     - name: PGHOST
-      value: {{ include "quarterdeck.postgresql.fullname" . }}
+      value: {{ include "quarterdeck.postgresql.fullname" . | quote }}
     - name: PGPORT
       value: {{ .Values.postgresql.service.port | quote }}
   securityContext:
