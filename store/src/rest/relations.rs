@@ -18,12 +18,15 @@
 //!   Permission groups are written as `rbac` (admins only).
 //! - Scope restrictions follow the foreign keys: a check is visible iff its
 //!   canary is, a config change or analysis iff its config item is, a
-//!   playbook run iff its playbook is, a permission, silence or evidence iff
-//!   everything it points at is, and so on. A topology is visible iff one of
-//!   its components is; job history and notification send history follow the
-//!   resource they name (rows naming nothing scopes follow, such as the check
-//!   engine's own runs, are hidden from restricted callers); the event queue
-//!   is hidden from restricted callers. See docs/decisions.md.
+//!   playbook run, notification, permission, silence, evidence or incident
+//!   history entry iff everything scoped it points at is (a run's playbook
+//!   and the check, config item or component it ran on; a notification's
+//!   playbooks), and so on. A topology is visible iff one of its components
+//!   is; job history and notification send history follow the resource they
+//!   name (rows naming nothing scopes follow, such as the check engine's own
+//!   runs, are hidden from restricted callers), send history also the
+//!   notification, run and silence it points at; the event queue is hidden
+//!   from restricted callers. See docs/decisions.md.
 //! - Person contact details are shown to admins and the person only; JSON
 //!   columns marked `holds_secrets` are redacted for non-writers.
 
@@ -299,6 +302,7 @@ pub(crate) static RELATIONS: &[Relation] = &[
         via("config_id", "config_items"),
         via("canary_id", "canaries"),
         via("playbook_id", "playbooks"),
+        via("notification_id", "notifications"),
     ])
     .embeds(&[
         one("person", "people", "person_id"),
@@ -864,7 +868,12 @@ pub(crate) static RELATIONS: &[Relation] = &[
             UPDATED_AT,
         ],
     )
-    .scoped(&[via("playbook_id", "playbooks")])
+    .scoped(&[
+        via("playbook_id", "playbooks"),
+        via("check_id", "checks"),
+        via("config_id", "config_items"),
+        via("component_id", "components"),
+    ])
     .embeds(&[
         one("playbook", "playbooks", "playbook_id"),
         BY,
@@ -1085,6 +1094,7 @@ pub(crate) static RELATIONS: &[Relation] = &[
             UPDATED_AT,
         ],
     )
+    .scoped(&[via("evidence_id", "evidences")])
     .embeds(&[
         one("incident", "incidents", "incident_id"),
         one("hypothesis", "hypotheses", "hypothesis_id"),
@@ -1131,6 +1141,10 @@ pub(crate) static RELATIONS: &[Relation] = &[
     )
     .writable()
     .guarded()
+    .scoped(&[
+        via("playbook_id", "playbooks"),
+        via("fallback_playbook_id", "playbooks"),
+    ])
     .embeds(&[
         one("person", "people", "person_id"),
         one("team", "teams", "team_id"),
@@ -1207,16 +1221,21 @@ pub(crate) static RELATIONS: &[Relation] = &[
         ],
     )
     // `source_event` is `<kind>.<event>`, e.g. `check.failed`.
-    .scoped(&[ScopeBy::Typed {
-        type_column: "source_event",
-        id_column: "resource_id",
-        targets: &[
-            ("check.%", "checks"),
-            ("canary.%", "canaries"),
-            ("component.%", "components"),
-            ("config.%", "config_items"),
-        ],
-    }])
+    .scoped(&[
+        ScopeBy::Typed {
+            type_column: "source_event",
+            id_column: "resource_id",
+            targets: &[
+                ("check.%", "checks"),
+                ("canary.%", "canaries"),
+                ("component.%", "components"),
+                ("config.%", "config_items"),
+            ],
+        },
+        via("notification_id", "notifications"),
+        via("playbook_run_id", "playbook_runs"),
+        via("silenced_by", "notification_silences"),
+    ])
     .embeds(&[
         one("notification", "notifications", "notification_id"),
         one("person", "people", "person_id"),
