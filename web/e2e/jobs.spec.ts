@@ -75,7 +75,14 @@ test.beforeAll(async () => {
       success_count: 3,
       error_count: 2,
     },
-    { name: 'e2e-job-sync', status: 'SUCCESS', resource_type: 'canary', resource_id: canaryId, duration_millis: 900, created_at: new Date(now - 20 * 60_000) },
+    {
+      name: 'e2e-job-sync',
+      status: 'SUCCESS',
+      resource_type: 'canary',
+      resource_id: canaryId,
+      duration_millis: 900,
+      created_at: new Date(now - 20 * 60_000),
+    },
     {
       name: 'e2e-job-scrape',
       status: 'WARNING',
@@ -85,7 +92,14 @@ test.beforeAll(async () => {
       details: { errors: { 'aws/ec2': { error: 'access denied' } }, scrape_summary: { 'AWS::EC2::Instance': { added: 2, updated: 1 } } },
       created_at: new Date(now - 30 * 60_000),
     },
-    { name: 'e2e-job-topo', status: 'RUNNING', resource_type: 'topology', resource_id: 'topology-1', duration_millis: 50, created_at: new Date(now - 40 * 60_000) },
+    {
+      name: 'e2e-job-topo',
+      status: 'RUNNING',
+      resource_type: 'topology',
+      resource_id: 'topology-1',
+      duration_millis: 50,
+      created_at: new Date(now - 40 * 60_000),
+    },
     {
       name: 'e2e-job-topo',
       status: 'STOPPED',
@@ -359,7 +373,6 @@ test('time range picker: relative and quick ranges; invalid ones are ignored', a
   await page.reload();
   await expect(picker).toHaveAccessibleName('Time range: Yesterday');
   await expect(rows(page, 'e2e-job-yesterday')).toHaveCount(1);
-
 });
 
 test('time range picker: absolute ranges, recent ones and the calendar', async ({ page }) => {
@@ -416,4 +429,3 @@ test('time range picker: absolute ranges, recent ones and the calendar', async (
   await firstOfMonth.click();
   await expect(dialog.getByRole('textbox', { name: 'From date' })).toHaveValue(/^\d{4}-\d{2}-01$/);
 });
-

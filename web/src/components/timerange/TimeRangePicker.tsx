@@ -70,7 +70,14 @@ function DateTimeField({
           />
         </SplitItem>
         <SplitItem>
-          <TimePicker aria-label={`${label} time`} time={time} is24Hour placeholder="HH:MM" width="7rem" onChange={(_e, value) => onTime(value)} />
+          <TimePicker
+            aria-label={`${label} time`}
+            time={time}
+            is24Hour
+            placeholder="HH:MM"
+            width="7rem"
+            onChange={(_e, value) => onTime(value)}
+          />
         </SplitItem>
       </Split>
     </FormGroup>

@@ -189,7 +189,12 @@ describe('the URL', () => {
   it('writes a range over the previous one, keeping other parameters', () => {
     const before = new URLSearchParams('status=SUCCESS:-1&rangeType=absolute&from=2024-01-01T00:00:00.000Z&to=2024-01-02T00:00:00.000Z');
     const relative = timeRangeToParams({ type: 'relative', range: 'now-30m' }, before);
-    expect(Object.fromEntries(relative)).toEqual({ status: 'SUCCESS:-1', rangeType: 'relative', display: 'Last 30 minutes', range: 'now-30m' });
+    expect(Object.fromEntries(relative)).toEqual({
+      status: 'SUCCESS:-1',
+      rangeType: 'relative',
+      display: 'Last 30 minutes',
+      range: 'now-30m',
+    });
     const mapped = timeRangeToParams({ type: 'mapped', display: 'This week so far' }, relative);
     expect(Object.fromEntries(mapped)).toEqual({
       status: 'SUCCESS:-1',
@@ -217,7 +222,11 @@ describe('absolute range inputs', () => {
 });
 
 describe('recent absolute ranges', () => {
-  const range = (day: number): AbsoluteRange => ({ type: 'absolute', from: at(2024, 1, day).toISOString(), to: at(2024, 1, day + 1).toISOString() });
+  const range = (day: number): AbsoluteRange => ({
+    type: 'absolute',
+    from: at(2024, 1, day).toISOString(),
+    to: at(2024, 1, day + 1).toISOString(),
+  });
 
   it('keeps the five newest, without duplicates', () => {
     let recent: AbsoluteRange[] = [];

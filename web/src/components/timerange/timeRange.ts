@@ -307,7 +307,10 @@ export function readRecentRanges(storage: Pick<Storage, 'getItem'> | undefined =
   }
 }
 
-export function writeRecentRanges(recent: readonly AbsoluteRange[], storage: Pick<Storage, 'setItem'> | undefined = globalThis.localStorage): void {
+export function writeRecentRanges(
+  recent: readonly AbsoluteRange[],
+  storage: Pick<Storage, 'setItem'> | undefined = globalThis.localStorage,
+): void {
   try {
     storage?.setItem(RECENT_KEY, JSON.stringify(recent));
   } catch {

@@ -55,7 +55,12 @@ function JobHistory() {
         <ToolbarContent>
           <ToolbarGroup variant="filter-group" role="group" aria-label="Filters">
             <FilterItem label="Name">
-              <SimpleSelect label="Name" options={nameOptions} value={filters.name ?? ALL} onChange={(v) => setFilter('name', v || undefined)} />
+              <SimpleSelect
+                label="Name"
+                options={nameOptions}
+                value={filters.name ?? ALL}
+                onChange={(v) => setFilter('name', v || undefined)}
+              />
             </FilterItem>
             <FilterItem label="Resource Type">
               <SimpleSelect

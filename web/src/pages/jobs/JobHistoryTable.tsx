@@ -82,7 +82,10 @@ export function JobHistoryTable({
   const sortProps = (column: Column, index: number): ThProps['sort'] =>
     column.sortBy && {
       columnIndex: index,
-      sortBy: sortIndex >= 0 ? { index: sortIndex, direction: sort.desc ? 'desc' : 'asc', defaultDirection: 'desc' } : { defaultDirection: 'desc' },
+      sortBy:
+        sortIndex >= 0
+          ? { index: sortIndex, direction: sort.desc ? 'desc' : 'asc', defaultDirection: 'desc' }
+          : { defaultDirection: 'desc' },
       onSort: (_e, _i, direction) => onSort({ by: column.sortBy as SortColumn, desc: direction === 'desc' }),
     };
 

@@ -22,7 +22,9 @@ export function StatusFilter({ value, onChange }: { value: Filter; onChange(filt
     onChange(current === state ? others : { ...others, [status]: state });
   };
   const activeStyle = (status: JobStatus, state: 1 | -1) =>
-    value[status] === state ? { color: `var(--pf-t--global--icon--color--status--${state === 1 ? 'success' : 'danger'}--default)` } : undefined;
+    value[status] === state
+      ? { color: `var(--pf-t--global--icon--color--status--${state === 1 ? 'success' : 'danger'}--default)` }
+      : undefined;
 
   return (
     <Dropdown

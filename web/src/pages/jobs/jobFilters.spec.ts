@@ -63,7 +63,9 @@ describe('the data API query', () => {
 
   it('maps every filter', () => {
     const filters = jobFiltersFromParams(
-      new URLSearchParams('name=Sync&resource_type=topology&status=FAILED:1,WARNING:1,SUCCESS:-1&duration=500&sortBy=name&sortDesc=false&pageIndex=3&pageSize=10'),
+      new URLSearchParams(
+        'name=Sync&resource_type=topology&status=FAILED:1,WARNING:1,SUCCESS:-1&duration=500&sortBy=name&sortDesc=false&pageIndex=3&pageSize=10',
+      ),
     );
     expect(jobHistoryQuery(filters)).toEqual({
       select: SELECT,

@@ -19,7 +19,16 @@ export const DEFAULT_TIME_RANGE: TimeRange = { type: 'relative', range: 'now-2d'
 export const DEFAULT_PAGE_SIZE = 150;
 export const PAGE_SIZES = [5, 10, 25, 50, 100, 150, 200, 250, 300, 500, 1000] as const;
 
-export const SORTABLE = ['name', 'resource_type', 'status', 'time_start', 'duration_millis', 'success_count', 'error_count', 'created_at'] as const;
+export const SORTABLE = [
+  'name',
+  'resource_type',
+  'status',
+  'time_start',
+  'duration_millis',
+  'success_count',
+  'error_count',
+  'created_at',
+] as const;
 export type SortColumn = (typeof SORTABLE)[number];
 
 export interface Sort {
@@ -95,7 +104,8 @@ export const FILTER_PARAMS = {
   durationMs: 'duration',
 } as const;
 
-export const SELECT = 'id,name,status,time_start,duration_millis,success_count,error_count,resource_id,resource_type,details,created_at,agent(id,name)';
+export const SELECT =
+  'id,name,status,time_start,duration_millis,success_count,error_count,resource_id,resource_type,details,created_at,agent(id,name)';
 
 /** The data API query of job_histories for the filters and time range. */
 export function jobHistoryQuery(filters: JobFilters, range?: Instants): Query {

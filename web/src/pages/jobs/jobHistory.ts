@@ -112,7 +112,10 @@ export function summaryTable(summary: unknown): TextTable | undefined {
   if (entries.length === 0) return undefined;
   if (entries.every(([, v]) => isRecord(v))) {
     const fields = [...new Set(entries.flatMap(([, v]) => Object.keys(v as object)))];
-    return { columns: ['Name', ...fields], rows: entries.map(([k, v]) => [k, ...fields.map((f) => text((v as Record<string, unknown>)[f]))]) };
+    return {
+      columns: ['Name', ...fields],
+      rows: entries.map(([k, v]) => [k, ...fields.map((f) => text((v as Record<string, unknown>)[f]))]),
+    };
   }
   return { columns: ['Name', 'Value'], rows: entries.map(([k, v]) => [k, text(v)]) };
 }
