@@ -1,7 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { sql } from './db';
 import { ADMIN_STATE, VIEWER_STATE } from './env';
-import { choose, expectToast, option, snap } from './helpers';
+import { allowConsoleScripts, choose, expectToast, option, snap } from './helpers';
 
 const LIST = '/settings/canaries';
 const HTTP = 'e2e-canary-http';
@@ -167,8 +167,30 @@ test.describe('as an admin', () => {
     await textbox(page, 'Name').fill(EXEC);
     await textbox(page, 'Script').fill('echo ok');
     await textbox(page, 'Check name').fill('say-ok');
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await expectToast(page, `${EXEC} created successfully`);
+
+    // Scripts from the console are off until an admin allows them on Feature Flags.
+    await allowConsoleScripts(page, false);
+    try {
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await expectToast(page, 'spec.exec[0]: exec checks from the console are disabled by the execution policy');
+      await expect(page).toHaveURL(`${LIST}/new`);
+      expect(await specOf(EXEC)).toBeUndefined();
+
+      const flags = await page.context().newPage();
+      await flags.goto('/settings/feature-flags');
+      const allow = flags.getByRole('switch', { name: 'Allow scripts from the console' });
+      await expect(allow).toBeEnabled();
+      await expect(allow).not.toBeChecked();
+      // The switch's toggle covers its input, so the click goes to the label, as a person's would.
+      await flags.getByText('Allow scripts from the console', { exact: true }).click();
+      await expect(allow).toBeChecked();
+      await flags.close();
+
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await expectToast(page, `${EXEC} created successfully`);
+    } finally {
+      await allowConsoleScripts(page, false);
+    }
     expect((await specOf(EXEC))?.spec).toEqual({ exec: [{ name: 'say-ok', script: 'echo ok' }] });
 
     await add(page, 'DNS');
@@ -230,7 +252,7 @@ test.describe('as an admin', () => {
     await textbox(page, 'Name').fill(CRD);
     await textbox(page, 'Endpoint').fill('db:5432');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await expectToast(page, 'duplicate key value violates unique constraint');
+    await expectToast(page, 'agent_id, namespace, name: already in use');
     await expect(page).toHaveURL(`${LIST}/new`);
   });
 

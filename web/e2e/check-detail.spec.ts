@@ -2,11 +2,13 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { checkTitle, formatLatency, uptimePercent } from '../src/lib/healthFormat';
 import { sql } from './db';
 import { ADMIN_STATE, VIEWER, VIEWER_STATE } from './env';
-import { choose, expectToast, snap } from './helpers';
+import { allowConsoleScripts, choose, expectToast, snap } from './helpers';
 
 const NS = 'e2e-detail';
 const CHECK = 'e2e-detail-check';
 const CRD_CHECK = 'e2e-detail-crd-check';
+/** Run Now's own check: from Kubernetes, so it runs whatever the execution policy. */
+const RUN_CHECK = 'e2e-detail-run-check';
 /** Runs seeded for CHECK within the last hour; every fifth one failed. */
 const RUNS = 60;
 const FAILED_RUNS = RUNS / 5;
@@ -24,6 +26,7 @@ interface Summary {
 
 let checkId = '';
 let crdCheckId = '';
+let runCheckId = '';
 
 /** A canary with one exec check that passes quickly, scheduled a year away so
  * only Run Now runs it. */
@@ -66,6 +69,18 @@ test.beforeAll(async () => {
     lastRunAgo: '2 days',
     labels: {},
   });
+  runCheckId = await seedCheck({
+    canary: 'e2e-detail-run',
+    check: RUN_CHECK,
+    source: 'KubernetesCRD',
+    lastRunAgo: '10 minutes',
+    labels: {},
+  });
+  await sql(
+    `INSERT INTO check_statuses (check_id, time, status, duration, message)
+     SELECT $1, now() - make_interval(mins => 10 + i), true, 20, 'seeded run ' || i FROM generate_series(0, 1) AS i`,
+    [runCheckId],
+  );
   await sql(
     `INSERT INTO check_statuses (check_id, time, status, duration, message, error)
      SELECT $1, now() - make_interval(secs => 10 + i * 50), i % 5 <> 0, 20 + i * 50, 'seeded run ' || i,
@@ -107,6 +122,14 @@ function tile(page: Page, name: string): Locator {
 
 function historyRows(page: Page): Locator {
   return dialog(page).getByRole('grid', { name: 'Status history' }).locator('tbody tr');
+}
+
+/** Clicks Run Now and waits for the run's result: the answer comes once the
+ * engine has recorded the run. */
+async function runNow(page: Page, modal: Locator): Promise<void> {
+  const answered = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().includes('/api/canary/run/check/'));
+  await modal.getByRole('button', { name: 'Run Now' }).click();
+  expect((await answered).ok()).toBe(true);
 }
 
 /** The history's total as its pagination shows it ("1 - 50 of 60"). */
@@ -258,17 +281,26 @@ test.describe('as an admin', () => {
   });
 
   test('Run Now adds a run to the history', async ({ page }) => {
-    await page.goto(`/health?checkId=${checkId}&timeRange=1h`);
+    await page.goto(`/health?checkId=${runCheckId}&timeRange=1h`);
     const modal = dialog(page);
-    await expectTotal(page, RUNS);
-    const before = await sql<{ n: string }>(`SELECT count(*) AS n FROM check_statuses WHERE check_id = $1`, [checkId]);
-    await modal.getByRole('button', { name: 'Run Now' }).click();
-    await expect(modal.getByRole('button', { name: /Run Now/ })).toBeDisabled();
-    await expectTotal(page, Number(before[0]?.n) + 1);
-    await expect(modal.getByRole('button', { name: 'Run Now' })).toBeEnabled();
+    await expectTotal(page, 2);
+    await runNow(page, modal);
+    await expectTotal(page, 3);
     await expect(historyRows(page).first()).toContainText('Healthy');
     await expect(historyRows(page).first()).not.toContainText('seeded run');
     await snap(page, 'check-detail-run-now');
+  });
+
+  test("with scripts off, Run Now of a console canary's exec check records the refusal", async ({ page }) => {
+    await allowConsoleScripts(page, false);
+    await page.goto(`/health?checkId=${checkId}&timeRange=1h`);
+    const modal = dialog(page);
+    const [before] = await sql<{ n: number }>(`SELECT count(*)::int AS n FROM check_statuses WHERE check_id = $1`, [checkId]);
+    await expectTotal(page, before?.n ?? 0);
+    await runNow(page, modal);
+    await expectTotal(page, (before?.n ?? 0) + 1);
+    await expect(historyRows(page).first()).toContainText('Unhealthy');
+    await expect(historyRows(page).first()).toContainText('exec checks from the console are disabled by the execution policy');
   });
 
   test('a Kubernetes CRD canary is edited through its resource', async ({ page }) => {

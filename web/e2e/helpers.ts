@@ -1,4 +1,4 @@
-import { expect, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { SCREENSHOTS } from './env';
 
@@ -23,4 +23,16 @@ export function option(page: Page, name: string | RegExp): Locator {
 export async function choose(scope: Page | Locator, page: Page, select: string, name: string | RegExp): Promise<void> {
   await scope.getByRole('button', { name: select, exact: true }).click();
   await option(page, name).click();
+}
+
+/** Sets the execution policy's "Allow scripts from the console" through the
+ * API, as the signed-in admin of `page`. */
+export async function allowConsoleScripts(page: Page, allowed: boolean): Promise<void> {
+  const baseURL = test.info().project.use.baseURL;
+  if (!baseURL) throw new Error('baseURL is not set');
+  const res = await page.request.put('/api/settings/execution-policy', {
+    data: { allowConsoleScripts: allowed },
+    headers: { Origin: new URL(baseURL).origin },
+  });
+  if (!res.ok()) throw new Error(`execution policy: ${res.status()} ${await res.text()}`);
 }

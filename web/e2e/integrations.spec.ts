@@ -128,7 +128,7 @@ test.describe('as an admin', () => {
     await modal.getByRole('button', { name: 'Custom Topology' }).click();
     await modal.getByRole('textbox', { name: 'Name', exact: true }).fill('e2e-topology');
     await modal.getByRole('button', { name: 'Save', exact: true }).click();
-    await expectToast(page, 'duplicate key value violates unique constraint');
+    await expectToast(page, 'agent_id, namespace, name: already in use');
     await expect(modal).toBeVisible();
     await modal.getByRole('contentinfo').getByRole('button', { name: 'Close', exact: true }).click();
     await expect(modal).toHaveCount(0);

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { VIEWER_STATE } from './env';
+import { sql } from './db';
+import { GUEST, VIEWER_STATE } from './env';
 
 test.use({ storageState: VIEWER_STATE });
 
@@ -25,4 +26,20 @@ test('a viewer sees no Settings and no add buttons', async ({ page }) => {
   await page.goto('/settings/teams');
   await expect(page.getByRole('heading', { name: 'Teams' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Add Team' })).toHaveCount(0);
+});
+
+test("another person's email is withheld: a guest's access scope names the guest", async ({ page }) => {
+  const [scope] = await sql<{ id: string }>(
+    `INSERT INTO access_scopes (name, person_id, resources, scopes)
+     SELECT 'e2e-viewer-scope', id, '{config}', '[{"names": ["e2e-viewer-nothing"]}]' FROM people WHERE email = $1 RETURNING id`,
+    [GUEST.email],
+  );
+  try {
+    await page.goto('/settings/access-scopes');
+    const row = page.getByRole('row', { name: /e2e-viewer-scope/ });
+    await expect(row).toContainText(`${GUEST.first} ${GUEST.last}`);
+    await expect(row).not.toContainText(GUEST.email);
+  } finally {
+    await sql(`DELETE FROM access_scopes WHERE id = $1`, [scope?.id]);
+  }
 });

@@ -23,7 +23,8 @@ const COLUMNS: Column<AccessScopeRow>[] = [
       </>
     ),
   },
-  { title: 'Subject', cell: (row) => row.person?.email ?? row.team?.name ?? '-' },
+  // Only admins and the person themselves get a person's email; others see the name.
+  { title: 'Subject', cell: (row) => (row.person ? (row.person.email ?? row.person.name) : (row.team?.name ?? '-')) },
   { title: 'Resources', cell: (row) => <LabelList items={row.resources} label={`Resources of ${row.name}`} /> },
   { title: 'Scopes', cell: (row) => scopeCount(row.scopes.length) },
   { title: 'Description', cell: (row) => row.description },
