@@ -227,6 +227,129 @@ def check_workload(where, obj):
                 fail(cw, f"{probe} uses port {port}, which the container does not name")
 
 
+CONTENT_KINDS = {"canaries", "topologies", "scrapeconfigs", "playbooks"}
+ACCESS_CONTROL_KINDS = {"permissions", "accessscopes"}
+WRITE_VERBS = {"create", "update", "patch", "delete", "deletecollection", "*"}
+
+
+def writes(rule):
+    return WRITE_VERBS & set(rule.get("verbs") or [])
+
+
+def check_rbac(label, merged, objects, by_kind):
+    """Who the chart lets write what: Permission and AccessScope only through the
+    non-aggregated access-control role; the kube proxy writer only in its
+    namespaces; the operator no more than its features use."""
+    cluster_roles = by_kind["ClusterRole"]
+    aggregated = collections.defaultdict(set)
+    for name, role in cluster_roles.items():
+        labels = role["metadata"]["labels"]
+        levels = [l for l in ("view", "edit", "admin")
+                  if labels.get(f"rbac.authorization.k8s.io/aggregate-to-{l}") == "true"]
+        for level in levels:
+            for rule in role["rules"]:
+                resources = set(rule["resources"])
+                aggregated[level] |= resources
+                if level != "view" or writes(rule):
+                    if ACCESS_CONTROL_KINDS & resources:
+                        fail(label, f"ClusterRole {name} aggregates writing "
+                             f"{sorted(ACCESS_CONTROL_KINDS & resources)} into {level}")
+    if merged["rbac"]["aggregateToDefaultRoles"]:
+        kinds = CONTENT_KINDS | ACCESS_CONTROL_KINDS
+        if kinds - aggregated["view"]:
+            fail(label, f"view is not given {sorted(kinds - aggregated['view'])}")
+        if aggregated["edit"] != CONTENT_KINDS:
+            fail(label, f"edit is given {sorted(aggregated['edit'])}, expected {sorted(CONTENT_KINDS)}")
+        if aggregated["admin"]:
+            fail(label, f"admin is given {sorted(aggregated['admin'])} beyond edit")
+    elif aggregated:
+        fail(label, "roles aggregate into view/edit/admin although rbac.aggregateToDefaultRoles is false")
+    operator = next(w for w in by_kind["Deployment"].values()
+                    if w["metadata"]["labels"]["app.kubernetes.io/component"] == "operator")
+    fullname = operator["metadata"]["name"].removesuffix("-operator")
+    access = cluster_roles.get(f"{fullname}-access-control")
+    if access is None or {r for rule in access["rules"] for r in rule["resources"]} != ACCESS_CONTROL_KINDS:
+        fail(label, "no <fullname>-access-control ClusterRole writing exactly Permission and AccessScope")
+
+    # The operator: none of its roles updates (PUT) the quarterdeck.dev kinds or
+    # grants a wildcard verb; serviceaccounts/token only when switched on.
+    sa = operator["spec"]["template"]["spec"]["serviceAccountName"]
+    operator_roles = set()
+    for binding in (o for o in objects if o["kind"] in ("ClusterRoleBinding", "RoleBinding")):
+        if any(s.get("kind") == "ServiceAccount" and s["name"] == sa for s in binding["subjects"]):
+            operator_roles.add((binding["roleRef"]["kind"], binding["roleRef"]["name"]))
+    token = False
+    for kind, name in operator_roles:
+        role = by_kind[kind].get(name)
+        for rule in (role or {}).get("rules") or []:
+            if "quarterdeck.dev" in rule.get("apiGroups", []) and "update" in rule["verbs"]:
+                fail(label, f"operator {kind} {name} may update quarterdeck.dev {rule['resources']}")
+            if "*" in rule["verbs"]:
+                fail(label, f"operator {kind} {name} grants every verb on {rule.get('resources')}")
+            token |= "serviceaccounts/token" in rule.get("resources", [])
+    if token != merged["operator"]["rbac"]["serviceAccountTokens"]:
+        fail(label, f"serviceaccounts/token is {'' if token else 'not '}granted to the operator, "
+             f"but operator.rbac.serviceAccountTokens is {merged['operator']['rbac']['serviceAccountTokens']}")
+
+    # The kube proxy writer: write bindings in exactly its namespaces, or one
+    # cluster-wide binding when kubeProxy.writer.clusterWide.
+    proxy = merged["kubeProxy"]
+    if not (proxy["enabled"] and proxy["rbac"]["create"]):
+        return
+    writer = proxy["writer"]
+    user_bindings = collections.defaultdict(list)
+    for binding in (o for o in objects if o["kind"] in ("ClusterRoleBinding", "RoleBinding")):
+        for s in binding["subjects"]:
+            if s.get("kind") == "User" and s["name"] == writer["user"]:
+                user_bindings[binding["kind"]].append(binding)
+    writer_role = writer["clusterRole"] or f"{fullname}-kubeproxy-writer"
+    cluster_wide = {b["roleRef"]["name"] for b in user_bindings["ClusterRoleBinding"]}
+    expected = {proxy["reader"]["clusterRole"]} | ({writer_role} if writer["clusterWide"] else set())
+    if cluster_wide != expected:
+        fail(label, f"the writer is bound cluster-wide to {sorted(cluster_wide)}, expected {sorted(expected)}")
+    namespaces = sorted(b["metadata"]["namespace"] for b in user_bindings["RoleBinding"])
+    wanted = [] if writer["clusterWide"] else sorted(set(writer["namespaces"] or ["quarterdeck"]))
+    if namespaces != wanted:
+        fail(label, f"the writer is bound in namespaces {namespaces}, expected {wanted}")
+    if any(b["roleRef"]["name"] != writer_role for b in user_bindings["RoleBinding"]):
+        fail(label, f"a writer RoleBinding does not grant {writer_role}")
+    if not writer["clusterRole"]:
+        role = cluster_roles.get(writer_role)
+        granted = {r for rule in (role or {}).get("rules") or [] for r in rule["resources"]}
+        if granted != CONTENT_KINDS:
+            fail(label, f"{writer_role} writes {sorted(granted)}, expected {sorted(CONTENT_KINDS)}")
+
+
+def check_monitoring(label, merged, by_kind, workloads):
+    """PodDisruptionBudgets and ServiceMonitors select what the chart runs."""
+    for name, pdb in by_kind["PodDisruptionBudget"].items():
+        selector = pdb["spec"]["selector"]["matchLabels"]
+        if not any(all(w["spec"]["template"]["metadata"]["labels"].get(k) == v for k, v in selector.items())
+                   for w in workloads.values()):
+            fail(label, f"PodDisruptionBudget {name} selects no rendered pod")
+    for component in ("api", "operator"):
+        replicas = merged[component]["replicas"]
+        has = any(p["metadata"]["labels"]["app.kubernetes.io/component"] == component
+                  for p in by_kind["PodDisruptionBudget"].values())
+        if has != (merged[component]["podDisruptionBudget"]["enabled"] and replicas > 1):
+            fail(label, f"{component}: PodDisruptionBudget {'rendered' if has else 'missing'} with {replicas} replicas")
+    monitors = by_kind["ServiceMonitor"]
+    if bool(monitors) != merged["operator"]["serviceMonitor"]["enabled"]:
+        fail(label, f"{len(monitors)} ServiceMonitors, but operator.serviceMonitor.enabled is "
+             f"{merged['operator']['serviceMonitor']['enabled']}")
+    for name, monitor in monitors.items():
+        selector = monitor["spec"]["selector"]["matchLabels"]
+        services = [s for s in by_kind["Service"].values()
+                    if all(s["metadata"]["labels"].get(k) == v for k, v in selector.items())]
+        if len(services) != 1:
+            fail(label, f"ServiceMonitor {name} selects {len(services)} Services, expected the operator's")
+            continue
+        ports = {p["name"] for p in services[0]["spec"]["ports"]}
+        for endpoint in monitor["spec"]["endpoints"]:
+            if endpoint["port"] not in ports:
+                fail(label, f"ServiceMonitor {name} scrapes port {endpoint['port']}, which Service lacks")
+
+
 def check_set(label, values, release):
     with helm.Chart.load(chart_dir) as chart:
         merged = chart.merge_values(values)
@@ -257,12 +380,18 @@ def check_set(label, values, release):
                 yaml.safe_dump_all(kept, f, sort_keys=False)
         objects.extend(kept)
 
+    # RoleBindings of one name may repeat in several namespaces; by_kind holds
+    # the release namespace's (and cluster-scoped) objects by name.
     by_kind = collections.defaultdict(dict)
+    seen = set()
     for obj in objects:
         key = (obj["kind"], obj["metadata"]["name"])
-        if obj["metadata"]["name"] in by_kind[obj["kind"]]:
+        namespace = obj["metadata"].get("namespace")
+        if (key, namespace) in seen:
             fail(label, f"{obj['kind']} {obj['metadata']['name']} is rendered twice")
-        by_kind[obj["kind"]][obj["metadata"]["name"]] = obj
+        seen.add((key, namespace))
+        if namespace in (None, "quarterdeck"):
+            by_kind[obj["kind"]][obj["metadata"]["name"]] = obj
         labels = obj["metadata"].get("labels") or {}
         for l in STANDARD_LABELS:
             if l not in labels:
@@ -317,13 +446,14 @@ def check_set(label, values, release):
                     fail(label, f"{name} reads secret {ref['name']}, which is neither rendered nor configured")
 
     # RBAC: bindings point at roles that exist; impersonation only of the two users.
-    for kind, role_kind in (("ClusterRoleBinding", "ClusterRole"), ("RoleBinding", "Role")):
-        for name, binding in by_kind[kind].items():
-            ref = binding["roleRef"]
-            if ref["name"] in BUILTIN_CLUSTER_ROLES and ref["kind"] == "ClusterRole":
-                continue
-            if ref["name"] not in by_kind[ref["kind"]]:
-                fail(label, f"{kind} {name} refers to missing {ref['kind']} {ref['name']}")
+    bindings = [o for o in objects if o["kind"] in ("ClusterRoleBinding", "RoleBinding")]
+    for binding in bindings:
+        kind, name = binding["kind"], binding["metadata"]["name"]
+        ref = binding["roleRef"]
+        if ref["name"] in BUILTIN_CLUSTER_ROLES and ref["kind"] == "ClusterRole":
+            continue
+        if ref["name"] not in by_kind[ref["kind"]]:
+            fail(label, f"{kind} {name} refers to missing {ref['kind']} {ref['name']}")
     users = {merged["kubeProxy"]["reader"]["user"], merged["kubeProxy"]["writer"]["user"]}
     impersonation = [
         rule for kind in ("ClusterRole", "Role") for role in by_kind[kind].values()
@@ -335,21 +465,8 @@ def check_set(label, values, release):
             fail(label, f"impersonation grants {sorted(granted)}, expected exactly users {sorted(users)}")
     elif impersonation:
         fail(label, "impersonation is granted although kubeProxy.enabled or kubeProxy.rbac.create is false")
-    if merged["rbac"]["aggregateToDefaultRoles"]:
-        kinds = {"canaries", "topologies", "scrapeconfigs", "playbooks", "permissions", "accessscopes"}
-        access_control = {"permissions", "accessscopes"}
-        aggregated = collections.defaultdict(set)
-        for role in by_kind["ClusterRole"].values():
-            for level in ("view", "edit", "admin"):
-                if role["metadata"]["labels"].get(f"rbac.authorization.k8s.io/aggregate-to-{level}") == "true":
-                    aggregated[level] |= {r for rule in role["rules"] for r in rule["resources"]}
-        if kinds - aggregated["view"]:
-            fail(label, f"view is not given {sorted(kinds - aggregated['view'])}")
-        edit_expected = kinds if merged["rbac"]["editIncludesAccessControl"] else kinds - access_control
-        if aggregated["edit"] != edit_expected:
-            fail(label, f"edit is given {sorted(aggregated['edit'])}, expected {sorted(edit_expected)}")
-        if kinds - aggregated["edit"] - aggregated["admin"]:
-            fail(label, f"admin cannot write {sorted(kinds - aggregated['edit'] - aggregated['admin'])}")
+    check_rbac(label, merged, objects, by_kind)
+    check_monitoring(label, merged, by_kind, workloads)
 
     counts = collections.Counter(o["kind"] for o in objects)
     summary = ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))

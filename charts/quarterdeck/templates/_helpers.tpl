@@ -151,10 +151,23 @@ otherwise exit and restart until the database answers.
 
 {{/* The quarterdeck.dev resources, for RBAC rules. */}}
 {{- define "quarterdeck.crdResources" -}}
+{{ include "quarterdeck.crdContentResources" . }}
+{{ include "quarterdeck.crdAccessControlResources" . }}
+{{- end }}
+
+{{/* The kinds namespace editors write: what the console shows and runs. */}}
+{{- define "quarterdeck.crdContentResources" -}}
 - canaries
 - topologies
 - scrapeconfigs
 - playbooks
+{{- end }}
+
+{{/*
+Permission and AccessScope: namespaced objects whose rules apply to the whole
+console, so only cluster-admins write them (docs/decisions.md).
+*/}}
+{{- define "quarterdeck.crdAccessControlResources" -}}
 - permissions
 - accessscopes
 {{- end }}
