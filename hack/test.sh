@@ -38,6 +38,9 @@ hack/check-crds.sh
 say "Helm chart: lint, render and validate"
 hack/check-chart.sh
 
+say "Helm chart: RBAC judged by a real kube-apiserver"
+tests/kube/chart_rbac.sh
+
 say "web: build and sign-in bundle size"
 (cd web && npm run build && npm run size)
 
