@@ -13,6 +13,8 @@ mod routes;
 mod server;
 mod summary_cache;
 mod web;
+#[cfg(test)]
+mod yaml11_check;
 
 pub use app::{AppState, router, serve_on};
 pub use config::{AuthSettings, Config, KubeProxySettings};

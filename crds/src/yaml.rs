@@ -3,8 +3,8 @@
 //! kubectl, Helm and Flux read YAML 1.1, where plain `on`, `yes`, `n`, `0777`, `1:20` or
 //! `2024-01-01` are booleans, numbers and timestamps; Quarterdeck's own readers are YAML 1.2.
 //! yaml_serde quotes only what YAML 1.2 would misread, so this module writes the block YAML
-//! itself: a string is plain only when it starts with a letter, `_`, `/` or `.` and a letter,
-//! is not one of 1.1's boolean or null words, and holds nothing either version treats
+//! itself: a string is plain only when it starts with a letter, `_`, `/`, `.` and a letter, or
+//! a digit with a letter no number syntax uses (`30m`), is not one of 1.1's boolean or null words, and holds nothing either version treats
 //! specially; otherwise it is a literal block (multi-line text), single-quoted, or
 //! double-quoted with escapes.
 //! Numbers are written in the syntax both versions share (`1.0e+300`, not `1e300`).
@@ -53,6 +53,13 @@ pub fn is_plain_safe(text: &str) -> bool {
         || first == '_'
         || first == '/'
         || (!first.is_ascii() && first.is_alphanumeric())
+        // `1h` and `8Gi` are text to every reader: numbers and timestamps use no letters but
+        // hex digits, exponents, base prefixes and the timestamp's `T` and `Z`.
+        || (first.is_ascii_digit()
+            && !text.contains(['x', 'X'])
+            && text.chars().any(|c| {
+                c.is_ascii_alphabetic() && !c.is_ascii_hexdigit() && !"tTzZoO".contains(c)
+            }))
         // `.metadata.name` is text, `.inf` and `.5` are numbers.
         || (first == '.'
             && chars.next().is_some_and(|c| c.is_ascii_alphabetic())
@@ -309,7 +316,8 @@ mod tests {
             "on": "off", "Yes": "NO", "y": "n", "null": "~", "true": "False",
             "octal": "0777", "sexagesimal": "1:20", "exponent": "1e3", "inf": ".inf",
             "path": ".metadata.name", "quote": "'' != a",
-            "date": "2024-01-01", "merge": "<<", "value": "=", "plain": "quarterdeck",
+            "date": "2024-01-01", "stamp": "2024-01-01T10:00:00Z", "hex": "0x1F", "duration": "30m",
+            "size": "8Gi", "version": "0.1.0-rc.1", "merge": "<<", "value": "=", "plain": "quarterdeck",
             "url": "https://example.test/a?b=c", "sentence": "It's fine, really",
         }));
         for line in [
@@ -325,6 +333,11 @@ mod tests {
             "path: .metadata.name",
             r#"quote: "'' != a""#,
             "date: '2024-01-01'",
+            "stamp: '2024-01-01T10:00:00Z'",
+            "hex: '0x1F'",
+            "duration: 30m",
+            "size: 8Gi",
+            "version: 0.1.0-rc.1",
             "merge: '<<'",
             "value: '='",
             "plain: quarterdeck",

@@ -1,6 +1,7 @@
 //! The Flux tab: a Namespace, a HelmRepository and a HelmRelease installing
 //! the chart with the user's values, as one multi-document YAML stream.
 
+use quarterdeck_crds::yaml;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -13,7 +14,7 @@ const RELEASE_INTERVAL: &str = "30m";
 
 #[derive(Debug, thiserror::Error)]
 #[error("the Flux manifests cannot be written as YAML: {0}")]
-pub struct FluxError(#[from] yaml_serde::Error);
+pub struct FluxError(#[from] yaml::Error);
 
 /// What the manifests install.
 pub struct Release<'a> {
@@ -77,9 +78,7 @@ struct SourceRef<'a> {
 
 /// The manifests, documents separated by `---`.
 pub fn manifests(release: &Release<'_>) -> Result<String, FluxError> {
-    let mut quoting = Yaml11Quoting::new(release.values);
-    let values = (!release.values.is_empty())
-        .then(|| quoting.protect(&Value::Object(release.values.clone())));
+    let values = (!release.values.is_empty()).then(|| Value::Object(release.values.clone()));
 
     let namespace = Manifest::<()> {
         api_version: "v1",
@@ -126,136 +125,11 @@ pub fn manifests(release: &Release<'_>) -> Result<String, FluxError> {
         }),
     };
     let documents = [
-        yaml_serde::to_string(&namespace)?,
-        yaml_serde::to_string(&repository)?,
-        yaml_serde::to_string(&helm_release)?,
+        yaml::to_string(&namespace)?,
+        yaml::to_string(&repository)?,
+        yaml::to_string(&helm_release)?,
     ];
-    Ok(quoting.restore(&documents.join("---\n")))
-}
-
-/// yaml_serde writes YAML 1.2, where `yes`, `on` or `1_000` are plain
-/// strings; YAML 1.1 readers, which much of Kubernetes' tooling still is
-/// (`kubectl apply` among them), would read them as booleans and numbers.
-/// Such strings (keys too) are swapped for placeholders, which serialize
-/// plainly, and the placeholders then for the single-quoted originals.
-struct Yaml11Quoting {
-    /// Text that occurs in no key or string of the values.
-    prefix: String,
-    /// The quoted original of each placeholder, by number.
-    originals: Vec<String>,
-}
-
-impl Yaml11Quoting {
-    fn new(values: &Map<String, Value>) -> Self {
-        let mut texts = Vec::new();
-        collect_texts(&Value::Object(values.clone()), &mut texts);
-        let mut prefix = String::from("QdYaml11Quote");
-        while texts.iter().any(|t| t.contains(&prefix)) {
-            prefix.push('X');
-        }
-        Self {
-            prefix,
-            originals: Vec::new(),
-        }
-    }
-
-    fn protect(&mut self, value: &Value) -> Value {
-        match value {
-            Value::String(s) => Value::String(self.placeholder(s)),
-            Value::Array(items) => Value::Array(items.iter().map(|v| self.protect(v)).collect()),
-            Value::Object(map) => Value::Object(
-                map.iter()
-                    .map(|(k, v)| (self.placeholder(k), self.protect(v)))
-                    .collect(),
-            ),
-            other => other.clone(),
-        }
-    }
-
-    fn placeholder(&mut self, text: &str) -> String {
-        if !is_yaml11_special(text) {
-            return text.to_owned();
-        }
-        self.originals
-            .push(format!("'{}'", text.replace('\'', "''")));
-        // Fixed width and a closing letter: no placeholder is a prefix of another.
-        format!("{}{:08}Z", self.prefix, self.originals.len() - 1)
-    }
-
-    fn restore(&self, yaml: &str) -> String {
-        if self.originals.is_empty() {
-            return yaml.to_owned();
-        }
-        let mut out = String::with_capacity(yaml.len());
-        let mut rest = yaml;
-        while let Some(at) = rest.find(&self.prefix) {
-            out.push_str(&rest[..at]);
-            let after = &rest[at + self.prefix.len()..];
-            let original = after
-                .get(..9)
-                .filter(|tail| tail.ends_with('Z'))
-                .and_then(|tail| tail[..8].parse::<usize>().ok())
-                .and_then(|n| self.originals.get(n));
-            match original {
-                Some(quoted) => {
-                    out.push_str(quoted);
-                    rest = &after[9..];
-                }
-                None => {
-                    out.push_str(&self.prefix);
-                    rest = after;
-                }
-            }
-        }
-        out.push_str(rest);
-        out
-    }
-}
-
-fn collect_texts(value: &Value, into: &mut Vec<String>) {
-    match value {
-        Value::String(s) => into.push(s.clone()),
-        Value::Array(items) => items.iter().for_each(|v| collect_texts(v, into)),
-        Value::Object(map) => map.iter().for_each(|(k, v)| {
-            into.push(k.clone());
-            collect_texts(v, into);
-        }),
-        _ => {}
-    }
-}
-
-/// Whether a YAML 1.1 reader could take this plain scalar for something other
-/// than a string: booleans such as `yes`/`off`/`y`, nulls, the merge key,
-/// and numbers in 1.1's wider syntax (`1_000`, `0b101`, `0o17`, `12:30`).
-/// Only single-line printable text is handled; yaml_serde quotes the rest.
-fn is_yaml11_special(text: &str) -> bool {
-    if text.is_empty() || text.chars().any(char::is_control) {
-        return false;
-    }
-    const WORDS: &[&str] = &[
-        "y", "yes", "n", "no", "true", "false", "on", "off", "null", "~", "<<",
-    ];
-    if WORDS.iter().any(|w| text.eq_ignore_ascii_case(w)) {
-        return true;
-    }
-    let unsigned = text
-        .strip_prefix(['-', '+'])
-        .unwrap_or(text)
-        .replace('_', "");
-    let radix = |prefixes: [&str; 2], digit: fn(char) -> bool| {
-        prefixes
-            .iter()
-            .find_map(|p| unsigned.strip_prefix(p))
-            .is_some_and(|rest| !rest.is_empty() && rest.chars().all(digit))
-    };
-    radix(["0x", "0X"], |c| c.is_ascii_hexdigit())
-        || radix(["0o", "0O"], |c| c.is_digit(8))
-        || radix(["0b", "0B"], |c| c.is_digit(2))
-        || (unsigned.starts_with(|c: char| c.is_ascii_digit() || c == '.')
-            && unsigned.contains(|c: char| c.is_ascii_digit())
-            && unsigned
-                .chars()
-                .all(|c| c.is_ascii_digit() || ".:eE+-".contains(c)))
+    Ok(documents.join("---\n"))
 }
 
 #[cfg(test)]
@@ -266,12 +140,16 @@ mod tests {
     use super::*;
 
     fn render(values: Value) -> String {
+        render_in("ops", values)
+    }
+
+    fn render_in(namespace: &str, values: Value) -> String {
         let Value::Object(values) = values else {
             panic!("values must be an object")
         };
         manifests(&Release {
             chart: "quarterdeck-kubernetes",
-            namespace: "ops",
+            namespace,
             repository_url: "https://charts.example.test/stable",
             values: &values,
         })
@@ -334,7 +212,6 @@ mod tests {
             }),
             json!({
                 "doc marker": "---",
-                "placeholder lookalike": "QdYaml11Quote00000000Z",
                 "numbers": [0, -1, 1.5, 12345678901234567890u64, 1e300],
                 "booleans": [true, false, null],
                 "nested": {"deeper": {"deepest": "x", "count": 3}},
@@ -414,15 +291,30 @@ mod tests {
             "clock: '12:30'",
             "hex: '0x1F'",
             "octal: '0o17'",
-            "duration: 3d",
+            "duration: '3d'",
             "merge: '<<'",
             "'<<': merge key",
-            "placeholder lookalike: QdYaml11Quote00000000Z",
         ] {
             assert!(
                 yaml.lines().any(|l| l.trim() == line),
                 "{line:?} in:\n{yaml}"
             );
         }
+    }
+
+    #[test]
+    fn names_yaml11_misreads_stay_strings() {
+        let mut files = Vec::new();
+        for namespace in ["on", "yes", "n", "null", "1e3", "0777", "12", "true"] {
+            let yaml = render_in(namespace, tricky());
+            let docs = documents(&yaml);
+            assert_eq!(docs[0]["metadata"]["name"], namespace, "{yaml}");
+            assert_eq!(
+                docs[2]["spec"]["chart"]["spec"]["sourceRef"]["namespace"],
+                namespace
+            );
+            files.push((format!("flux-{namespace}"), yaml));
+        }
+        crate::yaml11_check::assert_reads_alike(&files);
     }
 }

@@ -74,9 +74,9 @@ pub(crate) async fn kubeconfig(
     ))
 }
 
-fn render(public_url: &str, token: &str) -> Result<String, yaml_serde::Error> {
+fn render(public_url: &str, token: &str) -> Result<String, quarterdeck_crds::yaml::Error> {
     let server = format!("{}/kubeproxy", public_url.trim_end_matches('/'));
-    yaml_serde::to_string(&json!({
+    quarterdeck_crds::yaml::to_string(&json!({
         "apiVersion": "v1",
         "kind": "Config",
         "clusters": [{"name": "quarterdeck", "cluster": {"server": server}}],
@@ -100,5 +100,23 @@ mod tests {
         );
         let raw: serde_json::Value = yaml_serde::from_str(&yaml).expect("parse");
         assert_eq!(raw["users"][0]["user"]["token"], "qdt_abc");
+    }
+
+    #[test]
+    fn reads_alike_under_yaml11() {
+        let files: Vec<_> = [
+            ("https://on:443/", "yes"),
+            ("http://127.0.0.1:8080", "0777"),
+        ]
+        .iter()
+        .enumerate()
+        .map(|(i, (url, token))| {
+            let yaml = super::render(url, token).expect("render");
+            let raw: serde_json::Value = yaml_serde::from_str(&yaml).expect("parse");
+            assert_eq!(raw["users"][0]["user"]["token"], *token, "{yaml}");
+            (format!("kubeconfig-{i}"), yaml)
+        })
+        .collect();
+        crate::yaml11_check::assert_reads_alike(&files);
     }
 }
