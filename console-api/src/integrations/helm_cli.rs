@@ -405,6 +405,11 @@ mod tests {
                 "empty key": {"": "v", "k": "w"},
                 "list of maps": [{"name": "a", "value": "1"}, {"name": "b", "value": 2}],
             }),
+            // What YAML 1.1 misreads: `--set` takes them as the strings they are.
+            json!({
+                "on": "on", "yes": "yes", "n": "n", "off": "OFF", "exponent": "1e3",
+                "octal": "0777", "clock": "1:20", "date": "2024-01-01", "bare tilde": "~",
+            }),
         ];
         let mut all = Map::new();
         for part in parts {
@@ -523,5 +528,24 @@ mod tests {
                 "--create-namespace"
             ]
         );
+    }
+
+    #[test]
+    fn namespaces_yaml11_misreads_are_passed_as_written() {
+        for namespace in ["on", "yes", "1e3", "0777", "null"] {
+            let Value::Object(values) = json!({"region": "no"}) else {
+                unreachable!()
+            };
+            let script = commands(&Install {
+                chart: "quarterdeck-aws",
+                namespace,
+                repository_url: "https://charts.example.test",
+                values: &values,
+            })
+            .unwrap();
+            let args = run_in_bash(&script);
+            assert_eq!(args[3..5], ["--namespace", namespace], "{script}");
+            assert_eq!(args[6..], ["--set", "region=no"], "{script}");
+        }
     }
 }
