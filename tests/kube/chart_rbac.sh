@@ -10,7 +10,9 @@
 # patch, never update; Events; its Lease; Secret and ConfigMap keys for
 # valueFrom; what kubernetes checks list), the kube proxy's reader and writer,
 # namespace admins and editors (the aggregated roles), and the access-control
-# role. Uses $KUBECONFIG, $QD_KUBECTL and $QD_HELM when hack/test.sh has started
+# role. Then the PodDisruptionBudgets and the ServiceMonitor go through a
+# server-side dry run, the ServiceMonitor against the Prometheus Operator's own
+# CRD (from its Go module, at PROMETHEUS_OPERATOR_VERSION). Uses $KUBECONFIG, $QD_KUBECTL and $QD_HELM when hack/test.sh has started
 # the test control plane; otherwise starts one (hack/lib/kube-harness.sh).
 #
 # Every release gets its own name, namespaces and impersonated user names, so
@@ -18,6 +20,7 @@
 # are deleted at exit.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+PROMETHEUS_OPERATOR_VERSION=v0.85.0
 source hack/lib/common.sh
 
 if [[ -z "${QD_KUBECTL:-}" || -z "${QD_HELM:-}" || -z "${KUBECONFIG:-}" ]]; then
@@ -37,6 +40,7 @@ fullname="$release-quarterdeck"
 reader="qd-reader-$id"
 writer="qd-writer-$id"
 failures=0
+tmp=$(mktemp -d)
 
 rendered() { # values...: the chart's RBAC and ServiceAccounts for this release
   "${helm[@]}" template "$release" charts/quarterdeck --namespace "$ns" \
@@ -76,8 +80,10 @@ cleanup() {
       --set "kubeProxy.writer.namespaces={$team}" --set operator.rbac.serviceAccountTokens=true; echo "---"; extra; } |
     "${kubectl[@]}" delete --ignore-not-found --wait=false -f - >/dev/null 2>&1 || true
   "${kubectl[@]}" delete namespace --ignore-not-found --wait=false "$ns" "$team" "$other" >/dev/null 2>&1 || true
+  rm -rf "$tmp"
 }
-trap cleanup EXIT
+# Runs before the harness (if this script started it) stops.
+if declare -F on_exit >/dev/null; then on_exit cleanup; else trap cleanup EXIT; fi
 
 # can WANT VERB RESOURCE AS [kubectl auth can-i flags...]
 can() {
@@ -200,6 +206,26 @@ can no create permissions.$qd "$writer" -n "$team"
 can no delete pods "$writer" -n kube-system
 can no create deployments.apps "$writer" -n "$other"
 can yes create serviceaccounts "$operator" -n "$team" --subresource=token
+
+say "PodDisruptionBudgets and ServiceMonitor: accepted by the server"
+command -v go >/dev/null || die "go not found: the ServiceMonitor CRD comes from the Prometheus Operator's Go module"
+module=$(cd "${TMPDIR:-/tmp}" && go mod download -json \
+  "github.com/prometheus-operator/prometheus-operator@$PROMETHEUS_OPERATOR_VERSION" |
+  sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')
+[[ -d $module ]] || die "could not download github.com/prometheus-operator/prometheus-operator@$PROMETHEUS_OPERATOR_VERSION"
+"${kubectl[@]}" apply --server-side --force-conflicts \
+  -f "$module/example/prometheus-operator-crd/monitoring.coreos.com_servicemonitors.yaml" >/dev/null
+"${kubectl[@]}" wait --for=condition=Established --timeout=60s crd/servicemonitors.monitoring.coreos.com >/dev/null
+"${helm[@]}" template "$release" charts/quarterdeck --namespace "$ns" \
+  --set operator.serviceMonitor.enabled=true --set operator.serviceMonitor.labels.release=prometheus \
+  --show-only templates/servicemonitor.yaml \
+  --show-only templates/operator-pdb.yaml \
+  --show-only templates/api-pdb.yaml >"$tmp/monitoring.yaml"
+if ! "${kubectl[@]}" apply --dry-run=server --validate=strict -f "$tmp/monitoring.yaml" >"$tmp/dry-run.log" 2>&1; then
+  cat "$tmp/dry-run.log" >&2
+  echo "FAIL: the server refused the chart's PodDisruptionBudgets or ServiceMonitor" >&2
+  failures=$((failures + 1))
+fi
 
 if ((failures)); then
   die "chart RBAC: $failures answers differ from what the features need ($((SECONDS - started))s)"
