@@ -11,6 +11,7 @@ started=$SECONDS
 command -v cargo >/dev/null || die "cargo not found: install Rust (https://rustup.rs)"
 command -v python3 >/dev/null || apt_install python3
 python3 -m venv --help >/dev/null 2>&1 || apt_install python3-venv
+python3 -c 'import yaml' 2>/dev/null || apt_install python3-yaml # hack/yaml11_check.py, from cargo test too
 command -v runuser >/dev/null || apt_install util-linux
 ensure_postgres
 ensure_node
@@ -37,6 +38,10 @@ hack/check-crds.sh
 
 say "Helm chart: lint, render and validate"
 hack/check-chart.sh
+
+say "YAML: shipped files and chart renders read the same under YAML 1.1 (kubectl, Helm, Flux) and 1.2"
+git ls-files -z '*.yaml' '*.yml' ':!:*/templates/*' | xargs -0 \
+  "${XDG_CACHE_HOME:-$HOME/.cache}/quarterdeck/venv/bin/python" hack/yaml11_check.py --chart charts/quarterdeck
 
 say "Helm chart: RBAC judged by a real kube-apiserver"
 tests/kube/chart_rbac.sh
