@@ -44,7 +44,7 @@ pub fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String, Error> {
 }
 
 /// Whether YAML 1.1 and 1.2 readers both take `text`, written plain, for this very string.
-pub fn is_plain_safe(text: &str) -> bool {
+fn is_plain_safe(text: &str) -> bool {
     let mut chars = text.chars();
     let Some(first) = chars.next() else {
         return false;
