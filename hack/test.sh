@@ -6,6 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source hack/lib/common.sh
 source hack/lib/test-postgres.sh
+source hack/lib/kube-harness.sh
 
 started=$SECONDS
 command -v cargo >/dev/null || die "cargo not found: install Rust (https://rustup.rs)"
@@ -16,6 +17,7 @@ command -v runuser >/dev/null || apt_install util-linux
 ensure_postgres
 ensure_node
 [ -x /usr/bin/chromium ] || apt_install chromium
+ensure_kube_harness
 
 say "cargo fmt --check"
 cargo fmt --all --check
@@ -28,6 +30,7 @@ say "cargo clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
 start_test_postgres
+start_kube_apiserver
 
 say "cargo test"
 cargo test --workspace --locked

@@ -3,6 +3,18 @@
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
+# Runs the commands given to it when the script exits, latest first (one EXIT
+# trap for every service a script starts).
+QUARTERDECK_ON_EXIT=()
+on_exit() {
+  QUARTERDECK_ON_EXIT=("$*" "${QUARTERDECK_ON_EXIT[@]}")
+  trap run_on_exit EXIT
+}
+run_on_exit() {
+  local cmd
+  for cmd in "${QUARTERDECK_ON_EXIT[@]}"; do $cmd || true; done
+}
+
 # Runs apt-get install for the Debian packages given, once per script run,
 # only when we are root on a Debian-like machine (CI and fresh machines).
 apt_install() {

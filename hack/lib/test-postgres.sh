@@ -21,7 +21,7 @@ start_test_postgres() {
   "${runas[@]}" "$bin/pg_ctl" -D "$TEST_PG_DIR/data" -l "$TEST_PG_DIR/server.log" -w -s \
     -o "-p $port -c listen_addresses=127.0.0.1 -c unix_socket_directories='' -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300" start \
     || { cat "$TEST_PG_DIR/server.log" >&2; die "test PostgreSQL did not start"; }
-  trap stop_test_postgres EXIT
+  on_exit stop_test_postgres
   export DATABASE_URL="postgres://postgres@127.0.0.1:$port/postgres"
   say "test PostgreSQL on 127.0.0.1:$port"
 }
