@@ -30,6 +30,9 @@ fi
 kubectl=("$QD_KUBECTL")
 helm=("$QD_HELM")
 started=$SECONDS
+# Render for the server under test, whatever Kubernetes version helm was built to assume.
+kube_version=$("${kubectl[@]}" get --raw /version | sed -n 's/.*"gitVersion": *"\([^"]*\)".*/\1/p')
+[[ -n $kube_version ]] || die "could not read the kube-apiserver's version"
 
 id=$(head -c 4 /dev/urandom | od -An -tx1 | tr -d ' \n')
 ns="qd-rbac-$id"            # the release namespace
@@ -43,7 +46,7 @@ failures=0
 tmp=$(mktemp -d)
 
 rendered() { # values...: the chart's RBAC and ServiceAccounts for this release
-  "${helm[@]}" template "$release" charts/quarterdeck --namespace "$ns" \
+  "${helm[@]}" template "$release" charts/quarterdeck --namespace "$ns" --kube-version "$kube_version" \
     --set "kubeProxy.reader.user=$reader" --set "kubeProxy.writer.user=$writer" "$@" \
     --show-only templates/serviceaccounts.yaml \
     --show-only templates/operator-rbac.yaml \
@@ -97,8 +100,7 @@ can() {
 }
 
 # Waits until the clusterrole-aggregation controller has copied the chart's
-# aggregated rules into the built-in edit and view roles. (The CRDs need not be
-# installed: the authorizer judges resource names.)
+# aggregated rules into the built-in edit and view roles.
 wait_for_aggregation() {
   local deadline=$((SECONDS + 60))
   until [[ $("${kubectl[@]}" auth can-i create canaries.quarterdeck.dev -n "$team" --as="ns-editor-$id" 2>/dev/null) == yes &&
@@ -111,6 +113,11 @@ wait_for_aggregation() {
 "${kubectl[@]}" create namespace "$ns" >/dev/null
 "${kubectl[@]}" create namespace "$team" >/dev/null
 "${kubectl[@]}" create namespace "$other" >/dev/null
+# kubectl auth can-i finds canaries.quarterdeck.dev through discovery. Other
+# tests may be applying the same CRDs; a lost create race is retried.
+"${kubectl[@]}" apply -f charts/quarterdeck/crds/ >/dev/null || "${kubectl[@]}" apply -f charts/quarterdeck/crds/ >/dev/null
+"${kubectl[@]}" wait --for=condition=Established --timeout=60s \
+  crd/canaries.quarterdeck.dev crd/permissions.quarterdeck.dev crd/accessscopes.quarterdeck.dev >/dev/null
 rendered | "${kubectl[@]}" apply -f - >/dev/null
 extra | "${kubectl[@]}" apply -f - >/dev/null
 wait_for_aggregation
@@ -216,7 +223,7 @@ module=$(cd "${TMPDIR:-/tmp}" && go mod download -json \
 "${kubectl[@]}" apply --server-side --force-conflicts \
   -f "$module/example/prometheus-operator-crd/monitoring.coreos.com_servicemonitors.yaml" >/dev/null
 "${kubectl[@]}" wait --for=condition=Established --timeout=60s crd/servicemonitors.monitoring.coreos.com >/dev/null
-"${helm[@]}" template "$release" charts/quarterdeck --namespace "$ns" \
+"${helm[@]}" template "$release" charts/quarterdeck --namespace "$ns" --kube-version "$kube_version" \
   --set operator.serviceMonitor.enabled=true --set operator.serviceMonitor.labels.release=prometheus \
   --show-only templates/servicemonitor.yaml \
   --show-only templates/operator-pdb.yaml \
