@@ -16,7 +16,9 @@
 #    and admin ClusterRoles covering the quarterdeck.dev kinds.
 # 3. `kubernetes-validate --strict` on every rendered manifest, against the newest
 #    bundled Kubernetes schema and the chart's oldest supported version (kubeVersion).
-#    The CRDs themselves are validated by hack/check-crds.sh.
+#    The CRDs themselves are validated by hack/check-crds.sh; the ServiceMonitor (a
+#    Prometheus Operator kind the tool has no schema for) by tests/kube/chart_rbac.sh,
+#    against that operator's own CRD on the test kube-apiserver.
 # 4. Every charts/quarterdeck/ci/invalid/*.yaml must be refused by values.schema.json
 #    with the message in its `# expect:` line.
 # 5. Chart.yaml's appVersion is the workspace version in Cargo.toml.
