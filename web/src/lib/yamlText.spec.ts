@@ -27,3 +27,11 @@ it('writes objects back as YAML, and nothing for an empty one', () => {
   expect(toYamlText(null)).toBe('');
   expect(parseYamlObject(toYamlText({ nested: { deep: [1, 'two'] } }))).toEqual({ value: { nested: { deep: [1, 'two'] } } });
 });
+
+it('quotes what YAML 1.1 readers (kubectl, Helm, Flux) would take for booleans or numbers', () => {
+  const text = toYamlText({ on: ['push'], namespace: 'yes', mode: '0777', at: '1:20', n: 'n', size: '1e3', count: 5 });
+  expect(text).toContain('"on":');
+  for (const quoted of ['"yes"', '"0777"', '"1:20"', '"n": "n"', '"1e3"']) expect(text).toContain(quoted);
+  expect(text).toContain('count: 5');
+  expect(parseYamlObject(text).value).toEqual({ on: ['push'], namespace: 'yes', mode: '0777', at: '1:20', n: 'n', size: '1e3', count: 5 });
+});

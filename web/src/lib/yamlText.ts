@@ -20,9 +20,15 @@ export function parseYamlObject(text: string): YamlResult {
   return { value: parsed as JsonObject };
 }
 
+/** YAML that kubectl, Helm and Flux (YAML 1.1) read as this console does
+ * (1.2): strings such as `on`, `yes` or `0777` come out quoted. */
+export function toYaml(value: unknown): string {
+  return stringify(value, { version: '1.1' });
+}
+
 /** An object as YAML for an editor; empty text for an empty or missing one. */
 export function toYamlText(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0) return '';
-  return stringify(value);
+  return toYaml(value);
 }

@@ -1,9 +1,9 @@
 import { CodeBlock, CodeBlockCode, Content, EmptyState, ToggleGroup, ToggleGroupItem } from '@patternfly/react-core';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useState } from 'react';
-import { stringify } from 'yaml';
 import { ErrorPanel } from '../../../components/ErrorPanel';
 import { sourceLabel } from '../../../lib/source';
+import { toYaml } from '../../../lib/yamlText';
 import { Loading } from './Loading';
 import type { CanaryDefinition } from './useCheckDetailData';
 
@@ -16,7 +16,7 @@ export function SpecTab({ canary }: { canary: UseQueryResult<CanaryDefinition | 
   if (canary.error) return <ErrorPanel error={canary.error} />;
   const row = canary.data;
   if (!row) return <EmptyState titleText="No details found" headingLevel="h3" variant="sm" />;
-  const text = format === 'YAML' ? stringify(row.spec) : JSON.stringify(row.spec, null, 2);
+  const text = format === 'YAML' ? toYaml(row.spec) : JSON.stringify(row.spec, null, 2);
   return (
     <>
       <Content component="p">
