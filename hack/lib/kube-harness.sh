@@ -24,6 +24,7 @@ kube_harness_bin_dir() {
 
 ensure_kube_harness() {
   command -v go >/dev/null || die "go not found: the Kubernetes test harness is built with Go (https://go.dev/dl/)"
+  ensure_third_party_crds
   KUBE_HARNESS_BIN=$(kube_harness_bin_dir)
   if [ -x "$KUBE_HARNESS_BIN/kube-harness" ] && [ -x "$KUBE_HARNESS_BIN/kubectl" ] && [ -x "$KUBE_HARNESS_BIN/helm" ]; then
     return
@@ -52,6 +53,39 @@ ensure_kube_harness() {
   done
   mv "$tmp" "$KUBE_HARNESS_BIN"
   say "Kubernetes test harness built in $((SECONDS - started))s"
+}
+
+# CRDs of other projects the tests install, from those projects' Go modules
+# (each carries its config/crd/bases or example CRDs): Flux's source and helm
+# controllers (GitOps previews) and the Prometheus Operator's ServiceMonitor
+# (the chart's). Cached by version; QD_THIRD_PARTY_CRDS names the directory,
+# with flux/ and prometheus-operator/ inside.
+FLUX_SOURCE_CONTROLLER_VERSION=v1.7.3
+FLUX_HELM_CONTROLLER_VERSION=v1.4.3
+PROMETHEUS_OPERATOR_VERSION=v0.85.0
+
+ensure_third_party_crds() {
+  local dir tmp module src files into
+  dir="${XDG_CACHE_HOME:-$HOME/.cache}/quarterdeck/crds-source-$FLUX_SOURCE_CONTROLLER_VERSION-helm-$FLUX_HELM_CONTROLLER_VERSION-prometheus-$PROMETHEUS_OPERATOR_VERSION"
+  if [ ! -d "$dir" ]; then
+    say "fetching the Flux and Prometheus Operator CRDs from their Go modules (once per version)"
+    mkdir -p "$(dirname "$dir")"
+    tmp=$(mktemp -d "$dir.tmp.XXXXXX")
+    mkdir "$tmp/flux" "$tmp/prometheus-operator"
+    for module in "github.com/fluxcd/source-controller@$FLUX_SOURCE_CONTROLLER_VERSION:config/crd/bases/*.yaml:flux" \
+      "github.com/fluxcd/helm-controller@$FLUX_HELM_CONTROLLER_VERSION:config/crd/bases/*.yaml:flux" \
+      "github.com/prometheus-operator/prometheus-operator@$PROMETHEUS_OPERATOR_VERSION:example/prometheus-operator-crd/monitoring.coreos.com_servicemonitors.yaml:prometheus-operator"; do
+      IFS=: read -r module files into <<<"$module"
+      src=$(cd "${TMPDIR:-/tmp}" && go mod download -json "$module" | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')
+      [ -d "$src" ] || { rm -rf "$tmp"; die "could not download the Go module $module"; }
+      # shellcheck disable=SC2086 # $files is a glob within the module
+      cp $src/$files "$tmp/$into/" || { rm -rf "$tmp"; die "$module lacks $files"; }
+    done
+    chmod -R u+w "$tmp"
+    # Another run may have fetched them meanwhile; either copy will do.
+    mv -T "$tmp" "$dir" 2>/dev/null || rm -rf "$tmp"
+  fi
+  export QD_THIRD_PARTY_CRDS="$dir"
 }
 
 start_kube_apiserver() {
