@@ -1,35 +1,43 @@
 #!/usr/bin/env bash
-# Lints, renders and validates the Helm chart charts/quarterdeck offline.
+# Renders the Helm chart charts/quarterdeck with helm and checks it offline.
 #
 #   hack/check-chart.sh
 #
-# No helm binary and no cluster: the Helm v4 library bundled in the PyPI package
-# helm-python-sdk does what `helm lint` and `helm template` do.
+# helm is the one the test harness builds from its Go module ($QD_HELM, or
+# built through hack/lib/kube-harness.sh); no cluster is needed. Linting and
+# what a real server accepts are tests/kube/helm_chart.sh's part.
 #
-# 1. Lint the chart (default values, and each charts/quarterdeck/ci/*.yaml); errors fail.
-# 2. Render the default values and every charts/quarterdeck/ci/*.yaml value set, and
+# 1. Linting is tests/kube/helm_chart.sh's: `helm lint --strict` on every value set.
+# 2. `helm template` the default values and every charts/quarterdeck/ci/*.yaml value set, and
 #    check the manifests: standard labels, pod security (non-root, seccomp RuntimeDefault,
 #    no privilege escalation, all capabilities dropped, read-only root filesystem),
 #    requests and memory limits, probes, DATABASE_URL only from a secret, selectors that
 #    match, references to Services, ports, ServiceAccounts and Roles that exist, the
 #    kube proxy's impersonation limited to its two users, and the aggregated view, edit
 #    and admin ClusterRoles covering the quarterdeck.dev kinds.
-# 3. `kubernetes-validate --strict` on every rendered manifest, against the newest
-#    bundled Kubernetes schema and the chart's oldest supported version (kubeVersion).
-#    The CRDs themselves are validated by hack/check-crds.sh; the ServiceMonitor (a
-#    Prometheus Operator kind the tool has no schema for) by tests/kube/chart_rbac.sh,
-#    against that operator's own CRD on the test kube-apiserver.
+# 3. `kubernetes-validate --strict` on every rendered manifest, against the chart's
+#    oldest supported Kubernetes version (kubeVersion); the newest is the test
+#    kube-apiserver's to judge (tests/kube/helm_chart.sh). The CRDs themselves are
+#    validated by hack/check-crds.sh; the ServiceMonitor (a Prometheus Operator kind
+#    the tool has no schema for) on the test kube-apiserver, against that operator's CRD.
 # 4. Every charts/quarterdeck/ci/invalid/*.yaml must be refused by values.schema.json
-#    with the message in its `# expect:` line.
+#    (helm template and helm lint) with the message in its `# expect:` line.
 # 5. Chart.yaml's appVersion is the workspace version in Cargo.toml.
 # 6. The Flux example config/flux/: its files are listed by its kustomization, its
 #    HelmRelease installs this chart, and its spec.values render (a value set in step 2).
 #
-# Tools live in the venv of hack/check-crds.sh, ${XDG_CACHE_HOME:-$HOME/.cache}/quarterdeck/venv,
-# created on first use; helm-python-sdk is added to it when missing.
+# kubernetes-validate lives in the venv of hack/check-crds.sh,
+# ${XDG_CACHE_HOME:-$HOME/.cache}/quarterdeck/venv, created on first use.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+if [[ -z "${QD_HELM:-}" ]]; then
+  source hack/lib/common.sh
+  source hack/lib/kube-harness.sh
+  ensure_kube_harness
+  QD_HELM="$KUBE_HARNESS_BIN/helm"
+fi
 chart="$root/charts/quarterdeck"
 venv="${XDG_CACHE_HOME:-$HOME/.cache}/quarterdeck/venv"
 # The oldest Kubernetes the chart supports: Chart.yaml's kubeVersion ">=X.Y.Z-0".
@@ -45,30 +53,24 @@ if [[ ! -x "$venv/bin/kubernetes-validate" || ! -x "$venv/bin/python" ]]; then
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet kubernetes-validate jsonschema pyyaml
 fi
-if ! "$venv/bin/python" -c 'import sys; sys.exit(sys.version_info < (3, 10))'; then
-  echo "helm-python-sdk needs Python 3.10 or newer; $venv has $("$venv/bin/python" --version)" >&2
-  exit 1
-fi
-if ! "$venv/bin/python" -c 'import helm_python' 2>/dev/null; then
-  echo "installing helm-python-sdk into $venv" >&2
-  "$venv/bin/pip" install --quiet 'helm-python-sdk>=0.2.2,<0.3'
-fi
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-# Steps 1, 2, 4, 5 and 6; writes the rendered manifests under $work for step 3.
-"$venv/bin/python" - "$chart" "$root/config/flux" "$work" "$min_kube" <<'PY'
+# Steps 2, 4, 5 and 6; writes the rendered manifests under $work for step 3.
+"$venv/bin/python" - "$chart" "$root/config/flux" "$work" "$QD_HELM" <<'PY'
 import collections
 import glob
+import json
 import os
 import re
+import subprocess
 import sys
+import tempfile
 
-import helm_python as helm
 import yaml
 
-chart_dir, flux_dir, out_dir, MIN_KUBE = sys.argv[1], sys.argv[2], sys.argv[3], "v" + sys.argv[4]
+chart_dir, flux_dir, out_dir, HELM = sys.argv[1:5]
 STANDARD_LABELS = [
     "helm.sh/chart",
     "app.kubernetes.io/name",
@@ -89,19 +91,51 @@ def load_values(path):
         return yaml.safe_load(f) or {}
 
 
-# ---- 1. lint -------------------------------------------------------------------------
-def lint(label, values=None, kube_version=None):
-    report = helm.lint(chart_dir, values, kube_version=kube_version)
-    for message in report["messages"]:
-        severity = message["severity"]
-        text = f"{message['path']}: {message['error'].strip()}"
-        if severity >= 3:
-            fail(f"lint {label}", text)
-        elif severity == 2:
-            print(f"  lint warning ({label}): {text}")
-    for error in report["errors"]:
-        if not any(error.strip() in f for f in failures):
-            fail(f"lint {label}", error.strip())
+class RenderError(Exception):
+    pass
+
+
+SCHEMA_ERROR = "values don't meet the specifications of the schema(s)"
+
+
+def values_file(values):
+    """A file holding the values (helm reads JSON as YAML)."""
+    fd, path = tempfile.mkstemp(suffix=".json", dir=out_dir)
+    with os.fdopen(fd, "w") as f:
+        json.dump(values, f)
+    return path
+
+
+def helm(*args):
+    return subprocess.run([HELM, *args], capture_output=True, text=True)
+
+
+def render(values, name, namespace):
+    """`helm template`: the rendered text of each template, by its path."""
+    result = helm("template", name, chart_dir, "--namespace", namespace, "--values", values_file(values))
+    if result.returncode:
+        raise RenderError(result.stderr.strip())
+    rendered = collections.defaultdict(str)
+    for source, text in re.findall(r"^# Source: (\S+)\n(.*?)(?=^---$|\Z)", result.stdout, re.M | re.S):
+        rendered[source] += f"---\n{text}"
+    return rendered
+
+
+def merge_values(defaults, values):
+    """The values templates see: Helm's coalescing (maps merge, null removes a key)."""
+    merged = dict(defaults)
+    for key, value in values.items():
+        if value is None:
+            merged.pop(key, None)
+        elif isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = merge_values(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+DEFAULTS = load_values(os.path.join(chart_dir, "values.yaml"))
+CHART = load_values(os.path.join(chart_dir, "Chart.yaml"))
 
 
 value_sets = [("default", {}, "quarterdeck")]
@@ -144,8 +178,7 @@ def flux_values():
     if release is None:
         fail("config/flux", "no HelmRelease listed in kustomization.yaml")
         return None
-    with helm.Chart.load(chart_dir) as chart:
-        chart_name = chart.name
+    chart_name = CHART["name"]
     wanted = release["spec"]["chart"]["spec"]["chart"]
     if wanted not in (chart_name, "./charts/quarterdeck"):
         fail("config/flux HelmRelease", f"installs chart {wanted}, not {chart_name}")
@@ -159,16 +192,10 @@ if flux is not None:
 # appVersion follows the workspace version in Cargo.toml.
 with open(os.path.join(chart_dir, "..", "..", "Cargo.toml")) as f:
     package = re.search(r"^\[workspace\.package\]\n(?:[^\[].*\n)*?version = \"([^\"]+)\"", f.read(), re.M)
-with helm.Chart.load(chart_dir) as chart:
-    app_version = chart.metadata.get("appVersion")
+app_version = CHART.get("appVersion")
 if not package or package.group(1) != app_version:
     fail("Chart.yaml", f"appVersion {app_version} differs from the workspace version "
          f"{package.group(1) if package else '(not found)'} in Cargo.toml")
-
-lint("default values")
-lint(f"default values, Kubernetes {MIN_KUBE}", kube_version=MIN_KUBE)
-for label, values, _ in value_sets[1:]:
-    lint(label, values)
 
 
 # ---- 2. render and check -------------------------------------------------------------
@@ -353,17 +380,12 @@ def check_monitoring(label, merged, by_kind, workloads):
 
 
 def check_set(label, values, release):
-    with helm.Chart.load(chart_dir) as chart:
-        merged = chart.merge_values(values)
-        rendered = chart.render(values, name=release, namespace="quarterdeck", is_install=True)
+    merged = merge_values(DEFAULTS, values)
+    rendered = render(values, release, "quarterdeck")
     objects = []
     set_dir = os.path.join(out_dir, label)
     os.makedirs(set_dir)
     for template, text in sorted(rendered.items()):
-        if template.endswith("NOTES.txt"):
-            if not text.strip():
-                fail(label, "NOTES.txt renders empty")
-            continue
         docs = [d for d in yaml.safe_load_all(text) if d]
         kept = []
         for doc in docs:
@@ -476,13 +498,13 @@ def check_set(label, values, release):
     return len(objects)
 
 
-print(f"helm-python-sdk: Helm SDK {helm.helm_sdk_version()}")
+print(f"  {helm('version', '--short').stdout.strip()}")
 total = 0
 for label, values, release in value_sets:
     try:
         total += check_set(label, values, release)
-    except helm.HelmError as e:
-        fail(f"render {label}", str(e).strip())
+    except RenderError as e:
+        fail(f"render {label}", str(e))
 
 # ---- 4. values the schema must refuse -----------------------------------------------
 invalid = sorted(glob.glob(os.path.join(chart_dir, "ci", "invalid", "*.yaml")))
@@ -495,37 +517,33 @@ for path in invalid:
     if not expect:
         fail(label, "no '# expect: MESSAGE' line")
         continue
-    values = load_values(path)
     try:
-        with helm.Chart.load(chart_dir) as chart:
-            chart.render(values, name="bad", namespace="quarterdeck")
-    except helm.HelmValuesError as e:
+        render(load_values(path), "bad", "quarterdeck")
+    except RenderError as e:
         message = str(e)
+        if SCHEMA_ERROR not in message:
+            fail(label, f"refused by a template rather than the schema: {message}")
         for text in expect:
             if text not in message:
-                fail(label, f"refused, but the message lacks {text!r}: {message.strip()}")
-    except helm.HelmError as e:
-        fail(label, f"refused by a template rather than the schema: {str(e).strip()}")
+                fail(label, f"refused, but the message lacks {text!r}: {message}")
     else:
         fail(label, "was accepted; the schema should refuse it")
-    if not helm.lint(chart_dir, values)["errors"]:
+    if helm("lint", chart_dir, "--values", path).returncode == 0:
         fail(label, "lint reports no error")
 
 if failures:
     for f in failures:
         print(f"FAIL {f}", file=sys.stderr)
     sys.exit(1)
-print(f"  lint: no errors; {len(value_sets)} value sets rendered ({total} objects); "
+print(f"  {len(value_sets)} value sets rendered ({total} objects); "
       f"{len(invalid)} invalid value sets refused by the schema")
 PY
 
 # Step 3: every rendered manifest against the Kubernetes OpenAPI schemas.
 mapfile -t manifests < <(find "$work" -name '*.yaml' | sort)
-for version in 1.37.0 "$min_kube"; do
-  if ! "$venv/bin/kubernetes-validate" --strict --quiet -k "$version" "${manifests[@]}"; then
-    echo "kubernetes-validate --strict -k $version failed" >&2
-    exit 1
-  fi
-done
-echo "  kubernetes-validate --strict: ${#manifests[@]} rendered files valid for Kubernetes 1.37.0 and $min_kube"
+if ! "$venv/bin/kubernetes-validate" --strict --quiet -k "$min_kube" "${manifests[@]}"; then
+  echo "kubernetes-validate --strict -k $min_kube failed" >&2
+  exit 1
+fi
+echo "  kubernetes-validate --strict: ${#manifests[@]} rendered files valid for Kubernetes $min_kube"
 echo "chart OK ($((SECONDS - started))s)"

@@ -5,11 +5,13 @@
 #
 # For the default values, the default values with an existing PostgreSQL, and
 # every charts/quarterdeck/ci/*.yaml value set:
-# 1. `helm lint --strict` for the server's Kubernetes version.
+# 1. `helm lint --strict` for the server's Kubernetes version and the oldest the
+#    chart supports (Chart.yaml's kubeVersion).
 # 2. `helm template` piped to `kubectl apply --dry-run=server --validate=strict`:
 #    every object passes the server's strict field validation and admission.
 # 3. `helm install` into a fresh namespace: every object is accepted and stored
-#    (pods stay pending: the test cluster has no nodes). `helm upgrade` with the
+#    (pods stay pending: the test cluster has no nodes), and the NOTES name the
+#    release. `helm upgrade` with the
 #    same values keeps the bundled PostgreSQL's generated password (the chart's
 #    `lookup` against the server); `helm uninstall` removes every object but
 #    that secret (helm.sh/resource-policy: keep).
@@ -35,6 +37,9 @@ chart=charts/quarterdeck
 started=$SECONDS
 kube_version=$("${kubectl[@]}" get --raw /version | sed -n 's/.*"gitVersion": *"\([^"]*\)".*/\1/p')
 [[ -n $kube_version ]] || die "could not read the kube-apiserver's version"
+# The oldest Kubernetes the chart supports: Chart.yaml's kubeVersion ">=X.Y.Z-0".
+min_kube=v$(sed -n 's/^kubeVersion: *">=\([0-9]*\.[0-9]*\.[0-9]*\).*/\1/p' "$chart/Chart.yaml")
+[[ $min_kube != v ]] || die "Chart.yaml needs kubeVersion: \">=X.Y.Z-0\""
 
 id=$(head -c 4 /dev/urandom | od -An -tx1 | tr -d ' \n')
 tmp=$(mktemp -d)
@@ -109,10 +114,12 @@ for ((i = 0; i < ${#sets[@]}; i += 2)); do
   "${kubectl[@]}" create namespace "$ns" >/dev/null
   secrets "$ns"
 
-  if ! "${helm[@]}" lint --strict "$chart" --kube-version "$kube_version" --namespace "$ns" "${flags[@]}" >"$tmp/lint.log" 2>&1; then
-    cat "$tmp/lint.log" >&2
-    fail "$label: helm lint --strict"
-  fi
+  for version in "$kube_version" "$min_kube"; do
+    if ! "${helm[@]}" lint --strict "$chart" --kube-version "$version" --namespace "$ns" "${flags[@]}" >"$tmp/lint.log" 2>&1; then
+      cat "$tmp/lint.log" >&2
+      fail "$label: helm lint --strict --kube-version $version"
+    fi
+  done
 
   if ! "${helm[@]}" template "$release" "$chart" --namespace "$ns" --kube-version "$kube_version" "${flags[@]}" >"$tmp/render.yaml"; then
     fail "$label: helm template"
@@ -126,6 +133,10 @@ for ((i = 0; i < ${#sets[@]}; i += 2)); do
     cat "$tmp/install.log" >&2
     fail "$label: helm install"
     continue
+  fi
+  if ! sed -n '/^NOTES:$/,$p' "$tmp/install.log" | grep -q "installed as release $release in namespace $ns"; then
+    cat "$tmp/install.log" >&2
+    fail "$label: helm install printed no NOTES naming the release"
   fi
   "${helm[@]}" get manifest "$release" --namespace "$ns" >"$tmp/manifest.yaml"
   objects=$(grep -c '^kind:' "$tmp/manifest.yaml" || true)
