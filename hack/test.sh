@@ -49,6 +49,9 @@ git ls-files -z '*.yaml' '*.yml' ':!:*/templates/*' | xargs -0 \
 say "Helm chart: RBAC judged by a real kube-apiserver"
 tests/kube/chart_rbac.sh
 
+say "Helm chart: scripts in Canary resources need the exec verb (admission policy on a real kube-apiserver)"
+tests/kube/script_policy.sh
+
 say "Helm chart: real helm lint, strict server-side dry run, install, upgrade and uninstall"
 tests/kube/helm_chart.sh
 
