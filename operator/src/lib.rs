@@ -7,6 +7,7 @@ mod config;
 pub mod controller;
 pub mod directory;
 pub mod engine;
+pub mod hardening;
 pub mod leader;
 pub mod mapping;
 pub mod metrics;

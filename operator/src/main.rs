@@ -1,8 +1,10 @@
+use anyhow::Context;
 use clap::Parser;
-use quarterdeck_operator::{Config, run};
+use quarterdeck_operator::{Config, hardening, run};
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
+    hardening::forbid_inspection().context("making the process non-dumpable")?;
     let config = Config::parse();
     config.log.init()?;
     run(config).await
