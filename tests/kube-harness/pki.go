@@ -72,9 +72,12 @@ func writePKI(dir string) (*pki, error) {
 	}); err != nil {
 		return nil, err
 	}
-	// The bootstrap RBAC policy grants this identity what the controller manager needs.
+	// With --use-service-account-credentials=false every controller acts as this
+	// identity, and the bootstrap role system:kube-controller-manager lacks what
+	// the controllers' own roles grant (the clusterrole-aggregation controller
+	// patches ClusterRoles, the root-ca publisher creates ConfigMaps): system:masters.
 	if p.controllerManager, err = leaf("controller-manager", &x509.Certificate{
-		Subject:     pkix.Name{CommonName: "system:kube-controller-manager"},
+		Subject:     pkix.Name{CommonName: "system:kube-controller-manager", Organization: []string{"system:masters"}},
 		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth},
 	}); err != nil {
 		return nil, err
