@@ -73,7 +73,14 @@ impl KubeProxy {
     /// A proxy for the cluster found the way kubectl finds it (in-cluster
     /// service account, then `KUBECONFIG` or `~/.kube/config`).
     pub async fn from_environment(settings: &KubeProxySettings) -> Result<Self, KubeProxyError> {
-        let mut config = kube::Config::infer().await?;
+        Self::from_config(kube::Config::infer().await?, settings)
+    }
+
+    /// A proxy for the cluster `config` describes.
+    pub fn from_config(
+        mut config: kube::Config,
+        settings: &KubeProxySettings,
+    ) -> Result<Self, KubeProxyError> {
         // Watches and log follows stay open for as long as the client wants.
         config.read_timeout = None;
         // Whether to retry is the client's decision, not the proxy's.
