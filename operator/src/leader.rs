@@ -53,6 +53,14 @@ fn next_step(spec: Option<&LeaseSpec>, identity: &str, now: Timestamp) -> Step {
     }
 }
 
+/// How long one round may take. A renewal starts at most `renew_every`
+/// after the last one and must end well before the lease expires, or a
+/// leader the API server no longer answers (requests have no read timeout)
+/// would keep reconciling beside the replica that took over.
+fn round_deadline(settings: &LeaseSettings) -> Duration {
+    (settings.duration.saturating_sub(settings.renew_every) / 2).max(settings.duration / 4)
+}
+
 pub struct Elector {
     api: Api<Lease>,
     settings: LeaseSettings,
@@ -123,14 +131,20 @@ impl Elector {
     }
 
     /// Runs the election until the process stops, publishing leadership on
-    /// `leader`. Leadership is given up as soon as a renewal fails: the
-    /// lease may already have passed to another replica.
+    /// `leader`. Leadership is given up as soon as a renewal fails or goes
+    /// unanswered past the round deadline: the lease may already have
+    /// passed to another replica.
     pub async fn run(self, leader: watch::Sender<bool>) {
+        let deadline = round_deadline(&self.settings);
         loop {
-            let holds = match self.round().await {
-                Ok(holds) => holds,
-                Err(e) => {
+            let holds = match tokio::time::timeout(deadline, self.round()).await {
+                Ok(Ok(holds)) => holds,
+                Ok(Err(e)) => {
                     tracing::warn!(error = %e, "leader election round failed");
+                    false
+                }
+                Err(_) => {
+                    tracing::warn!(?deadline, "leader election round got no answer in time");
                     false
                 }
             };
@@ -194,5 +208,28 @@ mod tests {
         assert_eq!(next_step(Some(&stale), "a", now), Step::TakeOver);
         let released = LeaseSpec::default();
         assert_eq!(next_step(Some(&released), "a", now), Step::TakeOver);
+    }
+
+    #[test]
+    fn a_round_ends_well_before_the_lease_could_expire() {
+        let settings = |duration: u64, renew: u64| LeaseSettings {
+            name: "lease".into(),
+            namespace: "default".into(),
+            identity: "a".into(),
+            duration: Duration::from_millis(duration),
+            renew_every: Duration::from_millis(renew),
+        };
+        assert_eq!(
+            round_deadline(&settings(15_000, 5_000)),
+            Duration::from_secs(5)
+        );
+        assert_eq!(
+            round_deadline(&settings(2_000, 200)),
+            Duration::from_millis(900)
+        );
+        assert_eq!(
+            round_deadline(&settings(1_000, 1_000)),
+            Duration::from_millis(250)
+        );
     }
 }

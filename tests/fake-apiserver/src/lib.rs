@@ -1,12 +1,13 @@
-//! An in-process fake Kubernetes API server for controller tests.
+//! An in-process fake Kubernetes API server, for the tests that need what a
+//! real one cannot do (a cluster without the CRDs, an unavailable server,
+//! requests recorded as sent); everything else runs against the real
+//! kube-apiserver `hack/test.sh` starts.
 //!
 //! [`FakeApiServer`] listens on a loopback port and speaks enough of the real
 //! API server's HTTP protocol — list, watch (including streaming lists and
 //! bookmarks), get, create, replace, the four patch content types, delete with
 //! finalizers, status subresources and optimistic concurrency — that
-//! unmodified kube-rs clients, `kube::runtime::watcher`, `Controller`,
-//! `finalizer`, `events::Recorder` and Lease-based leader election work
-//! against it.
+//! unmodified kube-rs clients and `kube::runtime::watcher` work against it.
 //!
 //! ```no_run
 //! # async fn demo() -> Result<(), kube::Error> {
@@ -23,9 +24,8 @@
 //! # }
 //! ```
 //!
-//! Built-in kinds: core `v1` `namespaces` (with `/status`), `configmaps`,
-//! `secrets`, `events`; `events.k8s.io/v1` `events`; `coordination.k8s.io/v1`
-//! `leases`. Custom kinds are added with [`FakeApiServer::register`] or
+//! Built-in kinds: core `v1` `namespaces` (with `/status`), `configmaps` and
+//! `secrets`. Custom kinds are added with [`FakeApiServer::register`] or
 //! [`FakeApiServer::register_crd`].
 //!
 //! Deliberate simplifications: server-side apply is a JSON merge patch (no

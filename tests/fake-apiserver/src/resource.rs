@@ -108,9 +108,6 @@ pub(crate) fn builtins() -> Vec<ResourceType> {
         ResourceType::cluster_scoped("", "v1", "Namespace", "namespaces").with_status_subresource(),
         ResourceType::namespaced("", "v1", "ConfigMap", "configmaps"),
         ResourceType::namespaced("", "v1", "Secret", "secrets"),
-        ResourceType::namespaced("", "v1", "Event", "events"),
-        ResourceType::namespaced("events.k8s.io", "v1", "Event", "events"),
-        ResourceType::namespaced("coordination.k8s.io", "v1", "Lease", "leases"),
     ]
 }
 

@@ -656,14 +656,10 @@ mod tests {
             Ok(Target::Collection(_))
         ));
         assert!(matches!(
-            target("/apis/coordination.k8s.io/v1/namespaces/x/leases/l"),
+            target("/api/v1/namespaces/x/secrets/s"),
             Ok(Target::Object { .. })
         ));
         assert!(matches!(target("/api/v1"), Ok(Target::ResourceList { .. })));
-        assert!(matches!(
-            target("/apis/events.k8s.io/v1"),
-            Ok(Target::ResourceList { .. })
-        ));
     }
 
     #[test]

@@ -1,33 +1,20 @@
 //! Protocol tests: real kube-rs clients and runtime helpers against the fake server.
 
-use std::{
-    sync::{Arc, Mutex},
-    time::Duration,
-};
+use std::time::Duration;
 
 use anyhow::{Context as _, Result, anyhow, bail, ensure};
 use futures::StreamExt as _;
-use k8s_openapi::api::{
-    coordination::v1::{Lease, LeaseSpec},
-    core::v1::{ConfigMap, Namespace, Secret},
-    events::v1::Event as K8sEvent,
-};
+use k8s_openapi::api::core::v1::{ConfigMap, Namespace, Secret};
 use kube::{
-    Api, Client, CustomResource, CustomResourceExt as _, Resource as _, ResourceExt as _,
+    Api, CustomResource, CustomResourceExt as _, Resource as _, ResourceExt as _,
     api::{DeleteParams, ListParams, Patch, PatchParams, PostParams, WatchEvent, WatchParams},
     core::ObjectMeta,
-    runtime::{
-        Controller,
-        controller::Action,
-        events::{Event as RecorderEvent, EventType, Recorder, Reporter},
-        finalizer::{self, Event as FinalizerEvent},
-        watcher,
-    },
+    runtime::watcher,
 };
 use quarterdeck_fake_apiserver::{FakeApiServer, ResourceType};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::json;
 
 /// A tiny custom kind with a status subresource.
 #[derive(CustomResource, Deserialize, Serialize, Clone, Debug, PartialEq, JsonSchema)]
@@ -82,18 +69,6 @@ fn api_code(result: Result<impl std::fmt::Debug, kube::Error>) -> Option<u16> {
         Err(kube::Error::Api(status)) => Some(status.code),
         _ => None,
     }
-}
-
-/// Polls `check` until it holds or `STEP` elapses.
-async fn eventually(what: &str, mut check: impl FnMut() -> bool) -> Result<()> {
-    let deadline = tokio::time::Instant::now() + STEP;
-    while tokio::time::Instant::now() < deadline {
-        if check() {
-            return Ok(());
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    bail!("timed out waiting for: {what}")
 }
 
 async fn next<S, T>(stream: &mut S) -> Result<T>
@@ -687,83 +662,6 @@ async fn watch_from_compacted_resource_version_is_gone() -> Result<()> {
 }
 
 #[tokio::test]
-async fn lease_replace_with_stale_resource_version_conflicts() -> Result<()> {
-    let server = FakeApiServer::start().await;
-    let leases: Api<Lease> = Api::namespaced(server.client(), "quarterdeck-system");
-    let lease = Lease {
-        metadata: ObjectMeta {
-            name: Some("operator-leader".into()),
-            ..ObjectMeta::default()
-        },
-        spec: Some(LeaseSpec {
-            holder_identity: Some("pod-a".into()),
-            lease_duration_seconds: Some(15),
-            ..LeaseSpec::default()
-        }),
-    };
-    let created = leases.create(&PostParams::default(), &lease).await?;
-
-    // Two candidates read the same version; the first write wins.
-    let mut a = leases.get("operator-leader").await?;
-    let mut b = a.clone();
-    a.spec.get_or_insert_default().holder_identity = Some("pod-a".into());
-    a.spec.get_or_insert_default().lease_transitions = Some(1);
-    let renewed = leases
-        .replace("operator-leader", &PostParams::default(), &a)
-        .await?;
-    assert_ne!(renewed.resource_version(), created.resource_version());
-
-    b.spec.get_or_insert_default().holder_identity = Some("pod-b".into());
-    match leases
-        .replace("operator-leader", &PostParams::default(), &b)
-        .await
-    {
-        Err(kube::Error::Api(status)) => {
-            assert_eq!(status.code, 409);
-            assert_eq!(status.reason, "Conflict");
-        }
-        other => bail!("expected 409 Conflict, got {other:?}"),
-    }
-    // A merge patch carrying a stale resourceVersion conflicts too.
-    let stale = json!({"metadata": {"resourceVersion": created.resource_version()}, "spec": {"holderIdentity": "pod-b"}});
-    assert_eq!(
-        api_code(
-            leases
-                .patch(
-                    "operator-leader",
-                    &PatchParams::default(),
-                    &Patch::Merge(stale)
-                )
-                .await
-        ),
-        Some(409)
-    );
-    // Retrying on the fresh version succeeds.
-    let mut fresh = leases.get("operator-leader").await?;
-    fresh.spec.get_or_insert_default().holder_identity = Some("pod-b".into());
-    let taken = leases
-        .replace("operator-leader", &PostParams::default(), &fresh)
-        .await?;
-    assert_eq!(
-        taken.spec.and_then(|s| s.holder_identity).as_deref(),
-        Some("pod-b")
-    );
-    // Delete preconditions are honoured.
-    let precondition = DeleteParams {
-        preconditions: Some(kube::api::Preconditions {
-            resource_version: created.resource_version(),
-            uid: None,
-        }),
-        ..DeleteParams::default()
-    };
-    assert_eq!(
-        api_code(leases.delete("operator-leader", &precondition).await),
-        Some(409)
-    );
-    Ok(())
-}
-
-#[tokio::test]
 async fn unavailable_server_answers_503_until_restored() -> Result<()> {
     let server = FakeApiServer::start().await;
     let cms: Api<ConfigMap> = Api::default_namespaced(server.client());
@@ -799,182 +697,6 @@ async fn unavailable_server_answers_503_until_restored() -> Result<()> {
 
     server.set_available(true);
     assert_eq!(cms.get("c").await?.name_any(), "c");
-    Ok(())
-}
-
-#[derive(Default)]
-struct Seen {
-    cleaned_up: Vec<String>,
-    applied_sizes: Vec<i32>,
-}
-
-struct Ctx {
-    client: Client,
-    seen: Mutex<Seen>,
-}
-
-const FINALIZER: &str = "test.quarterdeck.dev/cleanup";
-
-async fn reconcile(
-    widget: Arc<Widget>,
-    ctx: Arc<Ctx>,
-) -> Result<Action, finalizer::Error<kube::Error>> {
-    let ns = widget.namespace().unwrap_or_else(|| "default".into());
-    let api: Api<Widget> = Api::namespaced(ctx.client.clone(), &ns);
-    finalizer::finalizer(&api, FINALIZER, widget, |event| async {
-        match event {
-            FinalizerEvent::Apply(w) => {
-                ctx.seen
-                    .lock()
-                    .expect("seen")
-                    .applied_sizes
-                    .push(w.spec.size);
-                let status = json!({
-                    "apiVersion": Widget::api_version(&()),
-                    "kind": Widget::kind(&()),
-                    "status": {"observedSize": w.spec.size},
-                });
-                api.patch_status(
-                    &w.name_any(),
-                    &PatchParams::apply("widget-controller").force(),
-                    &Patch::Apply(status),
-                )
-                .await?;
-                Ok(Action::await_change())
-            }
-            FinalizerEvent::Cleanup(w) => {
-                ctx.seen.lock().expect("seen").cleaned_up.push(w.name_any());
-                Ok(Action::await_change())
-            }
-        }
-    })
-    .await
-}
-
-fn error_policy(_: Arc<Widget>, _: &finalizer::Error<kube::Error>, _: Arc<Ctx>) -> Action {
-    Action::requeue(Duration::from_millis(50))
-}
-
-fn observed_size(server: &FakeApiServer, name: &str) -> Option<i64> {
-    server
-        .object(GROUP, "v1", "widgets", Some("default"), name)
-        .and_then(|w| w.pointer("/status/observedSize").and_then(Value::as_i64))
-}
-
-#[tokio::test]
-async fn controller_with_finalizer_reconciles_updates_and_cleans_up() -> Result<()> {
-    let server = server_with_widgets().await;
-    let client = server.client();
-    let widgets: Api<Widget> = Api::default_namespaced(client.clone());
-    let ctx = Arc::new(Ctx {
-        client: client.clone(),
-        seen: Mutex::new(Seen::default()),
-    });
-
-    let controller = Controller::new(widgets.clone(), watcher::Config::default())
-        .run(reconcile, error_policy, Arc::clone(&ctx))
-        .for_each(|_| async {});
-    let handle = tokio::spawn(controller);
-
-    widgets
-        .create(&PostParams::default(), &widget("w1", 1))
-        .await?;
-    eventually("finalizer added and status observed", || {
-        let stored = server.object(GROUP, "v1", "widgets", Some("default"), "w1");
-        stored.is_some_and(|w| w["metadata"]["finalizers"] == json!([FINALIZER]))
-            && observed_size(&server, "w1") == Some(1)
-    })
-    .await?;
-
-    // The finalizer was added with kube's JSON patch (test + add).
-    let added = server
-        .requests()
-        .into_iter()
-        .find(|r| r.content_type.as_deref() == Some("application/json-patch+json"))
-        .context("finalizer patch")?;
-    assert_eq!(
-        added.body.as_ref().and_then(|b| b[0]["op"].as_str()),
-        Some("test")
-    );
-
-    // An update is observed and reconciled.
-    widgets
-        .patch(
-            "w1",
-            &PatchParams::default(),
-            &Patch::Merge(json!({"spec": {"size": 2}})),
-        )
-        .await?;
-    eventually("status follows spec", || {
-        observed_size(&server, "w1") == Some(2)
-    })
-    .await?;
-
-    // Identical status applies are no-ops, so the controller settles instead of hot-looping.
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    let settled = server.requests().len();
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    assert_eq!(
-        server.requests().len(),
-        settled,
-        "controller should be idle"
-    );
-
-    // Deleting runs cleanup, removes the finalizer and the object disappears.
-    widgets.delete("w1", &DeleteParams::default()).await?;
-    eventually("object deleted", || {
-        server
-            .object(GROUP, "v1", "widgets", Some("default"), "w1")
-            .is_none()
-    })
-    .await?;
-    {
-        let seen = ctx.seen.lock().expect("seen");
-        assert_eq!(seen.cleaned_up, ["w1"]);
-        assert!(seen.applied_sizes.contains(&1) && seen.applied_sizes.contains(&2));
-    }
-    handle.abort();
-    Ok(())
-}
-
-#[tokio::test]
-async fn event_recorder_creates_then_patches_series() -> Result<()> {
-    let server = FakeApiServer::start().await;
-    let client = server.client();
-    let cms: Api<ConfigMap> = Api::default_namespaced(client.clone());
-    let cm = cms
-        .create(&PostParams::default(), &config_map("c", &[]))
-        .await?;
-
-    let recorder = Recorder::new(
-        client.clone(),
-        Reporter {
-            controller: "quarterdeck-test".into(),
-            instance: None,
-        },
-    );
-    let event = RecorderEvent {
-        type_: EventType::Normal,
-        reason: "Synced".into(),
-        note: Some("synced the config map".into()),
-        action: "Sync".into(),
-        secondary: None,
-    };
-    let reference = cm.object_ref(&());
-    recorder.publish(&event, &reference).await?;
-    recorder.publish(&event, &reference).await?;
-
-    let events: Api<K8sEvent> = Api::default_namespaced(client);
-    let list = events.list(&ListParams::default()).await?;
-    assert_eq!(list.items.len(), 1);
-    let stored = &list.items[0];
-    assert_eq!(stored.reason.as_deref(), Some("Synced"));
-    assert_eq!(
-        stored.regarding.as_ref().and_then(|r| r.name.as_deref()),
-        Some("c")
-    );
-    assert_eq!(stored.series.as_ref().map(|s| s.count), Some(2));
-    assert_eq!(server.objects("events.k8s.io", "v1", "events").len(), 1);
     Ok(())
 }
 
