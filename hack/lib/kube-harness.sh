@@ -11,14 +11,29 @@ kube_harness_module_version() {
   awk -v m="$1" '$1 == m { print $2; exit }' "$KUBE_HARNESS_SRC/go.mod"
 }
 
+# The build flags, with the version stamps release builds carry: without them
+# the binaries report v0.0.0-master and helm template assumes Kubernetes 1.20.
+kube_harness_ldflags() {
+  local kube helm major minor pkg ldflags
+  kube=$(kube_harness_module_version k8s.io/kubernetes)
+  helm=$(kube_harness_module_version helm.sh/helm/v3)
+  major=$(echo "${kube#v}" | cut -d. -f1) minor=$(echo "$kube" | cut -d. -f2)
+  ldflags="-s -w -X helm.sh/helm/v3/internal/version.version=$helm"
+  ldflags="$ldflags -X helm.sh/helm/v3/pkg/chartutil.k8sVersionMajor=$major -X helm.sh/helm/v3/pkg/chartutil.k8sVersionMinor=$minor"
+  for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+    ldflags="$ldflags -X $pkg.gitVersion=$kube -X $pkg.gitMajor=$major -X $pkg.gitMinor=$minor -X $pkg.gitTreeState=clean"
+  done
+  echo "$ldflags"
+}
+
 # The cache directory: named by the Kubernetes and Helm versions and a hash of
-# the harness sources and this script (the build flags), so any change
-# rebuilds and an unchanged tree reuses it.
+# the harness sources and build flags, so any change rebuilds and an unchanged
+# tree reuses it.
 kube_harness_bin_dir() {
   local kube helm hash
   kube=$(kube_harness_module_version k8s.io/kubernetes)
   helm=$(kube_harness_module_version helm.sh/helm/v3)
-  hash=$(cat "$KUBE_HARNESS_SRC"/go.mod "$KUBE_HARNESS_SRC"/go.sum "$KUBE_HARNESS_SRC"/*.go hack/lib/kube-harness.sh | sha256sum | cut -c1-12)
+  hash=$({ cat "$KUBE_HARNESS_SRC"/go.mod "$KUBE_HARNESS_SRC"/go.sum "$KUBE_HARNESS_SRC"/*.go; kube_harness_ldflags; } | sha256sum | cut -c1-12)
   echo "${XDG_CACHE_HOME:-$HOME/.cache}/quarterdeck/kube-$kube-helm-$helm-$hash"
 }
 
@@ -27,31 +42,22 @@ ensure_kube_harness() {
   ensure_third_party_crds
   KUBE_HARNESS_BIN=$(kube_harness_bin_dir)
   if [ -x "$KUBE_HARNESS_BIN/kube-harness" ] && [ -x "$KUBE_HARNESS_BIN/kubectl" ] && [ -x "$KUBE_HARNESS_BIN/helm" ]; then
+    touch "$KUBE_HARNESS_BIN" # in use: see the clean-up below
     return
   fi
-  local kube helm ldflags pkg tmp started=$SECONDS
-  kube=$(kube_harness_module_version k8s.io/kubernetes)
-  helm=$(kube_harness_module_version helm.sh/helm/v3)
-  say "building kube-apiserver, etcd, kube-controller-manager and kubectl $kube, helm $helm (once per version)"
-  # The version stamps release builds carry: without them the binaries report
-  # v0.0.0-master and helm template assumes Kubernetes 1.20.
-  local major minor
-  major=$(echo "${kube#v}" | cut -d. -f1) minor=$(echo "$kube" | cut -d. -f2)
-  ldflags="-s -w -X helm.sh/helm/v3/internal/version.version=$helm"
-  ldflags="$ldflags -X helm.sh/helm/v3/pkg/chartutil.k8sVersionMajor=$major -X helm.sh/helm/v3/pkg/chartutil.k8sVersionMinor=$minor"
-  for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
-    ldflags="$ldflags -X $pkg.gitVersion=$kube -X $pkg.gitMajor=$major -X $pkg.gitMinor=$minor -X $pkg.gitTreeState=clean"
-  done
+  local tmp ldflags started=$SECONDS
+  ldflags=$(kube_harness_ldflags)
+  say "building kube-apiserver, etcd, kube-controller-manager and kubectl $(kube_harness_module_version k8s.io/kubernetes), helm $(kube_harness_module_version helm.sh/helm/v3) (once per version)"
   mkdir -p "$(dirname "$KUBE_HARNESS_BIN")"
   tmp=$(mktemp -d "$KUBE_HARNESS_BIN.tmp.XXXXXX")
+  chmod 755 "$tmp"
   (cd "$KUBE_HARNESS_SRC" && GOFLAGS=-mod=readonly go build -trimpath -ldflags "$ldflags" -o "$tmp/" \
     . k8s.io/kubernetes/cmd/kubectl helm.sh/helm/v3/cmd/helm) || { rm -rf "$tmp"; die "building the Kubernetes test harness failed"; }
-  local old
-  for old in "$(dirname "$KUBE_HARNESS_BIN")"/kube-*-helm-*; do
-    # Older builds are of no further use; builds in progress end in .tmp.XXXXXX.
-    case $old in *.tmp.*) ;; *) rm -rf "$old" ;; esac
-  done
-  mv "$tmp" "$KUBE_HARNESS_BIN"
+  # A run of the same tree may have built it meanwhile; either build will do.
+  mv -T "$tmp" "$KUBE_HARNESS_BIN" 2>/dev/null || rm -rf "$tmp"
+  # Builds (and broken-off builds) unused for a day go; a run of another
+  # checkout may still be using a recent one.
+  find "$(dirname "$KUBE_HARNESS_BIN")" -mindepth 1 -maxdepth 1 -name 'kube-*-helm-*' -mmin +1440 -exec rm -rf {} +
   say "Kubernetes test harness built in $((SECONDS - started))s"
 }
 
@@ -108,16 +114,12 @@ start_kube_apiserver() {
   say "test kube-apiserver on $(cat "$KUBE_HARNESS_DIR/ready") (ready in $((SECONDS - started))s)"
 }
 
+# Killed outright: a graceful apiserver shutdown waits on open watches for
+# seconds, and nothing of a test control plane is worth keeping. The
+# controller manager dies with it (parent-death signal).
 stop_kube_apiserver() {
   [ -n "${KUBE_HARNESS_DIR:-}" ] || return 0
-  if kill -TERM "$KUBE_HARNESS_PID" 2>/dev/null; then
-    local i
-    for i in $(seq 50); do
-      kill -0 "$KUBE_HARNESS_PID" 2>/dev/null || break
-      sleep 0.2
-    done
-    kill -KILL "$KUBE_HARNESS_PID" 2>/dev/null || true
-  fi
+  kill -KILL "$KUBE_HARNESS_PID" 2>/dev/null && wait "$KUBE_HARNESS_PID" 2>/dev/null
   rm -rf "$KUBE_HARNESS_DIR"
   KUBE_HARNESS_DIR=
 }
