@@ -70,7 +70,7 @@ func run(dir string, readyTimeout time.Duration) error {
 		return err
 	}
 
-	go exitWithParent()
+	go exitWithParent(dir)
 
 	apiserverDone := make(chan error, 1)
 	go func() { apiserverDone <- runAPIServer(apiserverArgs(dir, port, etcd.clientURL, pki)) }()
@@ -108,14 +108,15 @@ func run(dir string, readyTimeout time.Duration) error {
 	}
 }
 
-// exitWithParent stops the harness like SIGTERM would when the process that
-// started it is gone, so a test run that is killed leaves no control plane.
-func exitWithParent() {
+// exitWithParent ends the harness when the process that started it is gone
+// (a test run killed outright): no control plane or state directory is left
+// behind. The controller manager goes with it (parent-death signal).
+func exitWithParent(dir string) {
 	parent := os.Getppid()
 	for range time.Tick(time.Second) {
 		if os.Getppid() != parent {
-			_ = syscall.Kill(os.Getpid(), syscall.SIGTERM)
-			return
+			_ = os.RemoveAll(dir)
+			os.Exit(1)
 		}
 	}
 }
