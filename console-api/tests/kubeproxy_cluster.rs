@@ -596,6 +596,29 @@ async fn a_viewer_reads_as_the_reader_and_kubernetes_refuses_the_reader_what_vie
     assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
     assert_eq!(body["reason"], "Forbidden");
     assert!(release.admin_reads(ns, "seen").await.is_some());
+    // Kubernetes itself refuses the reader that delete, as the proxy does.
+    let as_reader = format!("--as={}", release.reader);
+    let refused = failed(
+        run(
+            &kubectl_path(),
+            &[
+                "delete",
+                "canaries.quarterdeck.dev",
+                "seen",
+                "-n",
+                ns,
+                &as_reader,
+            ],
+            None,
+        )
+        .await,
+        "the reader deleting a canary",
+    );
+    assert!(
+        refused.contains("Forbidden") || refused.contains("forbidden"),
+        "{refused}"
+    );
+    assert!(release.admin_reads(ns, "seen").await.is_some());
 
     // What view does not grant, Kubernetes refuses to the impersonated
     // reader, whatever identity the caller asks for.
