@@ -21,6 +21,22 @@ say "building (release)"
 cargo build --release --locked --bin quarterdeck-api --bin quarterdeck-operator
 
 listen=${QUARTERDECK_LISTEN:-127.0.0.1:8080}
+state=.quarterdeck
+password_file=$state/admin-password
+# The admin's password is kept beside the data it belongs to, so this script
+# can seed the sample world's people and teams on every start.
+if [ -z "${QUARTERDECK_ADMIN_PASSWORD:-}" ]; then
+  if [ -f "$password_file" ]; then
+    QUARTERDECK_ADMIN_PASSWORD=$(cat "$password_file")
+  elif [ ! -d "$state/db" ]; then
+    mkdir -p "$state"
+    (umask 077 && python3 -c 'import secrets; print(secrets.token_urlsafe(18))' >"$password_file")
+    QUARTERDECK_ADMIN_PASSWORD=$(cat "$password_file")
+    say "admin@localhost's password is in $password_file"
+  fi
+fi
+[ -n "${QUARTERDECK_ADMIN_PASSWORD:-}" ] && export QUARTERDECK_ADMIN_PASSWORD
+
 say "starting quarterdeck-api on http://$listen"
 target/release/quarterdeck-api "$@" &
 api=$!
@@ -36,6 +52,31 @@ until curl -sf "http://$listen/api/about" >/dev/null 2>&1; do
   kill -0 $api 2>/dev/null || die "quarterdeck-api exited; see the log above"
   sleep 0.2
 done
+
+# The people and teams config/samples refers to: the console's own rows,
+# which no custom resource creates.
+seed_sample_world() {
+  local api="http://$listen" auth="admin@localhost:$QUARTERDECK_ADMIN_PASSWORD" team link token
+  for team in sre support; do
+    if [ "$(curl -sf -u "$auth" "$api/api/db/teams?name=eq.$team&deleted_at=is.null&select=id")" = "[]" ]; then
+      curl -sf -u "$auth" -H 'content-type: application/json' -d "{\"name\": \"$team\"}" "$api/api/db/teams" >/dev/null
+    fi
+  done
+  if [ "$(curl -sf -u "$auth" "$api/api/db/people?email=eq.contractor@example.com&select=id")" = "[]" ]; then
+    link=$(curl -sf -u "$auth" -H 'content-type: application/json' \
+      -d '{"firstName": "Contractor", "lastName": "Example", "email": "contractor@example.com", "role": "guest"}' \
+      "$api/api/auth/invite_user")
+    token=$(printf '%s' "$link" | python3 -c 'import json, sys, urllib.parse as u; q = u.urlparse(json.load(sys.stdin)["payload"]["link"]).query; print(u.parse_qs(q)["token"][0])')
+    curl -sf -H 'content-type: application/json' \
+      -d "{\"token\": \"$token\", \"password\": \"$(python3 -c 'import secrets; print(secrets.token_urlsafe(18))')\"}" \
+      "$api/api/auth/invite" >/dev/null
+  fi
+}
+if [ -n "${QUARTERDECK_ADMIN_PASSWORD:-}" ]; then
+  seed_sample_world || die "could not create the sample world's people and teams"
+else
+  say "not seeding the sample world's people and teams: the admin's password is unknown (set QUARTERDECK_ADMIN_PASSWORD, or remove $state to start over)"
+fi
 
 say "starting quarterdeck-operator on config/samples (watching for changes)"
 target/release/quarterdeck-operator --from-dir config/samples --watch &
