@@ -18,7 +18,7 @@
 mod common;
 
 use std::path::Path;
-use std::process::{Output, Stdio};
+use std::process::Output;
 use std::time::Duration;
 
 use common::Api;
@@ -27,7 +27,6 @@ use reqwest::{Client, StatusCode};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use sqlx::PgPool;
-use tokio::io::AsyncWriteExt;
 use tokio::process::Command;
 
 const PASSWORD: &str = "correct horse battery";
@@ -94,27 +93,11 @@ impl Tools {
     }
 }
 
-/// Runs a program to its end, feeding it `stdin`; never blocks the runtime,
-/// which also serves the console.
+/// Runs a program to its end, feeding it `stdin`.
 async fn run(program: &str, args: &[&str], stdin: Option<&str>, env: &[(&str, &str)]) -> Output {
-    let mut child = Command::new(program)
-        .args(args)
-        .envs(env.iter().copied())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap_or_else(|e| panic!("{program}: {e}"));
-    let mut input = child.stdin.take().unwrap();
-    if let Some(text) = stdin {
-        input.write_all(text.as_bytes()).await.unwrap();
-    }
-    drop(input);
-    tokio::time::timeout(TOOL_TIMEOUT, child.wait_with_output())
-        .await
-        .unwrap_or_else(|_| panic!("{program} {} did not finish", args.join(" ")))
-        .unwrap()
+    let mut command = Command::new(program);
+    command.args(args).envs(env.iter().copied());
+    common::tool::run_to_end(command, stdin, TOOL_TIMEOUT).await
 }
 
 fn succeeded(program: &str, args: &[&str], output: Output) -> String {

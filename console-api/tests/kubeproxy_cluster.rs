@@ -26,7 +26,7 @@ use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, IsCa, KeyPair}
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use sqlx::PgPool;
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::net::TcpListener;
 use tokio::process::Command;
 use tokio_rustls::TlsAcceptor;
@@ -45,26 +45,8 @@ fn kubectl_path() -> String {
     std::env::var("QD_KUBECTL").unwrap_or_else(|_| "kubectl".into())
 }
 
-/// Runs a program to its end, feeding it `stdin`; never blocks the runtime,
-/// which also serves the console that kubectl may be talking to.
-async fn run_command(mut command: Command, stdin: Option<&str>) -> Output {
-    let description = format!("{:?}", command.as_std());
-    let mut child = command
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap_or_else(|e| panic!("{description}: {e}"));
-    let mut input = child.stdin.take().unwrap();
-    if let Some(text) = stdin {
-        input.write_all(text.as_bytes()).await.unwrap();
-    }
-    drop(input);
-    tokio::time::timeout(KUBECTL_TIMEOUT, child.wait_with_output())
-        .await
-        .unwrap_or_else(|_| panic!("{description} did not finish"))
-        .unwrap()
+async fn run_command(command: Command, stdin: Option<&str>) -> Output {
+    common::tool::run_to_end(command, stdin, KUBECTL_TIMEOUT).await
 }
 
 async fn run(program: &str, args: &[&str], stdin: Option<&str>) -> Output {

@@ -2,6 +2,8 @@
 //! database, and helpers to create people and sign in as they would.
 #![allow(dead_code)]
 
+pub mod tool;
+
 use quarterdeck_api::{AppState, AuthSettings, serve_on};
 use quarterdeck_store::password;
 use reqwest::{Client, StatusCode};
