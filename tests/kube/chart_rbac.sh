@@ -21,20 +21,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 PROMETHEUS_OPERATOR_VERSION=v0.85.0
-source hack/lib/common.sh
+source tests/kube/lib.sh
 
-if [[ -z "${QD_KUBECTL:-}" || -z "${QD_HELM:-}" || -z "${KUBECONFIG:-}" ]]; then
-  source hack/lib/kube-harness.sh
-  start_kube_apiserver
-fi
-kubectl=("$QD_KUBECTL")
-helm=("$QD_HELM")
-started=$SECONDS
-# Render for the server under test, whatever Kubernetes version helm was built to assume.
-kube_version=$("${kubectl[@]}" get --raw /version | sed -n 's/.*"gitVersion": *"\([^"]*\)".*/\1/p')
-[[ -n $kube_version ]] || die "could not read the kube-apiserver's version"
-
-id=$(head -c 4 /dev/urandom | od -An -tx1 | tr -d ' \n')
 ns="qd-rbac-$id"            # the release namespace
 team="qd-rbac-$id-team"     # a namespace canaries live in
 other="qd-rbac-$id-other"   # a namespace the writer is not given

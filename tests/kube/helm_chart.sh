@@ -24,24 +24,13 @@
 # hack/test.sh has started the test control plane; otherwise starts one.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-source hack/lib/common.sh
+source tests/kube/lib.sh
 
-if [[ -z "${QD_KUBECTL:-}" || -z "${QD_HELM:-}" || -z "${KUBECONFIG:-}" || -z "${QD_THIRD_PARTY_CRDS:-}" ]]; then
-  source hack/lib/kube-harness.sh
-  ensure_kube_harness
-  start_kube_apiserver
-fi
-kubectl=("$QD_KUBECTL")
-helm=("$QD_HELM")
 chart=charts/quarterdeck
-started=$SECONDS
-kube_version=$("${kubectl[@]}" get --raw /version | sed -n 's/.*"gitVersion": *"\([^"]*\)".*/\1/p')
-[[ -n $kube_version ]] || die "could not read the kube-apiserver's version"
 # The oldest Kubernetes the chart supports: Chart.yaml's kubeVersion ">=X.Y.Z-0".
 min_kube=v$(sed -n 's/^kubeVersion: *">=\([0-9]*\.[0-9]*\.[0-9]*\).*/\1/p' "$chart/Chart.yaml")
 [[ $min_kube != v ]] || die "Chart.yaml needs kubeVersion: \">=X.Y.Z-0\""
 
-id=$(head -c 4 /dev/urandom | od -An -tx1 | tr -d ' \n')
 tmp=$(mktemp -d)
 failures=0
 namespaces=()

@@ -21,19 +21,9 @@
 # refuses users without `exec`, which the cluster-admin other tests write as has.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-source hack/lib/common.sh
+source tests/kube/lib.sh
 
-if [[ -z "${QD_KUBECTL:-}" || -z "${QD_HELM:-}" || -z "${KUBECONFIG:-}" ]]; then
-  source hack/lib/kube-harness.sh
-  start_kube_apiserver
-fi
-kubectl=("$QD_KUBECTL")
-helm=("$QD_HELM")
-started=$SECONDS
-kube_version=$("${kubectl[@]}" get --raw /version | sed -n 's/.*"gitVersion": *"\([^"]*\)".*/\1/p')
-[[ -n $kube_version ]] || die "could not read the kube-apiserver's version"
 
-id=$(head -c 4 /dev/urandom | od -An -tx1 | tr -d ' \n')
 ns="qd-scripts-$id"
 release="scripts-$id"
 fullname="$release-quarterdeck"
