@@ -19,24 +19,6 @@ const ROLES: [&str; 6] = [
     "responder",
 ];
 
-async fn call(
-    api: &Api,
-    client: &Client,
-    method: Method,
-    path: &str,
-    body: Option<Value>,
-) -> (StatusCode, Value) {
-    let mut req = client
-        .request(method, api.at(path))
-        .header("Prefer", "return=representation");
-    if let Some(body) = body {
-        req = req.json(&body);
-    }
-    let res = req.send().await.unwrap();
-    let status = res.status();
-    (status, res.json().await.unwrap_or(Value::Null))
-}
-
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
 async fn each_role_against_the_relations(pool: PgPool) {
     let api = Api::start(pool).await;
@@ -91,7 +73,7 @@ async fn each_role_against_the_relations(pool: PgPool) {
                 }
                 b
             });
-            let (status, reply) = call(&api, &client, method.clone(), path, body).await;
+            let (status, reply) = api.call(&client, method.clone(), path, body).await;
             if allowed.contains(&role) {
                 assert!(
                     status.is_success(),
@@ -110,7 +92,9 @@ async fn each_role_against_the_relations(pool: PgPool) {
             }
         }
     }
-    let (status, _) = call(&api, &Client::new(), Method::GET, "/api/db/canaries", None).await;
+    let (status, _) = api
+        .call(&Client::new(), Method::GET, "/api/db/canaries", None)
+        .await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
 }
 
@@ -147,69 +131,59 @@ async fn access_scopes_end_to_end(pool: PgPool) {
         for (k, v) in change.as_object().unwrap() {
             body[k] = v.clone();
         }
-        let (status, reply) = call(
-            &api,
-            &admin,
-            Method::POST,
-            "/api/db/access_scopes",
-            Some(body),
-        )
-        .await;
+        let (status, reply) = api
+            .call(&admin, Method::POST, "/api/db/access_scopes", Some(body))
+            .await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{reply}");
         assert_eq!(reply["message"], message, "{reply}");
     }
     let mut nameless = valid.clone();
     nameless["name"] = json!("");
-    let (status, reply) = call(
-        &api,
-        &admin,
-        Method::POST,
-        "/api/db/access_scopes",
-        Some(nameless),
-    )
-    .await;
+    let (status, reply) = api
+        .call(
+            &admin,
+            Method::POST,
+            "/api/db/access_scopes",
+            Some(nameless),
+        )
+        .await;
     assert_eq!(
         (status, reply["message"].as_str()),
         (StatusCode::BAD_REQUEST, Some("Name is required"))
     );
 
-    let (status, created) = call(
-        &api,
-        &admin,
-        Method::POST,
-        "/api/db/access_scopes",
-        Some(valid),
-    )
-    .await;
+    let (status, created) = api
+        .call(&admin, Method::POST, "/api/db/access_scopes", Some(valid))
+        .await;
     assert_eq!(status, StatusCode::CREATED, "{created}");
     let id = created[0]["id"].as_str().unwrap().to_owned();
     assert_eq!(created[0]["source"], "UI");
     assert_eq!(created[0]["created_by"], json!(admin_id));
 
     let list_path = "/api/db/access_scopes?select=*,person:person_id(id,name,email),team:team_id(id,name),created_by(id,name,email)&deleted_at=is.null&order=name";
-    let (status, list) = call(&api, &admin, Method::GET, list_path, None).await;
+    let (status, list) = api.call(&admin, Method::GET, list_path, None).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(list[0]["person"]["email"], "guest@example.com");
     assert_eq!(list[0]["created_by"]["email"], "root@example.com");
     assert!(!list.to_string().contains("password"));
 
-    let (status, _) = call(
-        &api,
-        &admin,
-        Method::PATCH,
-        &format!("/api/db/access_scopes?id=eq.{id}"),
-        Some(json!({"description": "prod only"})),
-    )
-    .await;
+    let (status, _) = api
+        .call(
+            &admin,
+            Method::PATCH,
+            &format!("/api/db/access_scopes?id=eq.{id}"),
+            Some(json!({"description": "prod only"})),
+        )
+        .await;
     assert_eq!(status, StatusCode::OK);
-    let (status, reply) = call(
-        &api,
-        &admin,
-        Method::PATCH,
-        &format!("/api/db/access_scopes?id=eq.{id}"),
-        Some(json!({"resources": []})),
-    )
-    .await;
+    let (status, reply) = api
+        .call(
+            &admin,
+            Method::PATCH,
+            &format!("/api/db/access_scopes?id=eq.{id}"),
+            Some(json!({"resources": []})),
+        )
+        .await;
     assert_eq!(
         (status, reply["message"].as_str()),
         (
@@ -217,16 +191,16 @@ async fn access_scopes_end_to_end(pool: PgPool) {
             Some("At least one resource type is required")
         )
     );
-    let (status, _) = call(
-        &api,
-        &admin,
-        Method::PATCH,
-        &format!("/api/db/access_scopes?id=eq.{id}"),
-        Some(json!({"deleted_at": "2026-01-01T00:00:00Z"})),
-    )
-    .await;
+    let (status, _) = api
+        .call(
+            &admin,
+            Method::PATCH,
+            &format!("/api/db/access_scopes?id=eq.{id}"),
+            Some(json!({"deleted_at": "2026-01-01T00:00:00Z"})),
+        )
+        .await;
     assert_eq!(status, StatusCode::OK);
-    let (_, list) = call(&api, &admin, Method::GET, list_path, None).await;
+    let (_, list) = api.call(&admin, Method::GET, list_path, None).await;
     assert_eq!(list, json!([]), "soft-deleted scopes leave the list");
 
     // Rows from the operator are read-only through every path.
@@ -241,28 +215,28 @@ async fn access_scopes_end_to_end(pool: PgPool) {
         json!({"description": "changed"}),
         json!({"deleted_at": "2026-01-01T00:00:00Z"}),
     ] {
-        let (status, reply) = call(
-            &api,
-            &admin,
-            Method::PATCH,
-            &format!("/api/db/access_scopes?id=eq.{crd}"),
-            Some(body),
-        )
-        .await;
+        let (status, reply) = api
+            .call(
+                &admin,
+                Method::PATCH,
+                &format!("/api/db/access_scopes?id=eq.{crd}"),
+                Some(body),
+            )
+            .await;
         assert_eq!(status, StatusCode::FORBIDDEN);
         assert_eq!(
             reply["message"],
             "Read-Only Mode: This resource is managed by Kubernetes CRD and cannot be edited from the UI."
         );
     }
-    let (status, _) = call(
-        &api,
-        &admin,
-        Method::DELETE,
-        &format!("/api/db/access_scopes?id=eq.{crd}"),
-        None,
-    )
-    .await;
+    let (status, _) = api
+        .call(
+            &admin,
+            Method::DELETE,
+            &format!("/api/db/access_scopes?id=eq.{crd}"),
+            None,
+        )
+        .await;
     assert_eq!(status, StatusCode::FORBIDDEN);
     let (description, deleted): (Option<String>, Option<chrono::DateTime<chrono::Utc>>) =
         sqlx::query_as("SELECT description, deleted_at FROM access_scopes WHERE id = $1")
@@ -310,14 +284,14 @@ async fn seed_scoped_rows(pool: &PgPool) {
 }
 
 async fn names(api: &Api, client: &Client, relation: &str) -> Vec<String> {
-    let (status, rows) = call(
-        api,
-        client,
-        Method::GET,
-        &format!("/api/db/{relation}?select=name&order=name"),
-        None,
-    )
-    .await;
+    let (status, rows) = api
+        .call(
+            client,
+            Method::GET,
+            &format!("/api/db/{relation}?select=name&order=name"),
+            None,
+        )
+        .await;
     assert_eq!(status, StatusCode::OK, "{relation}: {rows}");
     rows.as_array()
         .unwrap()
@@ -364,14 +338,14 @@ async fn a_guest_sees_exactly_what_their_scopes_match(pool: PgPool) {
         );
     }
     // Through an embed too: the hidden canary's checks stay hidden.
-    let (_, rows) = call(
-        &api,
-        &scoped,
-        Method::GET,
-        "/api/db/checks?select=name,canaries(name)",
-        None,
-    )
-    .await;
+    let (_, rows) = api
+        .call(
+            &scoped,
+            Method::GET,
+            "/api/db/checks?select=name,canaries(name)",
+            None,
+        )
+        .await;
     assert_eq!(rows.as_array().unwrap().len(), 1, "{rows}");
 }
 
@@ -443,7 +417,7 @@ async fn hostile_requests_get_clean_errors_and_change_nothing(pool: PgPool) {
     ];
     let mut not_refused = Vec::new();
     for path in gets {
-        let (status, body) = call(&api, &admin, Method::GET, path, None).await;
+        let (status, body) = api.call(&admin, Method::GET, path, None).await;
         if !status.is_client_error() || body.get("message").is_none() {
             not_refused.push(format!("{path}: {status} {body}"));
         }
@@ -454,14 +428,14 @@ async fn hostile_requests_get_clean_errors_and_change_nothing(pool: PgPool) {
         "/api/db/config_items?name=eq.x';DROP TABLE people;--",
         "/api/db/config_items?name=like.%25%27%20OR%201%3D1",
     ] {
-        let (status, body) = call(&api, &admin, Method::GET, path, None).await;
+        let (status, body) = api.call(&admin, Method::GET, path, None).await;
         assert_eq!((status, body), (StatusCode::OK, json!([])), "{path}");
     }
     let huge_in = format!(
         "/api/db/config_items?name=in.({})",
         vec!["x"; 20_000].join(",")
     );
-    let (status, _) = call(&api, &admin, Method::GET, &huge_in, None).await;
+    let (status, _) = api.call(&admin, Method::GET, &huge_in, None).await;
     assert!(status.is_client_error(), "huge in-list: {status}");
 
     let writes: Vec<(Method, &str, Value)> = vec![
@@ -518,7 +492,7 @@ async fn hostile_requests_get_clean_errors_and_change_nothing(pool: PgPool) {
     ];
     for (method, path, body) in writes {
         let body = (!body.is_null()).then_some(body);
-        let (status, reply) = call(&api, &admin, method.clone(), path, body).await;
+        let (status, reply) = api.call(&admin, method.clone(), path, body).await;
         assert!(
             status.is_client_error(),
             "{method} {path}: {status} {reply}"
@@ -574,17 +548,17 @@ async fn readers_get_no_secrets_contact_details_or_out_of_scope_runs(pool: PgPoo
     let scoped = api.signed_in("guest@example.com", PASSWORD).await;
 
     let hook = "/api/db/notifications?select=custom_services";
-    let (status, rows) = call(&api, &viewer, Method::GET, hook, None).await;
+    let (status, rows) = api.call(&viewer, Method::GET, hook, None).await;
     assert_eq!(status, StatusCode::OK);
     assert!(!rows.to_string().contains("s3cret"), "{rows}");
-    let (_, rows) = call(&api, &editor, Method::GET, hook, None).await;
+    let (_, rows) = api.call(&editor, Method::GET, hook, None).await;
     assert!(
         rows.to_string().contains("s3cret"),
         "writers see it: {rows}"
     );
 
     let emails = "/api/db/people?select=email&order=email";
-    let (_, rows) = call(&api, &viewer, Method::GET, emails, None).await;
+    let (_, rows) = api.call(&viewer, Method::GET, emails, None).await;
     let shown: Vec<&Value> = rows
         .as_array()
         .unwrap()
@@ -593,7 +567,7 @@ async fn readers_get_no_secrets_contact_details_or_out_of_scope_runs(pool: PgPoo
         .filter(|e| !e.is_null())
         .collect();
     assert_eq!(shown, [&json!("viewer@example.com")], "only their own");
-    let (_, rows) = call(&api, &root, Method::GET, emails, None).await;
+    let (_, rows) = api.call(&root, Method::GET, emails, None).await;
     assert!(
         rows.as_array()
             .unwrap()

@@ -4,30 +4,12 @@
 mod common;
 
 use common::Api;
-use reqwest::{Client, Method, StatusCode};
-use serde_json::{Value, json};
+use reqwest::{Method, StatusCode};
+use serde_json::json;
 use sqlx::PgPool;
 
 const PASSWORD: &str = "correct horse battery";
 const POLICY: &str = "/api/settings/execution-policy";
-
-async fn call(
-    api: &Api,
-    client: &Client,
-    method: Method,
-    path: &str,
-    body: Option<Value>,
-) -> (StatusCode, Value) {
-    let mut req = client
-        .request(method, api.at(path))
-        .header("Prefer", "return=representation");
-    if let Some(body) = body {
-        req = req.json(&body);
-    }
-    let res = req.send().await.unwrap();
-    let status = res.status();
-    (status, res.json().await.unwrap_or(Value::Null))
-}
 
 async fn console_scripts(pool: &PgPool) -> bool {
     sqlx::query_scalar("SELECT console_scripts FROM execution_policy")
@@ -52,13 +34,15 @@ async fn only_admins_can_switch_scripts_from_the_console_on(pool: PgPool) {
     let on = json!({"allowConsoleScripts": true});
     for role in ["editor", "viewer", "commander", "responder"] {
         let client = api.signed_in(&format!("{role}@x"), PASSWORD).await;
-        let (status, body) = call(&api, &client, Method::GET, POLICY, None).await;
+        let (status, body) = api.call(&client, Method::GET, POLICY, None).await;
         assert_eq!(
             (status, &body),
             (StatusCode::OK, &json!({"allowConsoleScripts": false})),
             "{role}"
         );
-        let (status, body) = call(&api, &client, Method::PUT, POLICY, Some(on.clone())).await;
+        let (status, body) = api
+            .call(&client, Method::PUT, POLICY, Some(on.clone()))
+            .await;
         assert_eq!(status, StatusCode::FORBIDDEN, "{role}: {body}");
         assert_eq!(
             body["message"],
@@ -70,14 +54,14 @@ async fn only_admins_can_switch_scripts_from_the_console_on(pool: PgPool) {
             "/api/db/execution_policy?id=eq.true",
         ] {
             for method in [Method::POST, Method::PATCH, Method::DELETE] {
-                let (status, _) = call(
-                    &api,
-                    &client,
-                    method.clone(),
-                    path,
-                    Some(json!({"console_scripts": true})),
-                )
-                .await;
+                let (status, _) = api
+                    .call(
+                        &client,
+                        method.clone(),
+                        path,
+                        Some(json!({"console_scripts": true})),
+                    )
+                    .await;
                 assert!(status.is_client_error(), "{role} {method} {path}: {status}");
             }
         }
@@ -95,16 +79,18 @@ async fn only_admins_can_switch_scripts_from_the_console_on(pool: PgPool) {
     assert!(!console_scripts(&pool).await);
 
     let admin = api.signed_in("admin@x", PASSWORD).await;
-    let (status, body) = call(
-        &api,
-        &admin,
-        Method::PUT,
-        POLICY,
-        Some(json!({"allowConsoleScripts": 1})),
-    )
-    .await;
+    let (status, body) = api
+        .call(
+            &admin,
+            Method::PUT,
+            POLICY,
+            Some(json!({"allowConsoleScripts": 1})),
+        )
+        .await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
-    let (status, body) = call(&api, &admin, Method::PUT, POLICY, Some(on.clone())).await;
+    let (status, body) = api
+        .call(&admin, Method::PUT, POLICY, Some(on.clone()))
+        .await;
     assert_eq!((status, body), (StatusCode::OK, on));
     assert!(console_scripts(&pool).await);
 }
@@ -120,14 +106,14 @@ async fn an_editor_cannot_save_a_console_exec_check_until_an_admin_allows_script
         "http": [{"name": "home", "url": "http://example.com"}],
         "exec": [{"name": "df", "script": "df -h"}]
     }});
-    let (status, body) = call(
-        &api,
-        &editor,
-        Method::POST,
-        "/api/db/canaries",
-        Some(canary.clone()),
-    )
-    .await;
+    let (status, body) = api
+        .call(
+            &editor,
+            Method::POST,
+            "/api/db/canaries",
+            Some(canary.clone()),
+        )
+        .await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
     let message = body["message"].as_str().unwrap_or_default();
     assert!(
@@ -137,38 +123,33 @@ async fn an_editor_cannot_save_a_console_exec_check_until_an_admin_allows_script
     assert_eq!(canaries(&pool).await, (0, 0), "nothing is written");
 
     // Nor can an existing canary gain one.
-    let (status, body) = call(&api, &editor, Method::POST, "/api/db/canaries", Some(json!({"name": "web", "spec": {"http": [{"name": "home", "url": "http://example.com"}]}}))).await;
+    let (status, body) = api.call(&editor, Method::POST, "/api/db/canaries", Some(json!({"name": "web", "spec": {"http": [{"name": "home", "url": "http://example.com"}]}}))).await;
     assert_eq!(status, StatusCode::CREATED, "{body}");
     let id = body[0]["id"].as_str().unwrap().to_owned();
-    let (status, _) = call(
-        &api,
-        &editor,
-        Method::PATCH,
-        &format!("/api/db/canaries?id=eq.{id}"),
-        Some(json!({"spec": canary["spec"]})),
-    )
-    .await;
+    let (status, _) = api
+        .call(
+            &editor,
+            Method::PATCH,
+            &format!("/api/db/canaries?id=eq.{id}"),
+            Some(json!({"spec": canary["spec"]})),
+        )
+        .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(canaries(&pool).await, (1, 1));
 
     let admin = api.signed_in("admin@x", PASSWORD).await;
-    let (status, _) = call(
-        &api,
-        &admin,
-        Method::PUT,
-        POLICY,
-        Some(json!({"allowConsoleScripts": true})),
-    )
-    .await;
+    let (status, _) = api
+        .call(
+            &admin,
+            Method::PUT,
+            POLICY,
+            Some(json!({"allowConsoleScripts": true})),
+        )
+        .await;
     assert_eq!(status, StatusCode::OK);
-    let (status, body) = call(
-        &api,
-        &editor,
-        Method::POST,
-        "/api/db/canaries",
-        Some(canary),
-    )
-    .await;
+    let (status, body) = api
+        .call(&editor, Method::POST, "/api/db/canaries", Some(canary))
+        .await;
     assert_eq!(status, StatusCode::CREATED, "{body}");
     assert_eq!(canaries(&pool).await, (2, 3));
 }
@@ -184,14 +165,14 @@ async fn only_admins_can_point_a_connections_credentials_elsewhere(pool: PgPool)
         {"name": "ok", "connection": "connection://api"},
         {"name": "leak", "connection": "connection://api", "url": "https://attacker.example.com/"}
     ]}});
-    let (status, body) = call(
-        &api,
-        &editor,
-        Method::POST,
-        "/api/db/canaries",
-        Some(foreign.clone()),
-    )
-    .await;
+    let (status, body) = api
+        .call(
+            &editor,
+            Method::POST,
+            "/api/db/canaries",
+            Some(foreign.clone()),
+        )
+        .await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
     let message = body["message"].as_str().unwrap_or_default();
     assert!(
@@ -206,8 +187,9 @@ async fn only_admins_can_point_a_connections_credentials_elsewhere(pool: PgPool)
         ("prometheus", "host"),
     ] {
         let spec = json!({"name": kind, "spec": {kind: [{"name": "x", "connection": "connection://db", field: "elsewhere:1"}]}});
-        let (status, body) =
-            call(&api, &editor, Method::POST, "/api/db/canaries", Some(spec)).await;
+        let (status, body) = api
+            .call(&editor, Method::POST, "/api/db/canaries", Some(spec))
+            .await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{kind}: {body}");
         assert!(
             body["message"]
@@ -220,14 +202,9 @@ async fn only_admins_can_point_a_connections_credentials_elsewhere(pool: PgPool)
     assert_eq!(canaries(&pool).await, (0, 0));
 
     // An admin may, and the engine then sends the credentials there.
-    let (status, body) = call(
-        &api,
-        &admin,
-        Method::POST,
-        "/api/db/canaries",
-        Some(foreign),
-    )
-    .await;
+    let (status, body) = api
+        .call(&admin, Method::POST, "/api/db/canaries", Some(foreign))
+        .await;
     assert_eq!(status, StatusCode::CREATED, "{body}");
     let id = body[0]["id"].as_str().unwrap().to_owned();
     let approved: Vec<(String, bool)> =
@@ -245,23 +222,23 @@ async fn only_admins_can_point_a_connections_credentials_elsewhere(pool: PgPool)
         ]}})
     };
     let path = format!("/api/db/canaries?id=eq.{id}");
-    let (status, body) = call(
-        &api,
-        &editor,
-        Method::PATCH,
-        &path,
-        Some(patch("https://attacker.example.com/")),
-    )
-    .await;
+    let (status, body) = api
+        .call(
+            &editor,
+            Method::PATCH,
+            &path,
+            Some(patch("https://attacker.example.com/")),
+        )
+        .await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    let (status, body) = call(
-        &api,
-        &editor,
-        Method::PATCH,
-        &path,
-        Some(patch("https://other.example.com/")),
-    )
-    .await;
+    let (status, body) = api
+        .call(
+            &editor,
+            Method::PATCH,
+            &path,
+            Some(patch("https://other.example.com/")),
+        )
+        .await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
     let url: String = sqlx::query_scalar("SELECT spec->>'url' FROM checks WHERE name = 'leak'")
         .fetch_one(&pool)

@@ -100,6 +100,26 @@ impl Api {
         res.json().await.unwrap()
     }
 
+    /// Sends a call as `client` (asking for the written rows back); the
+    /// status and the JSON body (null when there is none).
+    pub async fn call(
+        &self,
+        client: &Client,
+        method: reqwest::Method,
+        path: &str,
+        body: Option<Value>,
+    ) -> (StatusCode, Value) {
+        let mut req = client
+            .request(method, self.at(path))
+            .header("Prefer", "return=representation");
+        if let Some(body) = body {
+            req = req.json(&body);
+        }
+        let res = req.send().await.unwrap();
+        let status = res.status();
+        (status, res.json().await.unwrap_or(Value::Null))
+    }
+
     pub async fn status(
         &self,
         client: &Client,
