@@ -29,6 +29,25 @@ pub struct Config {
     #[arg(long, env = "QUARTERDECK_WATCH", requires = "from_dir")]
     pub watch: bool,
 
+    /// With --from-dir: fail a manifest that has fields its kind does not
+    /// define (like `kubectl --validate=strict`) instead of warning.
+    #[arg(long, env = "QUARTERDECK_STRICT", requires = "from_dir")]
+    pub strict: bool,
+
+    /// Let a custom resource take over a console-created row of the same
+    /// namespace and name even when that row does not ask for adoption.
+    #[arg(long, env = "QUARTERDECK_ADOPT_CONSOLE_ROWS")]
+    pub adopt_console_rows: bool,
+
+    /// Objects of one kind reconciled at once.
+    #[arg(
+        long,
+        env = "QUARTERDECK_RECONCILE_CONCURRENCY",
+        default_value_t = 4,
+        value_parser = clap::value_parser!(u16).range(1..)
+    )]
+    pub reconcile_concurrency: u16,
+
     /// With --watch: how often the folder is checked for changes.
     #[arg(long, env = "QUARTERDECK_WATCH_INTERVAL", default_value = "2s", value_parser = humantime::parse_duration)]
     pub watch_interval: std::time::Duration,

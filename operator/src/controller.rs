@@ -21,6 +21,7 @@ use quarterdeck_crds::{
     REASON_INVALID, REASON_PERSIST_FAILED, REASON_SYNCED, ScrapeConfig, Topology,
 };
 use quarterdeck_store::crd::{self, ApplyError};
+use quarterdeck_store::fence::Fence;
 use serde_json::json;
 use sqlx::PgPool;
 use uuid::Uuid;
@@ -39,7 +40,7 @@ pub enum Error {
     #[error("writing the row failed: {0}")]
     Persist(#[source] ApplyError),
     #[error("soft-deleting the row failed: {0}")]
-    Delete(#[source] sqlx::Error),
+    Delete(#[source] ApplyError),
     #[error("Kubernetes API: {0}")]
     Kube(#[from] kube::Error),
     #[error(transparent)]
@@ -73,6 +74,8 @@ pub struct Timings {
     /// First retry after a database or API error; doubles up to `max_backoff`.
     pub backoff: Duration,
     pub max_backoff: Duration,
+    /// Objects of one kind reconciled at once.
+    pub concurrency: u16,
 }
 
 impl Default for Timings {
@@ -83,6 +86,7 @@ impl Default for Timings {
             conflict_retry: Duration::from_secs(15),
             backoff: Duration::from_secs(1),
             max_backoff: Duration::from_secs(300),
+            concurrency: 4,
         }
     }
 }
@@ -94,6 +98,8 @@ pub struct Context {
     pub recorder: Recorder,
     pub metrics: Arc<Metrics>,
     pub timings: Timings,
+    /// The leadership this context writes under; `None` writes unfenced.
+    pub fence: Option<Fence>,
     /// Consecutive failures per object, for backoff and the retry-queue gauge.
     failures: Mutex<HashMap<(&'static str, String), u32>>,
 }
@@ -105,6 +111,7 @@ impl Context {
         metrics: Arc<Metrics>,
         timings: Timings,
         instance: Option<String>,
+        fence: Option<Fence>,
     ) -> Self {
         let reporter = Reporter {
             controller: MANAGER.into(),
@@ -116,6 +123,7 @@ impl Context {
             db,
             metrics,
             timings,
+            fence,
             failures: Mutex::new(HashMap::new()),
         }
     }
@@ -174,7 +182,9 @@ pub async fn run_all(ctx: Arc<Context>) {
 
 async fn run<K: Reconciled>(ctx: Arc<Context>) {
     let api = Api::<K>::all(ctx.client.clone());
+    let config = kube::runtime::controller::Config::default().concurrency(ctx.timings.concurrency);
     Controller::new(api, watcher::Config::default().any_semantic())
+        .with_config(config)
         .run(reconcile::<K>, error_policy::<K>, ctx)
         .for_each(|result| async move {
             if let Err(e) = result {
@@ -236,7 +246,7 @@ async fn apply<K: Reconciled>(api: &Api<K>, obj: &K, ctx: &Context) -> Result<Ac
         Ok(row) => row,
         Err(e) => return invalid(api, obj, ctx, e.0).await,
     };
-    match crd::apply(&ctx.db, &row).await {
+    match crd::apply(&ctx.db, &row, ctx.fence.as_ref()).await {
         Ok(applied) => {
             for (replaced, source) in &applied.replaced {
                 let note = format!(
@@ -274,7 +284,7 @@ async fn apply<K: Reconciled>(api: &Api<K>, obj: &K, ctx: &Context) -> Result<Ac
             not_ready(api, obj, ctx, REASON_CONFLICT, message).await?;
             Ok(Action::requeue(ctx.timings.conflict_retry))
         }
-        Err(e @ (ApplyError::Column { .. } | ApplyError::Database(_))) => {
+        Err(e @ (ApplyError::Column { .. } | ApplyError::Database(_) | ApplyError::Fenced)) => {
             let message = "the database refused or could not be reached; retrying".to_owned();
             publish(
                 ctx,
@@ -327,7 +337,7 @@ async fn not_ready<K: Reconciled>(
 
 async fn cleanup<K: Reconciled>(obj: &K, ctx: &Context) -> Result<Action, Error> {
     if let Some(id) = uid(obj) {
-        if let Err(e) = crd::soft_delete(&ctx.db, K::TABLE, id).await {
+        if let Err(e) = crd::soft_delete(&ctx.db, K::TABLE, id, ctx.fence.as_ref()).await {
             publish(
                 ctx,
                 obj,

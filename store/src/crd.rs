@@ -12,6 +12,8 @@ use sqlx::types::Json;
 use sqlx::{PgPool, Postgres, Transaction};
 use uuid::Uuid;
 
+use crate::fence::{self, Fence};
+
 /// The `source` of every row the operator writes.
 pub const SOURCE: &str = "KubernetesCRD";
 
@@ -87,8 +89,8 @@ pub enum Value {
     TextArray(Vec<String>),
     Bool(bool),
     Timestamp(Option<DateTime<Utc>>),
-    /// The id of the live person with this email (case-insensitive).
-    PersonByEmail(String),
+    /// The id of the live person with this id or email (case-insensitive).
+    Person(String),
     /// The id of the live team with this name.
     TeamByName(String),
 }
@@ -145,12 +147,18 @@ pub enum ApplyError {
         table: &'static str,
         column: &'static str,
     },
+    /// This replica's leadership has passed on; nothing was written.
+    #[error("refused: this replica is no longer the leader")]
+    Fenced,
     #[error(transparent)]
     Database(sqlx::Error),
 }
 
 impl From<sqlx::Error> for ApplyError {
     fn from(e: sqlx::Error) -> Self {
+        if fence::is_stale(&e) {
+            return ApplyError::Fenced;
+        }
         match e.as_database_error() {
             Some(db) if db.is_unique_violation() => ApplyError::Conflict(db.message().to_owned()),
             _ => ApplyError::Database(e),
@@ -161,7 +169,8 @@ impl From<sqlx::Error> for ApplyError {
 /// Writes the row (and a canary's checks) in one transaction: replaces any
 /// other live row of the same namespace and name, upserts by id, revives a
 /// soft-deleted row, and soft-deletes checks no longer in the spec.
-pub async fn apply(pool: &PgPool, row: &Row) -> Result<Applied, ApplyError> {
+/// With a `fence`, the database refuses the write of a stale leader.
+pub async fn apply(pool: &PgPool, row: &Row, fence: Option<&Fence>) -> Result<Applied, ApplyError> {
     let table = row.table.name();
     for (column, _) in &row.columns {
         if !row.table.columns().contains(column) {
@@ -169,6 +178,7 @@ pub async fn apply(pool: &PgPool, row: &Row) -> Result<Applied, ApplyError> {
         }
     }
     let mut tx = pool.begin().await?;
+    fence::hold(&mut tx, fence).await?;
     let mut values = Vec::with_capacity(row.columns.len());
     for (_, value) in &row.columns {
         values.push(resolve(&mut tx, value).await?);
@@ -241,8 +251,14 @@ pub async fn apply(pool: &PgPool, row: &Row) -> Result<Applied, ApplyError> {
 
 /// Soft-deletes the row (and a canary's checks). Deleting a missing or
 /// already deleted row is not an error.
-pub async fn soft_delete(pool: &PgPool, table: Table, id: Uuid) -> Result<(), sqlx::Error> {
+pub async fn soft_delete(
+    pool: &PgPool,
+    table: Table,
+    id: Uuid,
+    fence: Option<&Fence>,
+) -> Result<(), ApplyError> {
     let mut tx = pool.begin().await?;
+    fence::hold(&mut tx, fence).await?;
     sqlx::query(sqlx::AssertSqlSafe(format!(
         "UPDATE {} SET deleted_at = now() WHERE id = $1 AND deleted_at IS NULL",
         table.name()
@@ -253,7 +269,8 @@ pub async fn soft_delete(pool: &PgPool, table: Table, id: Uuid) -> Result<(), sq
     if table == Table::Canaries {
         soft_delete_checks(&mut tx, id, &[]).await?;
     }
-    tx.commit().await
+    tx.commit().await?;
+    Ok(())
 }
 
 /// Ids of the live rows of `table` that the operator wrote.
@@ -284,15 +301,16 @@ async fn resolve(tx: &mut Transaction<'_, Postgres>, value: &Value) -> Result<Bo
         Value::TextArray(v) => Bound::TextArray(v.clone()),
         Value::Bool(v) => Bound::Bool(*v),
         Value::Timestamp(v) => Bound::Timestamp(*v),
-        Value::PersonByEmail(email) => {
+        Value::Person(person) => {
             let id: Option<Uuid> = sqlx::query_scalar(
-                "SELECT id FROM people WHERE lower(email) = lower($1) AND deleted_at IS NULL",
+                "SELECT id FROM people WHERE (id::text = lower($1) OR lower(email) = lower($1)) \
+                 AND deleted_at IS NULL",
             )
-            .bind(email)
+            .bind(person)
             .fetch_optional(&mut **tx)
             .await?;
             Bound::Uuid(Some(id.ok_or_else(|| {
-                ApplyError::UnknownReference(format!("person {email} does not exist"))
+                ApplyError::UnknownReference(format!("person {person} does not exist"))
             })?))
         }
         Value::TeamByName(name) => {

@@ -9,6 +9,7 @@ mod database;
 pub mod embedded;
 mod error;
 pub mod execution_policy;
+pub mod fence;
 pub mod grants;
 pub mod health;
 pub mod jobs;

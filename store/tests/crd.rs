@@ -48,7 +48,9 @@ async fn live_checks(pool: &PgPool, canary: Uuid) -> Vec<String> {
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
 async fn canary_and_checks_are_upserted_and_removed_checks_soft_deleted(pool: PgPool) {
     let id = Uuid::new_v4();
-    let applied = crd::apply(&pool, &canary(id, &["a", "b"])).await.unwrap();
+    let applied = crd::apply(&pool, &canary(id, &["a", "b"]), None)
+        .await
+        .unwrap();
     assert!(applied.created);
     assert_eq!(live_checks(&pool, id).await, ["a", "b"]);
     let (source, labels): (String, serde_json::Value) =
@@ -60,7 +62,9 @@ async fn canary_and_checks_are_upserted_and_removed_checks_soft_deleted(pool: Pg
     assert_eq!(source, "KubernetesCRD");
     assert_eq!(labels, json!({"env": "prod"}));
 
-    let applied = crd::apply(&pool, &canary(id, &["b", "c"])).await.unwrap();
+    let applied = crd::apply(&pool, &canary(id, &["b", "c"]), None)
+        .await
+        .unwrap();
     assert!(!applied.created);
     assert_eq!(live_checks(&pool, id).await, ["b", "c"]);
     let deleted: i64 = sqlx::query_scalar(
@@ -72,7 +76,9 @@ async fn canary_and_checks_are_upserted_and_removed_checks_soft_deleted(pool: Pg
     .unwrap();
     assert_eq!(deleted, 1);
 
-    crd::soft_delete(&pool, Table::Canaries, id).await.unwrap();
+    crd::soft_delete(&pool, Table::Canaries, id, None)
+        .await
+        .unwrap();
     assert!(live_checks(&pool, id).await.is_empty());
     assert!(
         crd::live_ids(&pool, Table::Canaries)
@@ -83,7 +89,7 @@ async fn canary_and_checks_are_upserted_and_removed_checks_soft_deleted(pool: Pg
 
     // Applying again revives the row.
     assert!(
-        crd::apply(&pool, &canary(id, &["a"]))
+        crd::apply(&pool, &canary(id, &["a"]), None)
             .await
             .unwrap()
             .created
@@ -105,7 +111,7 @@ async fn a_custom_resource_takes_over_a_ui_row_of_the_same_name(pool: PgPool) {
         .await
         .unwrap();
     let id = Uuid::new_v4();
-    let applied = crd::apply(&pool, &canary(id, &["a"])).await.unwrap();
+    let applied = crd::apply(&pool, &canary(id, &["a"]), None).await.unwrap();
     assert_eq!(applied.replaced, vec![(ui, "UI".to_owned())]);
     assert!(
         live_checks(&pool, ui).await.is_empty(),
@@ -139,7 +145,8 @@ async fn unknown_subjects_fail_without_writing(pool: PgPool) {
     let id = Uuid::new_v4();
     let err = crd::apply(
         &pool,
-        &access_scope(id, Value::PersonByEmail("g@example.com".into())),
+        &access_scope(id, Value::Person("g@example.com".into())),
+        None,
     )
     .await
     .unwrap_err();
@@ -159,7 +166,8 @@ async fn unknown_subjects_fail_without_writing(pool: PgPool) {
         .unwrap();
     crd::apply(
         &pool,
-        &access_scope(id, Value::PersonByEmail("g@example.com".into())),
+        &access_scope(id, Value::Person("g@example.com".into())),
+        None,
     )
     .await
     .unwrap();
@@ -175,7 +183,7 @@ async fn unknown_subjects_fail_without_writing(pool: PgPool) {
 async fn columns_outside_the_allow_list_are_refused(pool: PgPool) {
     let mut row = canary(Uuid::new_v4(), &[]);
     row.columns.push(("password", Value::Text(None)));
-    let err = crd::apply(&pool, &row).await.unwrap_err();
+    let err = crd::apply(&pool, &row, None).await.unwrap_err();
     assert!(matches!(
         err,
         ApplyError::Column {
@@ -202,10 +210,10 @@ async fn a_constraint_violation_rolls_everything_back(pool: PgPool) {
     .fetch_one(&pool)
     .await
     .unwrap();
-    let mut row = access_scope(Uuid::new_v4(), Value::PersonByEmail("g@x".into()));
+    let mut row = access_scope(Uuid::new_v4(), Value::Person("g@x".into()));
     row.columns
         .push(("team_id", Value::TeamByName("ops".into())));
-    assert!(crd::apply(&pool, &row).await.is_err());
+    assert!(crd::apply(&pool, &row, None).await.is_err());
     let deleted: Option<chrono::DateTime<chrono::Utc>> =
         sqlx::query_scalar("SELECT deleted_at FROM access_scopes WHERE id = $1")
             .bind(ui)

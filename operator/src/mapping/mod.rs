@@ -196,7 +196,7 @@ impl Reconciled for Permission {
             ("subject", Value::Text(Some(value.clone()))),
         ]);
         match kind.as_str() {
-            "person" => row.columns.push(("person_id", Value::PersonByEmail(value))),
+            "person" => row.columns.push(("person_id", Value::Person(value))),
             "team" => row.columns.push(("team_id", Value::TeamByName(value))),
             _ => {}
         }
@@ -232,7 +232,7 @@ impl Reconciled for AccessScope {
         match spec.subject.selected() {
             Some(Subject::Person(email)) => row
                 .columns
-                .push(("person_id", Value::PersonByEmail(email.to_owned()))),
+                .push(("person_id", Value::Person(email.to_owned()))),
             Some(Subject::Team(team)) => row
                 .columns
                 .push(("team_id", Value::TeamByName(team.to_owned()))),

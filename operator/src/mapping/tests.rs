@@ -152,7 +152,7 @@ fn permission_subjects() {
     );
     assert_eq!(
         column(&row, "person_id"),
-        &Value::PersonByEmail("a@example.com".into())
+        &Value::Person("a@example.com".into())
     );
     assert_eq!(
         column(&row, "action"),
