@@ -31,6 +31,34 @@ use crate::status::ResourceStatus;
     derive = "Default",
     category = "quarterdeck",
     doc = "Health checks run on a schedule.",
+    scale(
+        spec_replicas_path = ".spec.replicas",
+        status_replicas_path = ".status.replicas",
+        label_selector_path = ".status.selector"
+    ),
+    printcolumn(name = "Interval", type_ = "integer", json_path = ".spec.interval"),
+    printcolumn(name = "Schedule", type_ = "string", json_path = ".spec.schedule"),
+    printcolumn(name = "Status", type_ = "string", json_path = ".status.status"),
+    printcolumn(name = "Last Check", type_ = "date", json_path = ".status.lastCheck"),
+    printcolumn(name = "Uptime 1H", type_ = "string", json_path = ".status.uptime1h"),
+    printcolumn(name = "Latency 1H", type_ = "string", json_path = ".status.latency1h"),
+    printcolumn(
+        name = "Last Transitioned",
+        type_ = "date",
+        json_path = ".status.lastTransitionedTime"
+    ),
+    printcolumn(
+        name = "Message",
+        type_ = "string",
+        priority = 1,
+        json_path = ".status.message"
+    ),
+    printcolumn(
+        name = "Error",
+        type_ = "string",
+        priority = 1,
+        json_path = ".status.errorMessage"
+    ),
     printcolumn(
         name = "Ready",
         type_ = "string",
@@ -51,8 +79,9 @@ pub struct CanarySpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 0))]
     pub interval: Option<i64>,
-    /// 0 pauses the canary.
+    /// 0 pauses the canary (`kubectl scale canary <name> --replicas=0`); 1, or unset, runs it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0))]
     pub replicas: Option<i32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub icon: Option<String>,
@@ -66,7 +95,7 @@ pub struct CanarySpec {
     /// Variables available to every check's templates, by name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub env: Option<BTreeMap<String, CanaryEnvVar>>,
-    /// Agents that run this canary (globs, `!name` to exclude). When set it does not run locally.
+    /// Agents that run this canary (globs, `!name` to exclude). When set, this operator runs it only if the list selects the agent `local`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent_selector: Option<Vec<String>>,
     /// Retry policy for failed checks.
@@ -241,7 +270,7 @@ pub enum CanaryRunStatus {
 pub struct CanaryStatus {
     #[serde(flatten)]
     pub resource: ResourceStatus,
-    /// Check name to check id.
+    /// Check name to check id; `type/name` for a name that two checks of different types share.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub checks: BTreeMap<String, String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -254,12 +283,13 @@ pub struct CanaryStatus {
     pub last_check: Option<Time>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_transitioned_time: Option<Time>,
-    /// Availability over the last hour, e.g. `99.5%`.
+    /// Runs passed out of runs in the last hour, e.g. `11/12 (91.7%)`.
     #[serde(default, rename = "uptime1h", skip_serializing_if = "Option::is_none")]
     pub uptime_1h: Option<String>,
-    /// Average latency over the last hour.
+    /// 95th percentile of the run durations in the last hour, e.g. `120ms`.
     #[serde(default, rename = "latency1h", skip_serializing_if = "Option::is_none")]
     pub latency_1h: Option<String>,
+    /// 1 while the canary runs here, 0 when paused or left to other agents.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replicas: Option<i32>,
     #[serde(
