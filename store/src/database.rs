@@ -45,6 +45,8 @@ pub struct DatabaseArgs {
 /// An open, migrated database, and the embedded server behind it if any.
 pub struct Database {
     pub pool: PgPool,
+    /// How `pool` connects, for pools of its own (see [`Database::separate_pool`]).
+    options: PgConnectOptions,
     embedded: Option<EmbeddedPostgres>,
 }
 
@@ -68,16 +70,33 @@ impl Database {
                 (server.connect_options(), Some(server))
             }
         };
-        let pool = PgPoolOptions::new()
-            .max_connections(args.db_max_connections.unwrap_or_else(default_pool_size))
-            .acquire_timeout(Duration::from_secs(5))
-            .connect_with(options.application_name(application_name).options([(
-                "statement_timeout",
-                format!("{}ms", args.db_statement_timeout.as_millis()),
-            )]))
-            .await?;
+        let options = options.options([(
+            "statement_timeout",
+            format!("{}ms", args.db_statement_timeout.as_millis()),
+        )]);
+        let pool = connect(
+            &options,
+            application_name,
+            args.db_max_connections.unwrap_or_else(default_pool_size),
+        )
+        .await?;
         crate::migrate(&pool).await?;
-        Ok(Self { pool, embedded })
+        Ok(Self {
+            pool,
+            options,
+            embedded,
+        })
+    }
+
+    /// Another pool of at most `max_connections` to the same database with
+    /// the same settings, so that one part of the process (the operator's
+    /// check engine) can never starve the rest of connections, or be starved.
+    pub async fn separate_pool(
+        &self,
+        application_name: &str,
+        max_connections: u32,
+    ) -> Result<PgPool, Error> {
+        Ok(connect(&self.options, application_name, max_connections).await?)
     }
 
     /// Closes the pool, then stops the embedded server if this process started it.
@@ -88,6 +107,18 @@ impl Database {
             None => Ok(()),
         }
     }
+}
+
+async fn connect(
+    options: &PgConnectOptions,
+    application_name: &str,
+    max_connections: u32,
+) -> Result<PgPool, sqlx::Error> {
+    PgPoolOptions::new()
+        .max_connections(max_connections)
+        .acquire_timeout(Duration::from_secs(5))
+        .connect_with(options.clone().application_name(application_name))
+        .await
 }
 
 fn default_pool_size() -> u32 {
