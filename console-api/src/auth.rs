@@ -14,7 +14,7 @@ use quarterdeck_store::people::{self, Person};
 use quarterdeck_store::{login, rest, sessions, tokens};
 use url::Url;
 
-use crate::rbac::{Action, Authorizer, RESOURCES, ScopeGrant};
+use crate::rbac::{Action, Authorizer, Kind, RESOURCES, ScopeGrant};
 use crate::{ApiError, AppState};
 
 /// Name of the session cookie.
@@ -51,6 +51,24 @@ impl Caller {
                 resource: resource.to_owned(),
                 action: action.as_str(),
             })
+        }
+    }
+
+    /// Like [`Caller::require`], for a relation of the data API: rules with
+    /// selectors that grant the action on some rows of the relation's kind
+    /// let the request through, and the data API then acts on those rows only.
+    pub fn require_on(&self, relation: &rest::Relation, action: Action) -> Result<(), ApiError> {
+        let resource = if action == Action::Read {
+            relation.resource
+        } else {
+            relation.write_resource
+        };
+        let selected = Kind::of_table(relation.table)
+            .is_some_and(|k| k.resource() == resource && self.authorizer.can_some(k, action));
+        if selected {
+            Ok(())
+        } else {
+            self.require(resource, action)
         }
     }
 

@@ -54,6 +54,10 @@ pub struct PermissionRule {
     action: String,
     deny: bool,
     resource_id: Option<uuid::Uuid>,
+    /// The rows the rule is about (`spec.object` of a Permission resource:
+    /// `configs`, `components`, `playbooks`, `connections`, `views`).
+    #[schema(value_type = Option<Object>)]
+    object_selector: Option<serde_json::Value>,
 }
 
 #[derive(ToSchema)]
@@ -62,11 +66,16 @@ pub struct WhoamiPayload {
     user: Person,
     roles: Vec<String>,
     permissions: Vec<PermissionRule>,
-    /// Every RBAC resource with the actions the caller may do on it
-    /// (`read`, `create`, `update`, `delete`, and `run` on `canaries`):
-    /// roles, permission rules and the token's scope already applied. The
-    /// console decides from this alone.
+    /// Every RBAC resource with the actions the caller may do on it, on
+    /// some rows at least (`read`, `create`, `update`, `delete`, and `run`
+    /// on `canaries`): roles, permission rules and the token's scope already
+    /// applied. The console decides from this alone.
     rights: std::collections::BTreeMap<String, Vec<RightAction>>,
+    /// The actions of `rights` that hold on some rows only, per resource:
+    /// permission rules with selectors grant or deny them row by row, and
+    /// the API acts on the rows they allow (lists leave the others out,
+    /// writes to them answer 403). Resources not listed hold on every row.
+    limited_rights: std::collections::BTreeMap<String, Vec<RightAction>>,
 }
 
 /// An action on an RBAC resource.

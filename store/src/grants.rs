@@ -23,6 +23,10 @@ pub struct Rule {
     pub deny: bool,
     /// The one resource the rule is about, if any.
     pub resource_id: Option<Uuid>,
+    /// The rows the rule is about, when it selects them (`spec.object` of a
+    /// Permission resource; see `rbac::selector`).
+    #[serde(default)]
+    pub object_selector: Option<serde_json::Value>,
 }
 
 /// One live access scope of the person (`personal`) or of one of their teams.
@@ -44,7 +48,7 @@ pub struct Grants {
 /// authenticates a request can load the grants in the same statement.
 pub(crate) const COLUMNS: &str = "\
     (SELECT coalesce(json_agg(r), '[]'::json) FROM ( \
-       SELECT id, subject_type, subject, object, action, deny, \
+       SELECT id, subject_type, subject, object, action, deny, object_selector, \
               coalesce(playbook_id, canary_id, config_id, component_id, connection_id) AS resource_id \
        FROM permissions \
        WHERE deleted_at IS NULL AND (until IS NULL OR until > now()) AND ( \

@@ -6,12 +6,22 @@
 //! `escalate` rule): [`Authorizer::holds`] decides whether a caller holds
 //! everything a permission rule or a role names, and rules cannot grant
 //! the admin-only resources at all.
+//!
+//! Rules with selectors ([`selector`]) are about some rows only: an allow
+//! grants its actions on the rows it selects, a deny takes them away (and
+//! wins over every allow, roles included). [`Authorizer::can`] answers for
+//! every row of a resource and ignores them; [`Authorizer::row_filter`]
+//! says which rows of a kind the caller may act on, which the data API
+//! turns into SQL on every read and write path.
+
+pub mod selector;
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
 use crate::grants::Rule;
+pub use selector::{Kind, Requirement, Selector};
 
 /// The resources the role matrix names.
 pub const RESOURCES: &[&str] = &[
@@ -202,15 +212,40 @@ impl Authorizer {
         allowed && self.scope_allows(resource, action)
     }
 
-    /// Every action the caller may do, per resource (what `whoami` tells
-    /// the console, which decides nothing on its own).
+    /// Every action the caller may do on some rows at least, per resource
+    /// (what `whoami` tells the console, which decides nothing on its own).
     pub fn rights(&self) -> BTreeMap<&'static str, Vec<&'static str>> {
+        self.rights_where(|resource, a| {
+            self.can(resource, a)
+                || Kind::ALL
+                    .iter()
+                    .any(|&k| self.can_some(k, a) && k.resource() == resource)
+        })
+    }
+
+    /// The actions of [`Authorizer::rights`] that hold on some rows only:
+    /// rules with selectors grant or deny them (the API filters the rows).
+    pub fn limited_rights(&self) -> BTreeMap<&'static str, Vec<&'static str>> {
+        self.rights_where(|resource, a| {
+            Kind::ALL.iter().any(|&k| {
+                k.resource() == resource && self.can_some(k, a) && self.row_filter(k, a).is_some()
+            })
+        })
+        .into_iter()
+        .filter(|(_, actions)| !actions.is_empty())
+        .collect()
+    }
+
+    fn rights_where(
+        &self,
+        holds: impl Fn(&'static str, Action) -> bool,
+    ) -> BTreeMap<&'static str, Vec<&'static str>> {
         RESOURCES
             .iter()
             .map(|&resource| {
                 let actions = Action::on(resource)
                     .iter()
-                    .filter(|&&a| self.can(resource, a))
+                    .filter(|&&a| holds(resource, a))
                     .map(|a| a.as_str())
                     .collect();
                 (resource, actions)
@@ -218,11 +253,83 @@ impl Authorizer {
             .collect()
     }
 
+    /// The selectors of the caller's rules with selectors that name `action`
+    /// on `kind`, allows and denies apart. A rule whose selector does not
+    /// parse (only possible for rows written around the API) grants nothing
+    /// and, when it denies, denies every row of the kinds it names.
+    fn selected(&self, kind: Kind, action: Action) -> (Vec<Selector>, Vec<Selector>, bool) {
+        let (mut allow, mut deny, mut deny_all) = (Vec::new(), Vec::new(), false);
+        let rules = self.rules.iter().filter(|r| {
+            r.object.is_none() && r.resource_id.is_none() && action_matches(&r.action, action)
+        });
+        for rule in rules {
+            match selector::of_rule(rule.object_selector.as_ref()) {
+                None => {}
+                Some(Ok(selected)) => {
+                    let found = selected.into_iter().filter(|(k, _)| *k == kind);
+                    let into = if rule.deny { &mut deny } else { &mut allow };
+                    into.extend(found.flat_map(|(_, s)| s));
+                }
+                Some(Err(_)) => {
+                    let names_kind = rule
+                        .object_selector
+                        .as_ref()
+                        .and_then(|o| o.get(kind.key()))
+                        .is_some();
+                    deny_all |= rule.deny && names_kind;
+                }
+            }
+        }
+        (allow, deny, deny_all)
+    }
+
+    /// Which rows of `kind` the caller may do `action` on: `None` for every
+    /// row, else the filter the data API applies.
+    pub fn row_filter(&self, kind: Kind, action: Action) -> Option<RowFilter> {
+        let resource = kind.resource();
+        let all = self.can(resource, action);
+        let (allow, deny, deny_all) = self.selected(kind, action);
+        if deny_all {
+            return Some(RowFilter::default());
+        }
+        let allow = if all || !self.rules_may_grant(resource, action) {
+            Vec::new()
+        } else {
+            allow
+        };
+        if allow.is_empty() && deny.is_empty() {
+            // No rule with selectors bears on it: every row or none, as
+            // `can` says (and access scopes narrow).
+            return None;
+        }
+        Some(RowFilter { all, allow, deny })
+    }
+
+    /// Whether the caller may do `action` on at least some rows of `kind`
+    /// (as far as rules and roles tell; the rows decide the rest).
+    pub fn can_some(&self, kind: Kind, action: Action) -> bool {
+        match self.row_filter(kind, action) {
+            None => self.can(kind.resource(), action),
+            Some(f) => f.all || !f.allow.is_empty(),
+        }
+    }
+
+    /// Whether an allow rule may grant the action on the resource: never an
+    /// admin-only resource, never past a global deny or the token's scope.
+    fn rules_may_grant(&self, resource: &str, action: Action) -> bool {
+        !ADMIN_ONLY.contains(&resource)
+            && !self.matching_rules(resource, action).any(|r| r.deny)
+            && self.scope_allows(resource, action)
+    }
+
     /// Whether the caller holds everything `coverage` names.
     pub fn holds(&self, coverage: &Coverage) -> bool {
         match coverage {
             Coverage::AdminOnly => self.is_admin(),
             Coverage::Pairs(pairs) => pairs.iter().all(|&(r, a)| self.can(r, a)),
+            Coverage::Rows(pairs) => pairs
+                .iter()
+                .all(|&(k, a)| self.can(k.resource(), a) && self.row_filter(k, a).is_none()),
         }
     }
 
@@ -244,14 +351,31 @@ impl Authorizer {
     }
 }
 
+/// The rows of one kind a caller may act on, beside what roles and global
+/// rules grant on every row.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RowFilter {
+    /// Roles or global rules grant the action on every row.
+    pub all: bool,
+    /// Rows any of these select are granted too.
+    pub allow: Vec<Selector>,
+    /// Rows any of these select are refused, whatever grants them.
+    pub deny: Vec<Selector>,
+}
+
 /// The rights a permission rule or a role names: what a caller must hold to
 /// write it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Coverage {
     /// These (resource, action) pairs.
     Pairs(Vec<(&'static str, Action)>),
+    /// These actions on every row of these kinds, with no selector rule
+    /// narrowing them: what a rule with selectors names (holding them on
+    /// every row covers whichever rows it selects).
+    Rows(Vec<(Kind, Action)>),
     /// Something only admins may hand out: an object or action this model
-    /// does not know (it may gain meaning later), or a selector rule.
+    /// does not know (it may gain meaning later), or a selector this model
+    /// cannot enforce.
     AdminOnly,
 }
 
@@ -299,6 +423,24 @@ impl Coverage {
         Coverage::Pairs(pairs)
     }
 
+    /// What a rule with selectors names: its actions on the kinds it selects.
+    pub fn of_selector(object_selector: &serde_json::Value, actions: &str) -> Self {
+        let Some(Ok(selected)) = selector::of_rule(Some(object_selector)) else {
+            return Coverage::AdminOnly;
+        };
+        let mut pairs = Vec::new();
+        for (kind, _) in &selected {
+            match Coverage::of_rule(None, Some(kind.resource()), actions) {
+                Coverage::Pairs(named) => pairs.extend(named.into_iter().map(|(_, a)| (*kind, a))),
+                other => return other,
+            }
+        }
+        if pairs.is_empty() {
+            return Coverage::AdminOnly;
+        }
+        Coverage::Rows(pairs)
+    }
+
     /// What a role grants through the matrix.
     pub fn of_role(role: &str) -> Self {
         Coverage::Pairs(
@@ -334,6 +476,15 @@ mod tests {
             action: action.into(),
             deny,
             resource_id: None,
+            object_selector: None,
+        }
+    }
+
+    fn selecting(selector: serde_json::Value, action: &str, deny: bool) -> Rule {
+        Rule {
+            object: None,
+            object_selector: Some(selector),
+            ..rule("*", action, deny)
         }
     }
 
@@ -429,6 +580,113 @@ mod tests {
         assert!(
             !viewer_token.can("canaries", Action::Update),
             "never more than the creator"
+        );
+    }
+
+    #[test]
+    fn selector_rules_leave_every_row_rights_alone() {
+        let mut viewer = roles(&["viewer"]);
+        assert_eq!(viewer.row_filter(Kind::Config, Action::Read), None);
+        viewer.rules.push(selecting(
+            serde_json::json!({"configs": [{"tagSelector": "env=prod"}]}),
+            "read",
+            true,
+        ));
+        assert!(
+            viewer.can("database", Action::Read),
+            "a resource-wide check"
+        );
+        let filter = viewer
+            .row_filter(Kind::Config, Action::Read)
+            .expect("narrowed");
+        assert!(filter.all);
+        assert_eq!(filter.deny.len(), 1);
+        assert_eq!(viewer.row_filter(Kind::Component, Action::Read), None);
+        assert_eq!(viewer.row_filter(Kind::Config, Action::Update), None);
+        assert_eq!(viewer.limited_rights().get("database"), Some(&vec!["read"]));
+        assert!(viewer.rights()["database"].contains(&"read"));
+    }
+
+    #[test]
+    fn a_selector_allow_grants_some_rows_only() {
+        let mut nobody = roles(&[]);
+        nobody.rules.push(selecting(
+            serde_json::json!({"playbooks": [{"name": "restart"}]}),
+            "read,update",
+            false,
+        ));
+        assert!(!nobody.can("playbooks", Action::Read));
+        assert!(nobody.can_some(Kind::Playbook, Action::Update));
+        assert!(!nobody.can_some(Kind::Playbook, Action::Delete));
+        assert!(!nobody.can_some(Kind::Config, Action::Read));
+        let filter = nobody
+            .row_filter(Kind::Playbook, Action::Read)
+            .expect("narrowed");
+        assert!(!filter.all);
+        assert_eq!(filter.allow[0].name.as_deref(), Some("restart"));
+        assert_eq!(nobody.rights()["playbooks"], vec!["read", "update"]);
+        assert_eq!(nobody.limited_rights()["playbooks"], vec!["read", "update"]);
+        assert!(!nobody.limited_rights().contains_key("database"));
+    }
+
+    #[test]
+    fn selector_allows_never_pass_admin_only_resources_global_denies_or_token_scopes() {
+        let connections = serde_json::json!({"connections": [{"type": "postgres"}]});
+        let mut viewer = roles(&["viewer"]);
+        viewer
+            .rules
+            .push(selecting(connections.clone(), "read", false));
+        assert!(!viewer.can_some(Kind::Connection, Action::Read));
+
+        let playbooks = serde_json::json!({"playbooks": [{"name": "*"}]});
+        let mut denied = roles(&[]);
+        denied
+            .rules
+            .push(selecting(playbooks.clone(), "update", false));
+        denied.rules.push(rule("playbooks", "update", true));
+        assert!(!denied.can_some(Kind::Playbook, Action::Update));
+
+        let mut token = roles(&[]);
+        token.rules.push(selecting(playbooks, "update", false));
+        token.token_scope = Some(vec![ScopeGrant {
+            subject: None,
+            object: "playbooks".into(),
+            action: "read".into(),
+        }]);
+        assert!(!token.can_some(Kind::Playbook, Action::Update));
+    }
+
+    #[test]
+    fn an_unparsable_selector_denies_everything_it_names_and_grants_nothing() {
+        let bad = serde_json::json!({"configs": [{"search": "x"}]});
+        let mut viewer = roles(&["viewer"]);
+        viewer.rules.push(selecting(bad.clone(), "read", false));
+        assert_eq!(viewer.row_filter(Kind::Config, Action::Read), None);
+        viewer.rules.push(selecting(bad, "read", true));
+        assert_eq!(
+            viewer.row_filter(Kind::Config, Action::Read),
+            Some(RowFilter::default())
+        );
+        assert!(!viewer.can_some(Kind::Config, Action::Read));
+    }
+
+    #[test]
+    fn writing_a_selector_rule_needs_its_actions_on_every_row() {
+        let selector = serde_json::json!({"configs": [{"tagSelector": "env=prod"}]});
+        let coverage = Coverage::of_selector(&selector, "read");
+        assert_eq!(coverage, Coverage::Rows(vec![(Kind::Config, Action::Read)]));
+        let mut editor = roles(&["editor"]);
+        assert!(editor.holds(&coverage));
+        assert!(!roles(&["guest"]).holds(&Coverage::of_selector(&selector, "update")));
+        editor.rules.push(selecting(selector.clone(), "read", true));
+        assert!(!editor.holds(&coverage), "narrowed on some rows");
+        assert_eq!(
+            Coverage::of_selector(&serde_json::json!({"configs": [{"search": "x"}]}), "read"),
+            Coverage::AdminOnly
+        );
+        assert_eq!(
+            Coverage::of_selector(&selector, "mcp:use"),
+            Coverage::AdminOnly
         );
     }
 }

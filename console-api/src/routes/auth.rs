@@ -33,6 +33,7 @@ pub(crate) async fn whoami(caller: Caller) -> Json<Value> {
             "roles": caller.authorizer.roles,
             "permissions": caller.authorizer.rules,
             "rights": caller.authorizer.rights(),
+            "limited_rights": caller.authorizer.limited_rights(),
         }
     }))
 }

@@ -72,12 +72,7 @@ pub(crate) async fn handle(
     let Some(schema) = Schema::console().relation(&relation) else {
         return Ok(rest_error(RestError::unknown_relation(&relation)));
     };
-    let resource = if action == Action::Read {
-        schema.resource
-    } else {
-        schema.write_resource
-    };
-    caller.require(resource, action)?;
+    caller.require_on(schema, action)?;
     let query = query.unwrap_or_default();
     let embedded = match rest::embedded_resources(&relation, &query) {
         Ok(resources) => resources,

@@ -15,6 +15,7 @@ use super::sql::{self, Param, Returning, Sql, Target};
 use super::validate::validate;
 use super::{Caller, Method, Request, Response};
 use crate::canary::SyncError;
+use crate::rbac::{Action, Kind};
 
 /// Default and maximum rows of one GET (PostgREST's `db-max-rows`).
 pub const MAX_ROWS: u64 = 2000;
@@ -186,6 +187,7 @@ struct Context<'a> {
 struct Locked {
     ctid: String,
     read_only: bool,
+    refused: bool,
     row: Option<Json<Value>>,
 }
 
@@ -226,6 +228,7 @@ async fn begin(
 struct Written {
     body: Json<Value>,
     hidden: i64,
+    refused: i64,
     written: Option<Json<Vec<Map<String, Value>>>>,
 }
 
@@ -270,6 +273,7 @@ impl Context<'_> {
         tx: &mut Transaction<'static, Postgres>,
         sql: Sql,
         before: &[Map<String, Value>],
+        action: Action,
     ) -> Result<Value, RestError> {
         let admins = match self.relation.rights {
             Some(_) => rights::managing_admins(tx)
@@ -292,6 +296,9 @@ impl Context<'_> {
                     self.relation.name
                 ),
             ));
+        }
+        if written.refused > 0 {
+            return Err(self.refused(action));
         }
         if let Some(guard) = self.relation.rights {
             let after = written.written.map(|Json(rows)| rows).unwrap_or_default();
@@ -371,7 +378,7 @@ impl Context<'_> {
             &self.returning(query),
         )?;
         let mut tx = begin(self.pool, false).await?;
-        let body = self.write(&mut tx, sql, &[]).await?;
+        let body = self.write(&mut tx, sql, &[], Action::Create).await?;
         tx.commit().await.map_err(RestError::from_sqlx)?;
         Ok(self.written(201, body))
     }
@@ -383,6 +390,7 @@ impl Context<'_> {
         tx: &mut Transaction<'static, Postgres>,
         query: &Query,
         rows: bool,
+        action: Action,
     ) -> Result<Vec<Locked>, RestError> {
         let sql = sql::lock(
             self.schema,
@@ -390,6 +398,7 @@ impl Context<'_> {
             self.relation,
             &query.filters,
             rows,
+            action,
         )?;
         let args = arguments(sql.params)?;
         let locked: Vec<Locked> = sqlx::query_as_with(sqlx::AssertSqlSafe(sql.text), args)
@@ -400,6 +409,9 @@ impl Context<'_> {
         if locked.iter().any(|l| l.read_only) {
             return Err(RestError::read_only());
         }
+        if locked.iter().any(|l| l.refused) {
+            return Err(self.refused(action));
+        }
         Ok(locked)
     }
 
@@ -409,8 +421,10 @@ impl Context<'_> {
         let images_needed = validator.is_some() || self.relation.rights.is_some();
         let mut tx = begin(self.pool, false).await?;
         let mut before = Vec::new();
-        let target = if self.relation.source_guard || images_needed {
-            let locked = self.lock(&mut tx, query, images_needed).await?;
+        let target = if self.must_lock() || images_needed {
+            let locked = self
+                .lock(&mut tx, query, images_needed, Action::Update)
+                .await?;
             if images_needed {
                 before = images(&locked)?;
             }
@@ -434,7 +448,7 @@ impl Context<'_> {
             target,
             &self.returning(query),
         )?;
-        let body = self.write(&mut tx, sql, &before).await?;
+        let body = self.write(&mut tx, sql, &before, Action::Update).await?;
         tx.commit().await.map_err(RestError::from_sqlx)?;
         Ok(self.written(200, body))
     }
@@ -443,8 +457,10 @@ impl Context<'_> {
         let images_needed = self.relation.rights.is_some();
         let mut tx = begin(self.pool, false).await?;
         let mut before = Vec::new();
-        let target = if self.relation.source_guard || images_needed {
-            let locked = self.lock(&mut tx, query, images_needed).await?;
+        let target = if self.must_lock() || images_needed {
+            let locked = self
+                .lock(&mut tx, query, images_needed, Action::Delete)
+                .await?;
             if images_needed {
                 before = images(&locked)?;
             }
@@ -459,9 +475,28 @@ impl Context<'_> {
             target,
             &self.returning(query),
         )?;
-        let body = self.write(&mut tx, sql, &before).await?;
+        let body = self.write(&mut tx, sql, &before, Action::Delete).await?;
         tx.commit().await.map_err(RestError::from_sqlx)?;
         Ok(self.written(200, body))
+    }
+
+    /// Targets are locked and checked one by one for relations with the
+    /// resource-source guard and those rules with selectors can name.
+    fn must_lock(&self) -> bool {
+        self.relation.source_guard || Kind::of_table(self.relation.table).is_some()
+    }
+
+    /// A write on rows the caller's rules with selectors do not let it do.
+    fn refused(&self, action: Action) -> RestError {
+        RestError::new(
+            403,
+            OUT_OF_SCOPE,
+            format!(
+                "you may not {} these {}: a permission rule with selectors refuses it",
+                action.as_str(),
+                self.relation.name
+            ),
+        )
     }
 }
 

@@ -9,7 +9,10 @@
 //! row nobody checked:
 //! - a permission rule: the caller holds every (resource, action) the rule
 //!   names ([`Coverage::of_rule`]), whether it allows or denies, since
-//!   removing a deny rule grants what it denied;
+//!   removing a deny rule grants what it denied; for a rule with selectors,
+//!   every action it names on every row of the kinds it selects, with no
+//!   rule with selectors narrowing the caller there
+//!   ([`Coverage::of_selector`]), so nobody hands out rows they cannot act on;
 //! - an access scope: the caller is not itself restricted on any kind the
 //!   scope covers (a scope decides what its subject sees, and a restricted
 //!   caller cannot judge more than it sees); this also keeps a caller from
@@ -76,17 +79,32 @@ fn rule_coverage(row: &Map<String, Value>) -> Coverage {
         .iter()
         .find(|(column, _)| row.get(*column).is_some_and(|v| !v.is_null()))
         .map(|&(_, kind)| kind);
-    Coverage::of_rule(object, kind, text(row, "action").unwrap_or_default())
+    let action = text(row, "action").unwrap_or_default();
+    match row.get("object_selector").filter(|s| !s.is_null()) {
+        Some(selector) if object.is_none() && kind.is_none() => {
+            Coverage::of_selector(selector, action)
+        }
+        _ => Coverage::of_rule(object, kind, action),
+    }
 }
 
 fn rule_coverage_of(rule: &Rule) -> Coverage {
     // Grants load a rule about one row with its id only; any such rule names a
     // kind the caller must hold, and rules of teams are checked as written.
-    Coverage::of_rule(rule.object.as_deref(), None, &rule.action)
+    match &rule.object_selector {
+        Some(selector) if rule.object.is_none() && rule.resource_id.is_none() => {
+            Coverage::of_selector(selector, &rule.action)
+        }
+        _ => Coverage::of_rule(rule.object.as_deref(), None, &rule.action),
+    }
 }
 
 fn describe(row: &Map<String, Value>) -> String {
-    let object = text(row, "object").unwrap_or("a resource");
+    let object = match text(row, "object") {
+        Some(object) => object,
+        None if row.get("object_selector").is_some_and(|s| !s.is_null()) => "selected rows",
+        None => "a resource",
+    };
     let action = text(row, "action").unwrap_or("");
     format!("{action} on {object}")
 }
@@ -175,7 +193,7 @@ async fn check_teams(
     let rows: Vec<(String, Json<Vec<Rule>>, Vec<String>)> = sqlx::query_as(
         "SELECT t.name, \
            (SELECT coalesce(json_agg(json_build_object('id', p.id, 'subject_type', p.subject_type, \
-                'subject', p.subject, 'object', p.object, 'action', p.action, 'deny', p.deny, \
+                'subject', p.subject, 'object', p.object, 'action', p.action, 'deny', p.deny, 'object_selector', p.object_selector, \
                 'resource_id', coalesce(p.playbook_id, p.canary_id, p.config_id, p.component_id, p.connection_id))), '[]'::json) \
             FROM permissions p WHERE p.team_id = t.id AND p.subject_type = 'team' AND p.deleted_at IS NULL), \
            ARRAY(SELECT array_to_string(a.resources, ',') FROM access_scopes a \

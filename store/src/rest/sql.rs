@@ -17,6 +17,7 @@ use super::parse::{
 use super::schema::{
     Column, ColumnType, Embed, Join, Relation, Reveal, Schema, ScopeBy, ScopeKind,
 };
+use crate::rbac::{Action, Kind, Requirement, Selector};
 
 /// A bound parameter.
 #[derive(Debug, Clone, PartialEq)]
@@ -500,9 +501,121 @@ impl<'s> Builder<'s> {
         ))
     }
 
-    /// The access-scope restriction of `relation` rows, if the caller has any.
+    /// Whether access scopes or rules with selectors hide rows of some kind.
+    fn restricted(&self) -> bool {
+        self.caller.visibility.restricted()
+            || Kind::ALL
+                .iter()
+                .any(|&k| self.caller.authorizer.row_filter(k, Action::Read).is_some())
+    }
+
+    /// The rows of `relation` the caller's rules with selectors let it do
+    /// `action` on, if they bear on it (`rbac::RowFilter`).
+    fn permitted(&mut self, relation: &Relation, alias: &str, action: Action) -> Option<String> {
+        let kind = Kind::of_table(relation.table)?;
+        let filter = self.caller.authorizer.row_filter(kind, action)?;
+        let allow = if filter.all {
+            "TRUE".to_owned()
+        } else {
+            self.any_selected(kind, alias, &filter.allow)
+        };
+        let deny = self.any_selected(kind, alias, &filter.deny);
+        Some(format!("({allow} AND NOT {deny})"))
+    }
+
+    fn any_selected(&mut self, kind: Kind, alias: &str, selectors: &[Selector]) -> String {
+        if selectors.is_empty() {
+            return "FALSE".to_owned();
+        }
+        let parts: Vec<String> = selectors
+            .iter()
+            .map(|s| self.selected(kind, alias, s))
+            .collect();
+        format!("({})", parts.join(" OR "))
+    }
+
+    /// Whether one selector matches the row (never NULL).
+    fn selected(&mut self, kind: Kind, alias: &str, s: &Selector) -> String {
+        let mut conditions = Vec::new();
+        if let Some(id) = &s.id {
+            let p = self.param(Param::Text(id.clone()));
+            conditions.push(format!("{alias}.\"id\"::text = {p}"));
+        }
+        if let Some(name) = s.name.as_ref().filter(|n| *n != "*") {
+            let p = self.param(Param::Text(name.clone()));
+            conditions.push(format!("{alias}.\"name\" = {p}"));
+        }
+        if let Some(namespace) = &s.namespace {
+            let p = self.param(Param::Text(namespace.clone()));
+            let column = if kind.namespace_in_tags() {
+                format!("({alias}.\"tags\" ->> 'namespace')")
+            } else {
+                format!("{alias}.\"namespace\"")
+            };
+            conditions.push(format!("{column} = {p}"));
+        }
+        if let Some(agent) = &s.agent {
+            let p = self.param(Param::Text(agent.clone()));
+            let column = kind
+                .agent_column()
+                .map_or(LOCAL_AGENT.to_owned(), |a| format!("{alias}.{}", quote(a)));
+            conditions.push(format!(
+                "({column} = CASE WHEN {p} IN ('self', 'local') THEN {LOCAL_AGENT} END \
+                 OR {column}::text = {p} \
+                 OR {column} IN (SELECT _a.\"id\" FROM \"agents\" _a WHERE _a.\"name\" = {p}))"
+            ));
+        }
+        for (column, requirements) in [
+            (kind.tags_column(), &s.tags),
+            (kind.labels_column(), &s.labels),
+        ] {
+            let Some(column) = column else { continue };
+            for r in requirements {
+                let c = format!("{alias}.{}", quote(column));
+                conditions.push(self.requirement(&c, r));
+            }
+        }
+        if !s.types.is_empty() {
+            let p = self.param(Param::TextArray(s.types.clone()));
+            conditions.push(format!("{alias}.\"type\" = ANY({p})"));
+        }
+        if conditions.is_empty() {
+            "TRUE".to_owned()
+        } else {
+            format!("coalesce(({}), false)", conditions.join(" AND "))
+        }
+    }
+
+    /// One label-selector requirement on a JSON column (Kubernetes meaning:
+    /// `!=` and `notin` hold when the key is absent).
+    fn requirement(&mut self, column: &str, r: &Requirement) -> String {
+        let (key, test) = match r {
+            Requirement::Equals(k, v) => (k, format!("= {}", self.param(Param::Text(v.clone())))),
+            Requirement::NotEquals(k, v) => (
+                k,
+                format!("IS DISTINCT FROM {}", self.param(Param::Text(v.clone()))),
+            ),
+            Requirement::In(k, vs) => (
+                k,
+                format!("= ANY({})", self.param(Param::TextArray(vs.clone()))),
+            ),
+            Requirement::NotIn(k, vs) => {
+                let vs = self.param(Param::TextArray(vs.clone()));
+                let k = self.param(Param::Text(k.clone()));
+                return format!("NOT coalesce(({column} ->> {k}) = ANY({vs}), false)");
+            }
+            Requirement::Exists(k) => (k, "IS NOT NULL".to_owned()),
+            Requirement::Absent(k) => (k, "IS NULL".to_owned()),
+        };
+        let key = self.param(Param::Text(key.clone()));
+        format!("(({column} ->> {key}) {test})")
+    }
+
+    /// The rows of `relation` the caller may see: access scopes and rules
+    /// with selectors, if any restrict it.
     fn scope(&mut self, relation: &Relation, alias: &str) -> Result<Option<String>, RestError> {
         let mut predicates = Vec::new();
+        predicates.extend(self.permitted(relation, alias, Action::Read));
         for by in relation.scope {
             match *by {
                 ScopeBy::Direct {
@@ -544,7 +657,7 @@ impl<'s> Builder<'s> {
                     id_column,
                     targets,
                 } => {
-                    if !self.caller.visibility.restricted() {
+                    if !self.restricted() {
                         continue;
                     }
                     let id = match relation.column(id_column).map(|c| c.ty) {
@@ -589,7 +702,7 @@ impl<'s> Builder<'s> {
                     }
                 }
                 ScopeBy::Hidden => {
-                    if self.caller.visibility.restricted() {
+                    if self.restricted() {
                         predicates.push("FALSE".to_owned());
                     }
                 }
@@ -634,6 +747,7 @@ impl<'s> Builder<'s> {
         relation: &Relation,
         source: &str,
         returning: &Returning,
+        action: Action,
     ) -> Result<String, RestError> {
         let hidden = match self.scope(relation, MAIN)? {
             Some(visible) => format!(
@@ -646,7 +760,8 @@ impl<'s> Builder<'s> {
         } else {
             "NULL::json".to_owned()
         };
-        let checks = format!("{hidden} AS hidden, {written} AS written");
+        let refused = self.refused(relation, source, action);
+        let checks = format!("{hidden} AS hidden, {refused} AS refused, {written} AS written");
         let Returning::Rows(select) = returning else {
             return Ok(format!(
                 "SELECT '[]'::json AS body, count(*) AS n, {checks} FROM {source}"
@@ -660,6 +775,17 @@ impl<'s> Builder<'s> {
             object.sql,
             where_clause(&object.inner)
         ))
+    }
+
+    /// How many rows of `source` (aliased as the main relation) the caller's
+    /// rules with selectors do not let it do `action` on.
+    fn refused(&mut self, relation: &Relation, source: &str, action: Action) -> String {
+        match self.permitted(relation, MAIN, action) {
+            Some(permitted) => {
+                format!("(SELECT count(*) FROM {source} {MAIN} WHERE NOT {permitted})")
+            }
+            None => "0::bigint".to_owned(),
+        }
     }
 
     /// WHERE conditions of a PATCH or DELETE.
@@ -794,7 +920,7 @@ pub(crate) fn insert(
         .map(|c| quote(c))
         .collect::<Vec<_>>()
         .join(", ");
-    let representation = b.representation(relation, "_w", returning)?;
+    let representation = b.representation(relation, "_w", returning, Action::Create)?;
     let text = format!(
         "WITH _w AS (INSERT INTO {table} ({list}) SELECT {list} \
          FROM jsonb_populate_recordset(NULL::{table}, {body}::jsonb) RETURNING *) {representation}"
@@ -821,7 +947,7 @@ pub(crate) fn update(
         .map(|c| format!("{0} = _b.{0}", quote(c)))
         .collect::<Vec<_>>()
         .join(", ");
-    let representation = b.representation(relation, "_w", returning)?;
+    let representation = b.representation(relation, "_w", returning, Action::Update)?;
     let text = format!(
         "WITH _w AS (UPDATE {table} {MAIN} SET {sets} \
          FROM jsonb_populate_record(NULL::{table}, {body}::jsonb) _b{} RETURNING {MAIN}.*) {representation}",
@@ -841,7 +967,7 @@ pub(crate) fn delete(
     let mut b = Builder::new(schema, caller);
     let conditions = b.target_conditions(relation, target)?;
     let table = quote(relation.table);
-    let representation = b.representation(relation, "_w", returning)?;
+    let representation = b.representation(relation, "_w", returning, Action::Delete)?;
     let text = format!(
         "WITH _w AS (DELETE FROM {table} {MAIN}{} RETURNING {MAIN}.*) {representation}",
         where_clause(&conditions)
@@ -850,13 +976,15 @@ pub(crate) fn delete(
 }
 
 /// Locks the rows a PATCH or DELETE targets: `ctid`, whether the row is
-/// managed outside the UI, and (when `rows`) the whole row for validators.
+/// managed outside the UI, whether rules with selectors refuse the caller
+/// `action` on it, and (when `rows`) the whole row for validators.
 pub(crate) fn lock(
     schema: &Schema,
     caller: &Caller,
     relation: &Relation,
     filters: &[Condition],
     rows: bool,
+    action: Action,
 ) -> Result<Sql, RestError> {
     let mut b = Builder::new(schema, caller);
     let conditions = b.target_conditions(relation, Target::Filters(filters))?;
@@ -870,8 +998,12 @@ pub(crate) fn lock(
     } else {
         "NULL::jsonb".to_owned()
     };
+    let refused = match b.permitted(relation, MAIN, action) {
+        Some(permitted) => format!("NOT {permitted}"),
+        None => "false".to_owned(),
+    };
     let text = format!(
-        "SELECT {MAIN}.ctid::text AS ctid, {read_only} AS read_only, {row} AS row \
+        "SELECT {MAIN}.ctid::text AS ctid, {read_only} AS read_only, {refused} AS refused, {row} AS row \
          FROM {} {MAIN}{} FOR UPDATE OF {MAIN}",
         quote(relation.table),
         where_clause(&conditions)

@@ -321,7 +321,7 @@ fn writes() {
         built.text,
         "WITH _w AS (INSERT INTO \"teams\" (\"name\", \"source\") SELECT \"name\", \"source\" \
          FROM jsonb_populate_recordset(NULL::\"teams\", $1::jsonb) RETURNING *) \
-         SELECT '[]'::json AS body, count(*) AS n, 0::bigint AS hidden, \
+         SELECT '[]'::json AS body, count(*) AS n, 0::bigint AS hidden, 0::bigint AS refused, \
          (SELECT json_agg(to_jsonb(t0)) FROM _w t0) AS written FROM _w"
     );
     let query = parse_query("name=eq.a").expect("query");
@@ -356,7 +356,15 @@ fn writes() {
         "{}",
         built.text
     );
-    let built = lock(schema, &caller, teams, &query.filters, true).expect("lock");
+    let built = lock(
+        schema,
+        &caller,
+        teams,
+        &query.filters,
+        true,
+        crate::rbac::Action::Update,
+    )
+    .expect("lock");
     assert!(
         built
             .text
