@@ -515,7 +515,12 @@ async fn nobody_writes_a_selector_rule_for_rows_they_cannot_act_on(pool: PgPool)
             assert_eq!(count().await, before, "a refused write changes nothing");
         }
     }
-    // Taking a deny away grants what it denied: the same rule applies.
+    // Taking a deny away grants what it denied: the same rule applies (to a
+    // rule written in the console; those of resources are read-only here).
+    sqlx::query("UPDATE permissions SET source = 'UI' WHERE deny")
+        .execute(&w.api.pool)
+        .await
+        .unwrap();
     let (status, body) = w
         .api
         .call(
