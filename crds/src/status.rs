@@ -13,18 +13,22 @@ pub const REASON_SYNCED: &str = "Synced";
 pub const REASON_INVALID: &str = "Invalid";
 /// `Ready=False`: writing the spec to the database failed; retried later.
 pub const REASON_PERSIST_FAILED: &str = "PersistFailed";
-/// `Ready=False`: another resource already owns the same name.
+/// `Ready=False`: another row already has the same name: a console row not
+/// marked for adoption, or another uniqueness rule (see the message).
 pub const REASON_CONFLICT: &str = "Conflict";
 /// `Ready=False`: removing the resource from the database failed; retried later.
 pub const REASON_DELETE_FAILED: &str = "DeleteFailed";
+/// `Ready=False`: a defect of the operator itself (the message names it); report it.
+pub const REASON_INTERNAL_ERROR: &str = "InternalError";
 
 /// Every reason the operator may put on the `Ready` condition.
-pub const READY_REASONS: [&str; 5] = [
+pub const READY_REASONS: [&str; 6] = [
     REASON_SYNCED,
     REASON_INVALID,
     REASON_PERSIST_FAILED,
     REASON_CONFLICT,
     REASON_DELETE_FAILED,
+    REASON_INTERNAL_ERROR,
 ];
 
 /// Observed state: the operator's conditions and the generation they describe.

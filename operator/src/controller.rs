@@ -1,32 +1,36 @@
 //! The controllers: one per kind, each reconciling a custom resource into
 //! its row. Reconcile logic lives in `mapping` (pure) and the store; this
-//! module does the Kubernetes side: finalizer, status, Events, retries.
+//! module does the Kubernetes side: finalizer, status, Events, retries, and
+//! the sweep of rows whose resources are gone.
+//!
+//! Quiet by design: a reconcile that changes nothing (the periodic resync,
+//! the one our own status patch triggers) writes no row, patches no status
+//! and emits no Event.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures::StreamExt;
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::Condition;
 use k8s_openapi::jiff::Timestamp;
 use kube::api::{ListParams, Patch, PatchParams};
 use kube::runtime::Controller;
-use kube::runtime::controller::Action;
+use kube::runtime::controller::{self, Action};
 use kube::runtime::events::{Event, EventType, Recorder, Reporter};
 use kube::runtime::finalizer::{self, finalizer};
 use kube::runtime::watcher;
 use kube::{Api, Client, Resource, ResourceExt};
+use quarterdeck_crds::status::REASON_INTERNAL_ERROR;
 use quarterdeck_crds::{
     AccessScope, Canary, Permission, Playbook, REASON_CONFLICT, REASON_DELETE_FAILED,
     REASON_INVALID, REASON_PERSIST_FAILED, REASON_SYNCED, ScrapeConfig, Topology,
 };
-use quarterdeck_store::crd::{self, ApplyError};
+use quarterdeck_store::crd::{self, ApplyError, Takeover};
 use quarterdeck_store::fence::Fence;
-use serde_json::json;
 use sqlx::PgPool;
 use uuid::Uuid;
 
-use crate::conditions::{Outcome, with_ready};
+use crate::conditions::{Outcome, status_patch};
 use crate::mapping::Reconciled;
 use crate::metrics::Metrics;
 
@@ -34,11 +38,20 @@ use crate::metrics::Metrics;
 pub const FINALIZER: &str = "quarterdeck.dev/cleanup";
 /// Field manager of the status patches.
 pub const MANAGER: &str = "quarterdeck-operator";
+/// Status fields besides the conditions that [`MANAGER`] owns (a canary's
+/// check ids, see `Reconciled::extra_status`).
+const OWNED_STATUS_FIELDS: [&str; 1] = ["checks"];
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     #[error("writing the row failed: {0}")]
     Persist(#[source] ApplyError),
+    /// A defect of the operator, e.g. a column not allowed on its table.
+    #[error("internal error of the operator: {0}")]
+    Internal(#[source] ApplyError),
+    /// The database refused a write: this replica no longer leads.
+    #[error("this replica is no longer the leader")]
+    Fenced,
     #[error("soft-deleting the row failed: {0}")]
     Delete(#[source] ApplyError),
     #[error("Kubernetes API: {0}")]
@@ -52,6 +65,8 @@ impl Error {
     fn reason(&self) -> &'static str {
         match self {
             Error::Persist(_) => REASON_PERSIST_FAILED,
+            Error::Internal(_) => REASON_INTERNAL_ERROR,
+            Error::Fenced => "Fenced",
             Error::Delete(_) => REASON_DELETE_FAILED,
             Error::Kube(_) => "KubernetesAPI",
             Error::Finalizer(inner) => match inner.as_ref() {
@@ -100,6 +115,8 @@ pub struct Context {
     pub timings: Timings,
     /// The leadership this context writes under; `None` writes unfenced.
     pub fence: Option<Fence>,
+    /// Which console rows of a resource's namespace and name it may take over.
+    pub takeover: Takeover,
     /// Consecutive failures per object, for backoff and the retry-queue gauge.
     failures: Mutex<HashMap<(&'static str, String), u32>>,
 }
@@ -124,8 +141,20 @@ impl Context {
             metrics,
             timings,
             fence,
+            takeover: Takeover::default(),
             failures: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// With `--adopt-console-rows`, resources take over any console row of
+    /// their namespace and name, labelled or not.
+    pub fn adopting_console_rows(mut self, adopt: bool) -> Self {
+        self.takeover = if adopt {
+            Takeover::Any
+        } else {
+            Takeover::Labelled
+        };
+        self
     }
 
     /// Records the object's result; returns its consecutive failure count.
@@ -183,15 +212,85 @@ pub async fn run_all(ctx: Arc<Context>) {
 async fn run<K: Reconciled>(ctx: Arc<Context>) {
     let api = Api::<K>::all(ctx.client.clone());
     let config = kube::runtime::controller::Config::default().concurrency(ctx.timings.concurrency);
-    Controller::new(api, watcher::Config::default().any_semantic())
+    let controller = Controller::new(api, watcher::Config::default().any_semantic())
         .with_config(config)
-        .run(reconcile::<K>, error_policy::<K>, ctx)
-        .for_each(|result| async move {
-            if let Err(e) = result {
-                tracing::debug!(kind = K::KIND, error = %e, "reconcile ended with an error");
+        .run(reconcile::<K>, error_policy::<K>, ctx.clone())
+        .for_each(|result| {
+            let ctx = ctx.clone();
+            async move {
+                match result {
+                    // A retry of an object that is gone: nothing waits any more.
+                    Err(controller::Error::ObjectNotFound(gone)) => {
+                        let namespace = gone.namespace.as_deref().unwrap_or_default();
+                        ctx.record(K::KIND, format!("{namespace}/{}", gone.name), false);
+                    }
+                    Err(e) => {
+                        tracing::debug!(kind = K::KIND, error = %e, "reconcile ended with an error");
+                    }
+                    Ok(_) => {}
+                }
             }
-        })
-        .await;
+        });
+    tokio::join!(controller, sweep_orphans::<K>(&ctx));
+}
+
+/// At start (when this replica starts leading) and every resync period:
+/// soft-deletes the live rows of resources that no longer exist, such as
+/// those deleted while no operator ran or with their finalizer removed.
+/// Nothing goes to Kubernetes: the objects are gone.
+async fn sweep_orphans<K: Reconciled>(ctx: &Context) {
+    let mut every = tokio::time::interval(ctx.timings.resync);
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        every.tick().await;
+        match sweep::<K>(ctx).await {
+            Ok(()) => {}
+            Err(Error::Fenced) => {
+                tracing::warn!(
+                    kind = K::KIND,
+                    "orphan sweep refused: this replica is no longer the leader"
+                );
+                return;
+            }
+            Err(e) => tracing::warn!(kind = K::KIND, error = %e, "orphan sweep failed"),
+        }
+    }
+}
+
+async fn sweep<K: Reconciled>(ctx: &Context) -> Result<(), Error> {
+    let delete_error = |e: ApplyError| match e {
+        ApplyError::Fenced => Error::Fenced,
+        e => Error::Delete(e),
+    };
+    // Rows first: a row read before the list belongs to an object the list
+    // shows, unless that object has been deleted since.
+    let rows = crd::live_ids(&ctx.db, K::TABLE)
+        .await
+        .map_err(|e| delete_error(e.into()))?;
+    let objects = Api::<K>::all(ctx.client.clone())
+        .list_metadata(&ListParams::default())
+        .await?;
+    let uids: HashSet<Uuid> = objects.items.iter().filter_map(uid).collect();
+    for id in orphans(&rows, &uids) {
+        let deleted = crd::soft_delete(&ctx.db, K::TABLE, id, ctx.fence.as_ref())
+            .await
+            .map_err(delete_error)?;
+        if deleted.written {
+            ctx.metrics.row_written(K::KIND);
+            tracing::info!(kind = K::KIND, table = K::TABLE.name(), %id, restored = ?deleted.restored,
+                "soft-deleted the row of a custom resource that no longer exists");
+        }
+    }
+    Ok(())
+}
+
+/// Rows written in cluster mode (directory-mode ids are UUID v5) whose
+/// objects are not among `uids`.
+fn orphans(rows: &[Uuid], uids: &HashSet<Uuid>) -> Vec<Uuid> {
+    rows.iter()
+        .filter(|id| id.get_version_num() != 5 && !uids.contains(id))
+        .copied()
+        .collect()
 }
 
 fn key<K: Resource>(obj: &K) -> String {
@@ -221,6 +320,11 @@ pub async fn reconcile<K: Reconciled>(obj: Arc<K>, ctx: Arc<Context>) -> Result<
 
 fn error_policy<K: Reconciled>(obj: Arc<K>, error: &Error, ctx: Arc<Context>) -> Action {
     ctx.metrics.error(K::KIND, error.reason());
+    if error.reason() == "Fenced" {
+        // The controllers of this term are about to stop; the next leader retries.
+        tracing::warn!(kind = K::KIND, object = %key(obj.as_ref()), "write refused: this replica is no longer the leader");
+        return Action::await_change();
+    }
     let failures = ctx.record(K::KIND, key(obj.as_ref()), true);
     let delay = ctx
         .timings
@@ -246,34 +350,46 @@ async fn apply<K: Reconciled>(api: &Api<K>, obj: &K, ctx: &Context) -> Result<Ac
         Ok(row) => row,
         Err(e) => return invalid(api, obj, ctx, e.0).await,
     };
-    match crd::apply(&ctx.db, &row, ctx.fence.as_ref()).await {
+    match crd::apply(&ctx.db, &row, ctx.fence.as_ref(), ctx.takeover).await {
         Ok(applied) => {
+            if applied.written {
+                ctx.metrics.row_written(K::KIND);
+            }
             for (replaced, source) in &applied.replaced {
-                let note = format!(
-                    "took over the {source}-sourced {} row {replaced} of the same namespace and name",
-                    K::KIND
-                );
+                let note = if source == crd::SOURCE {
+                    format!(
+                        "replaced the {} row {replaced} of an earlier resource of the same namespace and name",
+                        K::TABLE.name()
+                    )
+                } else {
+                    format!(
+                        "took over the {source} {} row {replaced} of the same namespace and name; it is restored when this resource is deleted",
+                        K::TABLE.name()
+                    )
+                };
                 publish(ctx, obj, EventType::Normal, "TookOver", note).await;
             }
-            let reason = if applied.created {
-                "Created"
-            } else {
-                "Updated"
-            };
-            publish(
-                ctx,
-                obj,
-                EventType::Normal,
-                reason,
-                format!("{} row {id} {}", K::TABLE.name(), reason.to_lowercase()),
-            )
-            .await;
+            if applied.written {
+                let reason = if applied.created {
+                    "Created"
+                } else {
+                    "Updated"
+                };
+                publish(
+                    ctx,
+                    obj,
+                    EventType::Normal,
+                    reason,
+                    format!("{} row {id} {}", K::TABLE.name(), reason.to_lowercase()),
+                )
+                .await;
+            }
             let outcome = Outcome {
                 ready: true,
                 reason: REASON_SYNCED,
                 message: format!("stored as {} {id}", K::TABLE.name()),
             };
-            patch_status(api, obj, &outcome, K::extra_status(&row)).await?;
+            patch_status(api, obj, &outcome, Some(K::extra_status(&row))).await?;
             Ok(Action::requeue(ctx.timings.resync))
         }
         Err(ApplyError::UnknownReference(message)) => {
@@ -284,26 +400,34 @@ async fn apply<K: Reconciled>(api: &Api<K>, obj: &K, ctx: &Context) -> Result<Ac
             not_ready(api, obj, ctx, REASON_CONFLICT, message).await?;
             Ok(Action::requeue(ctx.timings.conflict_retry))
         }
-        Err(e @ (ApplyError::Column { .. } | ApplyError::Database(_) | ApplyError::Fenced)) => {
+        Err(ApplyError::Occupied { id: row, origin }) => {
+            let message = occupied(K::TABLE.name(), row, &origin);
+            not_ready(api, obj, ctx, REASON_CONFLICT, message).await?;
+            Ok(Action::requeue(ctx.timings.conflict_retry))
+        }
+        Err(ApplyError::Fenced) => Err(Error::Fenced),
+        Err(e @ ApplyError::Column { .. }) => {
+            let message = format!("internal error of the operator: {e}; please report it");
+            // Best effort: the error is what matters.
+            let _ = report(api, obj, ctx, REASON_INTERNAL_ERROR, message).await;
+            Err(Error::Internal(e))
+        }
+        Err(e @ ApplyError::Database(_)) => {
             let message = "the database refused or could not be reached; retrying".to_owned();
-            publish(
-                ctx,
-                obj,
-                EventType::Warning,
-                REASON_PERSIST_FAILED,
-                message.clone(),
-            )
-            .await;
-            let outcome = Outcome {
-                ready: false,
-                reason: REASON_PERSIST_FAILED,
-                message,
-            };
-            // Best effort: the retry is what matters.
-            let _ = patch_status(api, obj, &outcome, json!({})).await;
+            let _ = report(api, obj, ctx, REASON_PERSIST_FAILED, message).await;
             Err(Error::Persist(e))
         }
     }
+}
+
+/// Why a resource does not take the console row of its name, and how to let it.
+fn occupied(table: &str, row: Uuid, origin: &str) -> String {
+    format!(
+        "the {origin} {table} row {row} has the same namespace and name; to let this resource take it over \
+         (restored when the resource is deleted), label that row {}: \"true\" or run the operator with \
+         --adopt-console-rows; or rename one of them",
+        crd::ADOPT_LABEL
+    )
 }
 
 /// An invalid spec: status and Event say why; the database is not touched.
@@ -317,7 +441,7 @@ async fn invalid<K: Reconciled>(
     Ok(Action::await_change())
 }
 
-/// Counts the failure, emits a Warning Event and sets `Ready=False` with the reason.
+/// Counts the failure and reports it.
 async fn not_ready<K: Reconciled>(
     api: &Api<K>,
     obj: &K,
@@ -326,18 +450,64 @@ async fn not_ready<K: Reconciled>(
     message: String,
 ) -> Result<(), Error> {
     ctx.metrics.error(K::KIND, reason);
-    publish(ctx, obj, EventType::Warning, reason, message.clone()).await;
+    report(api, obj, ctx, reason, message).await
+}
+
+/// Sets `Ready=False` with the reason, and emits a Warning Event when that
+/// changed the status (a retry that fails the same way stays quiet).
+async fn report<K: Reconciled>(
+    api: &Api<K>,
+    obj: &K,
+    ctx: &Context,
+    reason: &'static str,
+    message: String,
+) -> Result<(), Error> {
     let outcome = Outcome {
         ready: false,
         reason,
-        message,
+        message: message.clone(),
     };
-    patch_status(api, obj, &outcome, json!({})).await
+    if patch_status(api, obj, &outcome, None).await? {
+        publish(ctx, obj, EventType::Warning, reason, message).await;
+    }
+    Ok(())
 }
 
 async fn cleanup<K: Reconciled>(obj: &K, ctx: &Context) -> Result<Action, Error> {
-    if let Some(id) = uid(obj) {
-        if let Err(e) = crd::soft_delete(&ctx.db, K::TABLE, id, ctx.fence.as_ref()).await {
+    let Some(id) = uid(obj) else {
+        return Ok(Action::await_change());
+    };
+    match crd::soft_delete(&ctx.db, K::TABLE, id, ctx.fence.as_ref()).await {
+        Ok(deleted) => {
+            if deleted.written {
+                ctx.metrics.row_written(K::KIND);
+                publish(
+                    ctx,
+                    obj,
+                    EventType::Normal,
+                    "Deleted",
+                    format!("{} row {id} soft-deleted", K::TABLE.name()),
+                )
+                .await;
+            }
+            for restored in deleted.restored {
+                publish(
+                    ctx,
+                    obj,
+                    EventType::Normal,
+                    "Restored",
+                    format!(
+                        "restored the {} row {restored} this resource had taken over",
+                        K::TABLE.name()
+                    ),
+                )
+                .await;
+            }
+            Ok(Action::await_change())
+        }
+        Err(ApplyError::Fenced) => Err(Error::Fenced),
+        Err(e) => {
+            // Retried with backoff; the recorder folds repeats into a series.
             publish(
                 ctx,
                 obj,
@@ -346,59 +516,53 @@ async fn cleanup<K: Reconciled>(obj: &K, ctx: &Context) -> Result<Action, Error>
                 e.to_string(),
             )
             .await;
-            return Err(Error::Delete(e));
+            Err(Error::Delete(e))
         }
-        publish(
-            ctx,
-            obj,
-            EventType::Normal,
-            "Deleted",
-            format!("{} row {id} soft-deleted", K::TABLE.name()),
-        )
-        .await;
     }
-    Ok(Action::await_change())
 }
 
+/// Applies this manager's status (server-side apply, no force) when it
+/// differs from the object's; returns whether it did. `extra` is `None`
+/// where the owned fields beside the conditions are not computed.
 async fn patch_status<K: Reconciled>(
     api: &Api<K>,
     obj: &K,
     outcome: &Outcome,
-    extra: serde_json::Value,
-) -> Result<(), Error> {
-    let current = serde_json::to_value(obj).unwrap_or_default();
-    let previous: Vec<Condition> = current
-        .pointer("/status/conditions")
-        .cloned()
-        .and_then(|c| serde_json::from_value(c).ok())
+    extra: Option<serde_json::Value>,
+) -> Result<bool, Error> {
+    let current = serde_json::to_value(obj)
+        .ok()
+        .and_then(|o| o.get("status").cloned())
         .unwrap_or_default();
-    let generation = obj.meta().generation;
-    let mut status = json!({
-        "observedGeneration": generation,
-        "conditions": with_ready(&previous, outcome, generation, Timestamp::now()),
-    });
-    if let (Some(status), Some(extra)) = (status.as_object_mut(), extra.as_object()) {
-        status.extend(extra.clone());
-    }
-    let patch = json!({
+    let Some(status) = status_patch(
+        &current,
+        outcome,
+        obj.meta().generation,
+        extra.as_ref(),
+        &OWNED_STATUS_FIELDS,
+        Timestamp::now(),
+    ) else {
+        return Ok(false);
+    };
+    let patch = serde_json::json!({
         "apiVersion": K::api_version(&()),
         "kind": K::kind(&()),
         "status": status,
     });
     api.patch_status(
         &obj.name_any(),
-        &PatchParams::apply(MANAGER).force(),
+        &PatchParams::apply(MANAGER),
         &Patch::Apply(&patch),
     )
     .await?;
-    Ok(())
+    Ok(true)
 }
 
 async fn publish<K: Reconciled>(
     ctx: &Context,
     obj: &K,
     type_: EventType,
-    reason: &str,
+    reason: &'static str,
     note: String,
 ) {
     let event = Event {
@@ -408,7 +572,22 @@ async fn publish<K: Reconciled>(
         action: "Reconcile".into(),
         secondary: None,
     };
+    ctx.metrics.event(K::KIND, reason);
     if let Err(e) = ctx.recorder.publish(&event, &obj.object_ref(&())).await {
-        tracing::warn!(error = %e, "could not publish an Event");
+        tracing::warn!(kind = K::KIND, object = %key(obj), error = %e, "could not publish an Event");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn orphans_are_cluster_rows_without_an_object() {
+        let live = Uuid::new_v4();
+        let gone = Uuid::new_v4();
+        let directory = Uuid::new_v5(&Uuid::NAMESPACE_OID, b"Canary/default/web");
+        let uids: HashSet<Uuid> = [live].into();
+        assert_eq!(orphans(&[live, gone, directory], &uids), [gone]);
     }
 }

@@ -131,14 +131,17 @@ pub async fn operate(
         concurrency: config.reconcile_concurrency,
         ..Timings::default()
     };
-    let ctx = Arc::new(Context::new(
-        client.clone(),
-        db,
-        metrics.clone(),
-        timings,
-        Some(identity),
-        None,
-    ));
+    let ctx = Arc::new(
+        Context::new(
+            client.clone(),
+            db,
+            metrics.clone(),
+            timings,
+            Some(identity),
+            None,
+        )
+        .adopting_console_rows(config.adopt_console_rows),
+    );
     let (leader_tx, mut leader) = watch::channel(false);
     let election = AbortOnDrop(tokio::spawn(
         Elector::new(client.clone(), settings.clone()).run(leader_tx),

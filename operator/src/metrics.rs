@@ -40,6 +40,10 @@ pub struct Metrics {
     check_failures: Family<CheckLabels, Counter>,
     check_lag: Histogram,
     reconciles: Family<KindLabels, Counter>,
+    /// Reconciles and sweeps that wrote a row (an unchanged resource writes none).
+    row_writes: Family<KindLabels, Counter>,
+    /// Kubernetes Events the controllers emitted, by reason.
+    events: Family<ErrorLabels, Counter>,
     errors: Family<ErrorLabels, Counter>,
     duration: Family<KindLabels, Histogram>,
     /// Objects whose last reconcile failed and that wait for a retry.
@@ -51,6 +55,8 @@ impl Default for Metrics {
     fn default() -> Self {
         let reconciles = Family::<KindLabels, Counter>::default();
         let errors = Family::<ErrorLabels, Counter>::default();
+        let row_writes = Family::<KindLabels, Counter>::default();
+        let events = Family::<ErrorLabels, Counter>::default();
         let duration = Family::<KindLabels, Histogram>::new_with_constructor(|| {
             Histogram::new(exponential_buckets(0.001, 2.0, 14))
         });
@@ -85,6 +91,16 @@ impl Default for Metrics {
         );
         registry.register("reconciles", "Reconciliations run", reconciles.clone());
         registry.register(
+            "row_writes",
+            "Reconciliations and orphan sweeps that wrote a row",
+            row_writes.clone(),
+        );
+        registry.register(
+            "events",
+            "Kubernetes Events emitted by the controllers, by reason",
+            events.clone(),
+        );
+        registry.register(
             "reconcile_errors",
             "Reconciliations that failed, by condition reason",
             errors.clone(),
@@ -111,6 +127,8 @@ impl Default for Metrics {
             check_failures,
             check_lag,
             reconciles,
+            row_writes,
+            events,
             errors,
             duration,
             retry_queue,
@@ -128,6 +146,16 @@ impl Metrics {
             started: Instant::now(),
             _metrics: self,
         }
+    }
+
+    pub fn row_written(&self, kind: &'static str) {
+        self.row_writes.get_or_create(&KindLabels { kind }).inc();
+    }
+
+    pub fn event(&self, kind: &'static str, reason: &'static str) {
+        self.events
+            .get_or_create(&ErrorLabels { kind, reason })
+            .inc();
     }
 
     pub fn error(&self, kind: &'static str, reason: &'static str) {
@@ -248,6 +276,8 @@ mod tests {
         let m = Metrics::default();
         drop(m.reconcile("Canary"));
         m.error("Canary", "Invalid");
+        m.row_written("Canary");
+        m.event("Canary", "Created");
         m.set_retry_queue("Canary", 2);
         m.set_leader(true);
         let text = m.encode();
@@ -256,6 +286,8 @@ mod tests {
             "quarterdeck_operator_reconcile_errors_total{kind=\"Canary\",reason=\"Invalid\"} 1",
             "quarterdeck_operator_reconcile_duration_seconds_count{kind=\"Canary\"} 1",
             "quarterdeck_operator_retry_queue_depth{kind=\"Canary\"} 2",
+            "quarterdeck_operator_row_writes_total{kind=\"Canary\"} 1",
+            "quarterdeck_operator_events_total{kind=\"Canary\",reason=\"Created\"} 1",
             "quarterdeck_operator_leader 1",
         ] {
             assert!(text.contains(series), "{series} missing from:\n{text}");

@@ -123,15 +123,43 @@ pub struct CheckRow {
     pub spec: serde_json::Value,
 }
 
+/// The label of a console row that lets a custom resource of the same
+/// namespace and name take it over.
+pub const ADOPT_LABEL: &str = "quarterdeck.dev/adopt";
+
+/// Which live rows of another source (console rows) [`apply`] may take over.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Takeover {
+    /// Only rows labelled [`ADOPT_LABEL`]`: "true"`; any other one is
+    /// refused with [`ApplyError::Occupied`].
+    #[default]
+    Labelled,
+    /// Every row (`--adopt-console-rows`).
+    Any,
+}
+
 /// What [`apply`] did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Applied {
     /// The row did not exist (or was deleted) before.
     pub created: bool,
+    /// Whether anything was written: false when the row, its checks and
+    /// the other rows of its name already were as desired.
+    pub written: bool,
     /// Live rows of the same namespace and name that this row replaced
-    /// (soft-deleted), with their source: a UI row taken over by the CR, or
-    /// a stale row of an earlier CR of that name.
+    /// (soft-deleted), with their source: a console row taken over by the
+    /// CR (restored when it goes, see [`soft_delete`]), or a stale row of
+    /// an earlier CR of that name.
     pub replaced: Vec<(Uuid, String)>,
+}
+
+/// What [`soft_delete`] did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Deleted {
+    /// Whether the row was live (and is now soft-deleted).
+    pub written: bool,
+    /// Console rows this row had taken over, live again.
+    pub restored: Vec<Uuid>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -142,6 +170,11 @@ pub enum ApplyError {
     /// A uniqueness rule other than (namespace, name) refused the row.
     #[error("conflicts with an existing row: {0}")]
     Conflict(String),
+    /// A live row of another source has this namespace and name, and the
+    /// takeover policy does not allow taking it.
+    #[error("a live {origin} row {id} has the same namespace and name")]
+    Occupied { id: Uuid, origin: String },
+    /// A programming error of the caller: the column is not on the table's allow-list.
     #[error("column {column} is not writable on {table}")]
     Column {
         table: &'static str,
@@ -166,11 +199,19 @@ impl From<sqlx::Error> for ApplyError {
     }
 }
 
-/// Writes the row (and a canary's checks) in one transaction: replaces any
-/// other live row of the same namespace and name, upserts by id, revives a
-/// soft-deleted row, and soft-deletes checks no longer in the spec.
+/// Writes the row (and a canary's checks) in one transaction, only what
+/// differs from the desired state: replaces other live rows of the same
+/// namespace and name (stale rows of earlier CRs always, console rows as
+/// `takeover` allows), upserts by id, revives a soft-deleted row, and
+/// soft-deletes checks no longer in the spec. A row already as desired is
+/// not touched (no UPDATE, `updated_at` unchanged).
 /// With a `fence`, the database refuses the write of a stale leader.
-pub async fn apply(pool: &PgPool, row: &Row, fence: Option<&Fence>) -> Result<Applied, ApplyError> {
+pub async fn apply(
+    pool: &PgPool,
+    row: &Row,
+    fence: Option<&Fence>,
+    takeover: Takeover,
+) -> Result<Applied, ApplyError> {
     let table = row.table.name();
     for (column, _) in &row.columns {
         if !row.table.columns().contains(column) {
@@ -184,37 +225,32 @@ pub async fn apply(pool: &PgPool, row: &Row, fence: Option<&Fence>) -> Result<Ap
         values.push(resolve(&mut tx, value).await?);
     }
 
-    let replaced: Vec<(Uuid, String)> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "UPDATE {table} SET deleted_at = now() \
-         WHERE namespace = $1 AND name = $2 AND id <> $3 AND deleted_at IS NULL RETURNING id, source"
-    )))
-    .bind(&row.namespace)
-    .bind(&row.name)
-    .bind(row.id)
-    .fetch_all(&mut *tx)
-    .await?;
-    if row.table == Table::Canaries {
-        for (old, _) in &replaced {
-            soft_delete_checks(&mut tx, *old, &[]).await?;
-        }
-    }
+    let replaced = replace_others(&mut tx, row, takeover).await?;
+    let mut written = !replaced.is_empty();
 
     let names: Vec<&str> = row.columns.iter().map(|(c, _)| *c).collect();
-    let placeholders: Vec<String> = (0..names.len()).map(|i| format!("${}", i + 5)).collect();
-    let updates: Vec<String> = names
-        .iter()
-        .map(|c| format!("{c} = EXCLUDED.{c}"))
-        .collect();
-    let sql = format!(
-        "INSERT INTO {table} (id, name, namespace, source{cols}) VALUES ($1, $2, $3, $4{vals}) \
-         ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, namespace = EXCLUDED.namespace, \
-         source = EXCLUDED.source, deleted_at = NULL{sets}",
-        cols = names.iter().map(|c| format!(", {c}")).collect::<String>(),
-        vals = placeholders
+    let list = |prefix: &str| -> String {
+        names
             .iter()
-            .map(|p| format!(", {p}"))
+            .map(|c| format!(", {prefix}{c}"))
+            .collect::<String>()
+    };
+    let sql = format!(
+        "INSERT INTO {table} AS t (id, name, namespace, source{cols}) VALUES ($1, $2, $3, $4{vals}) \
+         ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, namespace = EXCLUDED.namespace, \
+         source = EXCLUDED.source, deleted_at = NULL{sets} \
+         WHERE (t.name, t.namespace, t.source, t.deleted_at{current}) \
+         IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.namespace, EXCLUDED.source, NULL{desired})",
+        cols = list(""),
+        vals = (0..names.len())
+            .map(|i| format!(", ${}", i + 5))
             .collect::<String>(),
-        sets = updates.iter().map(|u| format!(", {u}")).collect::<String>(),
+        sets = names
+            .iter()
+            .map(|c| format!(", {c} = EXCLUDED.{c}"))
+            .collect::<String>(),
+        current = list("t."),
+        desired = list("EXCLUDED."),
     );
     let mut query = sqlx::query(sqlx::AssertSqlSafe(sql))
         .bind(row.id)
@@ -237,40 +273,155 @@ pub async fn apply(pool: &PgPool, row: &Row, fence: Option<&Fence>) -> Result<Ap
     .bind(row.id)
     .fetch_optional(&mut *tx)
     .await?;
-    query.execute(&mut *tx).await?;
+    written |= query.execute(&mut *tx).await?.rows_affected() > 0;
     let created = was_deleted.unwrap_or(true);
 
     if row.table == Table::Canaries {
-        upsert_checks(&mut tx, row.id, &row.checks).await?;
+        written |= upsert_checks(&mut tx, row.id, &row.checks).await? > 0;
         let keep: Vec<Uuid> = row.checks.iter().map(|c| c.id).collect();
-        soft_delete_checks(&mut tx, row.id, &keep).await?;
+        written |= soft_delete_checks(&mut tx, row.id, &keep).await? > 0;
     }
     tx.commit().await?;
-    Ok(Applied { created, replaced })
+    Ok(Applied {
+        created,
+        written,
+        replaced,
+    })
 }
 
-/// Soft-deletes the row (and a canary's checks). Deleting a missing or
-/// already deleted row is not an error.
+/// Soft-deletes the other live rows of the row's namespace and name that
+/// `takeover` allows (with a canary's checks), and records the console rows
+/// taken over; fails with [`ApplyError::Occupied`] on one it does not allow.
+async fn replace_others(
+    tx: &mut Transaction<'_, Postgres>,
+    row: &Row,
+    takeover: Takeover,
+) -> Result<Vec<(Uuid, String)>, ApplyError> {
+    let table = row.table.name();
+    let others: Vec<(Uuid, String, bool)> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT id, source, coalesce(labels->>'{ADOPT_LABEL}' = 'true', false) FROM {table} \
+         WHERE namespace = $1 AND name = $2 AND id <> $3 AND deleted_at IS NULL FOR UPDATE"
+    )))
+    .bind(&row.namespace)
+    .bind(&row.name)
+    .bind(row.id)
+    .fetch_all(&mut **tx)
+    .await?;
+    if let Some((id, source, _)) = others
+        .iter()
+        .find(|(_, source, adopt)| source != SOURCE && !*adopt && takeover != Takeover::Any)
+    {
+        return Err(ApplyError::Occupied {
+            id: *id,
+            origin: source.clone(),
+        });
+    }
+    let mut replaced = Vec::with_capacity(others.len());
+    for (old, source, _) in others {
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "UPDATE {table} SET deleted_at = now() WHERE id = $1"
+        )))
+        .bind(old)
+        .execute(&mut **tx)
+        .await?;
+        if row.table == Table::Canaries {
+            soft_delete_checks(tx, old, &[]).await?;
+        }
+        if source == SOURCE {
+            // A stale row of an earlier CR: what it had taken over passes on.
+            sqlx::query(
+                "UPDATE crd_takeovers SET crd_id = $3 WHERE table_name = $1 AND crd_id = $2",
+            )
+            .bind(table)
+            .bind(old)
+            .bind(row.id)
+            .execute(&mut **tx)
+            .await?;
+            tracing::info!(table, id = %old, by = %row.id, namespace = %row.namespace, name = %row.name,
+                "replaced the row of an earlier custom resource of the same name");
+        } else {
+            sqlx::query(
+                "INSERT INTO crd_takeovers (table_name, crd_id, replaced_id) VALUES ($1, $2, $3) \
+                 ON CONFLICT DO NOTHING",
+            )
+            .bind(table)
+            .bind(row.id)
+            .bind(old)
+            .execute(&mut **tx)
+            .await?;
+            tracing::info!(table, id = %old, source = %source, by = %row.id, namespace = %row.namespace,
+                name = %row.name, "a custom resource took over this row; it comes back when the resource goes");
+        }
+        replaced.push((old, source));
+    }
+    Ok(replaced)
+}
+
+/// Soft-deletes the row (and a canary's checks), and restores the console
+/// rows it had taken over (with the checks they had then) unless another
+/// live row has their name. Deleting a missing or already deleted row is
+/// not an error.
 pub async fn soft_delete(
     pool: &PgPool,
     table: Table,
     id: Uuid,
     fence: Option<&Fence>,
-) -> Result<(), ApplyError> {
+) -> Result<Deleted, ApplyError> {
+    let name = table.name();
     let mut tx = pool.begin().await?;
     fence::hold(&mut tx, fence).await?;
-    sqlx::query(sqlx::AssertSqlSafe(format!(
-        "UPDATE {} SET deleted_at = now() WHERE id = $1 AND deleted_at IS NULL",
-        table.name()
+    let written = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "UPDATE {name} SET deleted_at = now() WHERE id = $1 AND deleted_at IS NULL"
     )))
     .bind(id)
     .execute(&mut *tx)
-    .await?;
+    .await?
+    .rows_affected()
+        > 0;
     if table == Table::Canaries {
         soft_delete_checks(&mut tx, id, &[]).await?;
     }
+    let taken: Vec<Uuid> = sqlx::query_scalar(
+        "DELETE FROM crd_takeovers WHERE table_name = $1 AND crd_id = $2 RETURNING replaced_id",
+    )
+    .bind(name)
+    .bind(id)
+    .fetch_all(&mut *tx)
+    .await?;
+    let mut restored = Vec::new();
+    for old in taken {
+        let deleted_at: Option<DateTime<Utc>> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+            "WITH before AS (SELECT id, deleted_at FROM {name} WHERE id = $1 FOR UPDATE) \
+             UPDATE {name} r SET deleted_at = NULL FROM before \
+             WHERE r.id = before.id AND r.deleted_at IS NOT NULL AND NOT EXISTS ( \
+                 SELECT 1 FROM {name} o WHERE o.namespace = r.namespace AND o.name = r.name \
+                 AND o.deleted_at IS NULL AND o.id <> r.id) \
+             RETURNING before.deleted_at"
+        )))
+        .bind(old)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some(deleted_at) = deleted_at else {
+            tracing::warn!(table = name, id = %old, by = %id,
+                "a row taken over by a custom resource was not restored: it is live, gone, or its name is taken");
+            continue;
+        };
+        if table == Table::Canaries {
+            // The checks soft-deleted with the canary, in the same transaction.
+            sqlx::query(
+                "UPDATE checks SET deleted_at = NULL WHERE canary_id = $1 AND deleted_at = $2",
+            )
+            .bind(old)
+            .bind(deleted_at)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tracing::info!(table = name, id = %old, by = %id,
+            "restored the row a custom resource had taken over");
+        restored.push(old);
+    }
     tx.commit().await?;
-    Ok(())
+    Ok(Deleted { written, restored })
 }
 
 /// Ids of the live rows of `table` that the operator wrote.
@@ -327,14 +478,15 @@ async fn resolve(tx: &mut Transaction<'_, Postgres>, value: &Value) -> Result<Bo
 }
 
 /// All checks of a canary in one statement (arrays unnested), so a canary
-/// with many checks costs one round trip.
+/// with many checks costs one round trip. Returns the checks written
+/// (unchanged ones are not).
 pub(crate) async fn upsert_checks(
     tx: &mut Transaction<'_, Postgres>,
     canary_id: Uuid,
     checks: &[CheckRow],
-) -> Result<(), sqlx::Error> {
+) -> Result<u64, sqlx::Error> {
     if checks.is_empty() {
-        return Ok(());
+        return Ok(0);
     }
     let col = |f: fn(&CheckRow) -> Option<String>| checks.iter().map(f).collect::<Vec<_>>();
     let query: Query<'_, Postgres, PgArguments> = sqlx::query(
@@ -345,7 +497,11 @@ pub(crate) async fn upsert_checks(
          ON CONFLICT (id) DO UPDATE SET type = EXCLUDED.type, name = EXCLUDED.name, namespace = EXCLUDED.namespace, \
               description = EXCLUDED.description, icon = EXCLUDED.icon, endpoint = EXCLUDED.endpoint, \
               owner = EXCLUDED.owner, severity = EXCLUDED.severity, labels = EXCLUDED.labels, \
-              spec = EXCLUDED.spec, deleted_at = NULL",
+              spec = EXCLUDED.spec, deleted_at = NULL \
+         WHERE (checks.type, checks.name, checks.namespace, checks.description, checks.icon, checks.endpoint, \
+                checks.owner, checks.severity, checks.labels, checks.spec, checks.deleted_at) \
+         IS DISTINCT FROM (EXCLUDED.type, EXCLUDED.name, EXCLUDED.namespace, EXCLUDED.description, EXCLUDED.icon, \
+                EXCLUDED.endpoint, EXCLUDED.owner, EXCLUDED.severity, EXCLUDED.labels, EXCLUDED.spec, NULL)",
     )
     .bind(canary_id)
     .bind(checks.iter().map(|c| c.id).collect::<Vec<_>>())
@@ -359,17 +515,17 @@ pub(crate) async fn upsert_checks(
     .bind(col(|c| c.severity.clone()))
     .bind(checks.iter().map(|c| Json(c.labels.clone())).collect::<Vec<_>>())
     .bind(checks.iter().map(|c| Json(c.spec.clone())).collect::<Vec<_>>());
-    query.execute(&mut **tx).await?;
-    Ok(())
+    Ok(query.execute(&mut **tx).await?.rows_affected())
 }
 
-/// Soft-deletes the live checks of a canary whose ids are not in `keep`.
+/// Soft-deletes the live checks of a canary whose ids are not in `keep`;
+/// returns how many.
 pub(crate) async fn soft_delete_checks(
     tx: &mut Transaction<'_, Postgres>,
     canary_id: Uuid,
     keep: &[Uuid],
-) -> Result<(), sqlx::Error> {
-    sqlx::query(
+) -> Result<u64, sqlx::Error> {
+    let result = sqlx::query(
         "UPDATE checks SET deleted_at = now() \
          WHERE canary_id = $1 AND deleted_at IS NULL AND NOT (id = ANY($2))",
     )
@@ -377,5 +533,5 @@ pub(crate) async fn soft_delete_checks(
     .bind(keep)
     .execute(&mut **tx)
     .await?;
-    Ok(())
+    Ok(result.rows_affected())
 }

@@ -1,6 +1,6 @@
 //! Rows written for custom resources, against a real PostgreSQL.
 
-use quarterdeck_store::crd::{self, ApplyError, CheckRow, Row, Table, Value};
+use quarterdeck_store::crd::{self, ApplyError, CheckRow, Row, Table, Takeover, Value};
 use serde_json::json;
 use sqlx::PgPool;
 use uuid::Uuid;
@@ -48,7 +48,7 @@ async fn live_checks(pool: &PgPool, canary: Uuid) -> Vec<String> {
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
 async fn canary_and_checks_are_upserted_and_removed_checks_soft_deleted(pool: PgPool) {
     let id = Uuid::new_v4();
-    let applied = crd::apply(&pool, &canary(id, &["a", "b"]), None)
+    let applied = crd::apply(&pool, &canary(id, &["a", "b"]), None, Takeover::Labelled)
         .await
         .unwrap();
     assert!(applied.created);
@@ -62,7 +62,7 @@ async fn canary_and_checks_are_upserted_and_removed_checks_soft_deleted(pool: Pg
     assert_eq!(source, "KubernetesCRD");
     assert_eq!(labels, json!({"env": "prod"}));
 
-    let applied = crd::apply(&pool, &canary(id, &["b", "c"]), None)
+    let applied = crd::apply(&pool, &canary(id, &["b", "c"]), None, Takeover::Labelled)
         .await
         .unwrap();
     assert!(!applied.created);
@@ -89,7 +89,7 @@ async fn canary_and_checks_are_upserted_and_removed_checks_soft_deleted(pool: Pg
 
     // Applying again revives the row.
     assert!(
-        crd::apply(&pool, &canary(id, &["a"]), None)
+        crd::apply(&pool, &canary(id, &["a"]), None, Takeover::Labelled)
             .await
             .unwrap()
             .created
@@ -97,31 +97,162 @@ async fn canary_and_checks_are_upserted_and_removed_checks_soft_deleted(pool: Pg
     assert_eq!(live_checks(&pool, id).await, ["a"]);
 }
 
-#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
-async fn a_custom_resource_takes_over_a_ui_row_of_the_same_name(pool: PgPool) {
+/// A console canary `web` with one check, and its labels.
+async fn ui_canary(pool: &PgPool, labels: serde_json::Value) -> Uuid {
     let ui: Uuid = sqlx::query_scalar(
-        "INSERT INTO canaries (name, namespace, spec) VALUES ('web', 'default', '{}') RETURNING id",
+        "INSERT INTO canaries (name, namespace, spec, labels) VALUES ('web', 'default', '{}', $1) RETURNING id",
     )
-    .fetch_one(&pool)
+    .bind(labels)
+    .fetch_one(pool)
     .await
     .unwrap();
     sqlx::query("INSERT INTO checks (canary_id, type, name) VALUES ($1, 'http', 'old')")
         .bind(ui)
-        .execute(&pool)
+        .execute(pool)
         .await
         .unwrap();
+    ui
+}
+
+async fn live_canaries(pool: &PgPool) -> Vec<Uuid> {
+    sqlx::query_scalar("SELECT id FROM canaries WHERE deleted_at IS NULL ORDER BY id")
+        .fetch_all(pool)
+        .await
+        .unwrap()
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn a_console_row_of_the_same_name_is_not_taken_by_default(pool: PgPool) {
+    let ui = ui_canary(&pool, json!({})).await;
+    let err = crd::apply(
+        &pool,
+        &canary(Uuid::new_v4(), &["a"]),
+        None,
+        Takeover::Labelled,
+    )
+    .await
+    .unwrap_err();
+    assert!(
+        matches!(&err, ApplyError::Occupied { id, origin } if *id == ui && origin == "UI"),
+        "{err}"
+    );
+    assert_eq!(live_canaries(&pool).await, [ui]);
+    assert_eq!(live_checks(&pool, ui).await, ["old"]);
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn an_adopted_console_row_is_taken_over_and_restored_when_the_resource_goes(pool: PgPool) {
+    let ui = ui_canary(&pool, json!({crd::ADOPT_LABEL: "true"})).await;
     let id = Uuid::new_v4();
-    let applied = crd::apply(&pool, &canary(id, &["a"]), None).await.unwrap();
+    let applied = crd::apply(&pool, &canary(id, &["a"]), None, Takeover::Labelled)
+        .await
+        .unwrap();
     assert_eq!(applied.replaced, vec![(ui, "UI".to_owned())]);
     assert!(
         live_checks(&pool, ui).await.is_empty(),
         "the UI canary's checks go with it"
     );
-    let live: i64 = sqlx::query_scalar("SELECT count(*) FROM canaries WHERE deleted_at IS NULL")
+    assert_eq!(live_canaries(&pool).await, [id]);
+
+    // A later resource of the same name (a new uid) inherits the takeover.
+    let next = Uuid::new_v4();
+    let applied = crd::apply(&pool, &canary(next, &["a"]), None, Takeover::Labelled)
+        .await
+        .unwrap();
+    assert_eq!(applied.replaced, vec![(id, "KubernetesCRD".to_owned())]);
+
+    let deleted = crd::soft_delete(&pool, Table::Canaries, next, None)
+        .await
+        .unwrap();
+    assert_eq!(
+        deleted,
+        crd::Deleted {
+            written: true,
+            restored: vec![ui]
+        }
+    );
+    assert_eq!(live_canaries(&pool).await, [ui]);
+    assert_eq!(live_checks(&pool, ui).await, ["old"], "with its checks");
+    let records: i64 = sqlx::query_scalar("SELECT count(*) FROM crd_takeovers")
         .fetch_one(&pool)
         .await
         .unwrap();
-    assert_eq!(live, 1);
+    assert_eq!(records, 0);
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn with_takeover_of_any_row_an_unlabelled_console_row_is_taken(pool: PgPool) {
+    let ui = ui_canary(&pool, json!({})).await;
+    let id = Uuid::new_v4();
+    let applied = crd::apply(&pool, &canary(id, &["a"]), None, Takeover::Any)
+        .await
+        .unwrap();
+    assert_eq!(applied.replaced, vec![(ui, "UI".to_owned())]);
+    assert_eq!(live_canaries(&pool).await, [id]);
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn applying_an_unchanged_row_writes_nothing(pool: PgPool) {
+    let id = Uuid::new_v4();
+    let first = crd::apply(&pool, &canary(id, &["a", "b"]), None, Takeover::Labelled)
+        .await
+        .unwrap();
+    assert!(first.created && first.written);
+    let versions = |pool: PgPool| async move {
+        let rows: Vec<(String, chrono::DateTime<chrono::Utc>)> = sqlx::query_as(
+            "SELECT xmin::text, updated_at FROM canaries WHERE id = $1 \
+             UNION ALL (SELECT xmin::text, updated_at FROM checks WHERE canary_id = $1 ORDER BY name)",
+        )
+        .bind(id)
+        .fetch_all(&pool)
+        .await
+        .unwrap();
+        rows
+    };
+    let before = versions(pool.clone()).await;
+    let again = crd::apply(&pool, &canary(id, &["a", "b"]), None, Takeover::Labelled)
+        .await
+        .unwrap();
+    assert_eq!(
+        again,
+        crd::Applied {
+            created: false,
+            written: false,
+            replaced: vec![]
+        }
+    );
+    assert_eq!(
+        versions(pool.clone()).await,
+        before,
+        "no row version changed"
+    );
+
+    // One changed check is a write; so is a revival after a soft delete.
+    let mut changed = canary(id, &["a", "b"]);
+    changed.checks[1].spec = json!({"url": "http://b/health"});
+    assert!(
+        crd::apply(&pool, &changed, None, Takeover::Labelled)
+            .await
+            .unwrap()
+            .written
+    );
+    sqlx::query("UPDATE canaries SET deleted_at = now() WHERE id = $1")
+        .bind(id)
+        .execute(&pool)
+        .await
+        .unwrap();
+    let revived = crd::apply(&pool, &changed, None, Takeover::Labelled)
+        .await
+        .unwrap();
+    assert!(revived.created && revived.written);
+    let deleted = crd::soft_delete(&pool, Table::Canaries, id, None)
+        .await
+        .unwrap();
+    assert!(deleted.written);
+    let again = crd::soft_delete(&pool, Table::Canaries, id, None)
+        .await
+        .unwrap();
+    assert!(!again.written, "deleting a deleted row writes nothing");
 }
 
 fn access_scope(id: Uuid, subject: Value) -> Row {
@@ -147,6 +278,7 @@ async fn unknown_subjects_fail_without_writing(pool: PgPool) {
         &pool,
         &access_scope(id, Value::Person("g@example.com".into())),
         None,
+        Takeover::Labelled,
     )
     .await
     .unwrap_err();
@@ -168,6 +300,7 @@ async fn unknown_subjects_fail_without_writing(pool: PgPool) {
         &pool,
         &access_scope(id, Value::Person("g@example.com".into())),
         None,
+        Takeover::Labelled,
     )
     .await
     .unwrap();
@@ -183,7 +316,9 @@ async fn unknown_subjects_fail_without_writing(pool: PgPool) {
 async fn columns_outside_the_allow_list_are_refused(pool: PgPool) {
     let mut row = canary(Uuid::new_v4(), &[]);
     row.columns.push(("password", Value::Text(None)));
-    let err = crd::apply(&pool, &row, None).await.unwrap_err();
+    let err = crd::apply(&pool, &row, None, Takeover::Labelled)
+        .await
+        .unwrap_err();
     assert!(matches!(
         err,
         ApplyError::Column {
@@ -213,7 +348,7 @@ async fn a_constraint_violation_rolls_everything_back(pool: PgPool) {
     let mut row = access_scope(Uuid::new_v4(), Value::Person("g@x".into()));
     row.columns
         .push(("team_id", Value::TeamByName("ops".into())));
-    assert!(crd::apply(&pool, &row, None).await.is_err());
+    assert!(crd::apply(&pool, &row, None, Takeover::Any).await.is_err());
     let deleted: Option<chrono::DateTime<chrono::Utc>> =
         sqlx::query_scalar("SELECT deleted_at FROM access_scopes WHERE id = $1")
             .bind(ui)
