@@ -59,6 +59,9 @@ pub struct PermissionSubject {
     /// Person id or email.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub person: Option<String>,
+    /// Same as `person` (a person's id or email), as Mission Control accepts it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub team: Option<String>,
     /// Permission group name.
@@ -94,7 +97,7 @@ pub struct PermissionObject {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub playbooks: Option<Vec<ResourceSelector>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub connections: Option<Vec<ResourceSelector>>,
+    pub connections: Option<Vec<ConnectionSelector>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub plugins: Option<Vec<ResourceSelector>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -105,4 +108,14 @@ pub struct PermissionObject {
     /// The global MCP object; cannot be combined with selectors or scopes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mcp: Option<bool>,
+}
+
+/// Selects connections: the fields of every selector and the connection's `type`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct ConnectionSelector {
+    #[serde(flatten)]
+    pub selector: ResourceSelector,
+    /// The connection's type, e.g. `postgres`, `slack`.
+    #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
+    pub type_: Option<String>,
 }

@@ -182,26 +182,35 @@ impl Reconciled for Permission {
             .unwrap_or_default();
         let [(kind, value)] = set.as_slice() else {
             return Err(Invalid(
-                "spec.subject: exactly one of person, team, group, notification, playbook, canary, scraper, topology or plugin is required".into(),
+                "spec.subject: exactly one of person (or user), team, group, notification, playbook, canary, scraper, topology or plugin is required".into(),
             ));
         };
         let value = value.as_str().unwrap_or_default().to_owned();
-        let subject_type = if kind.as_str() == "group" {
-            "group"
-        } else {
-            kind.as_str()
+        // `user` is Mission Control's other name for `person`.
+        let subject_type = match kind.as_str() {
+            "user" => "person",
+            other => other,
         };
         row.columns.extend([
             ("subject_type", Value::Text(Some(subject_type.to_owned()))),
             ("subject", Value::Text(Some(value.clone()))),
         ]);
-        match kind.as_str() {
+        match subject_type {
             "person" => row.columns.push(("person_id", Value::Person(value))),
             "team" => row.columns.push(("team_id", Value::TeamByName(value))),
             _ => {}
         }
         let object = to_json(&spec.object)?;
+        // Only what the API enforces is accepted: a rule must never look
+        // enforced while it is not.
+        let selected = quarterdeck_store::rbac::selector::parse(&object)
+            .map_err(|e| Invalid(format!("spec.object.{e}")))?;
         let global = (spec.object.mcp == Some(true)).then(|| "mcp".to_owned());
+        if selected.is_empty() && global.is_none() {
+            return Err(Invalid(
+                "spec.object: selects nothing (give mcp: true or selectors)".into(),
+            ));
+        }
         row.columns.extend([
             ("description", Value::Text(spec.description.clone())),
             ("action", Value::Text(Some(actions.join(",")))),

@@ -183,6 +183,69 @@ fn permission_subjects() {
 }
 
 #[test]
+fn permission_user_is_a_person_by_id_or_email() {
+    for who in ["a@example.com", "0190f1c2-7d3e-7000-8000-000000000001"] {
+        let user: Permission = parse(&format!(
+            "apiVersion: quarterdeck.dev/v1\nkind: Permission\nmetadata: {{name: p}}\nspec:\n  actions: [read]\n  subject: {{user: '{who}'}}\n  object:\n    configs: [{{name: '*'}}]\n"
+        ));
+        let row = user.row(Uuid::new_v4()).unwrap();
+        assert_eq!(
+            column(&row, "subject_type"),
+            &Value::Text(Some("person".into()))
+        );
+        assert_eq!(column(&row, "person_id"), &Value::Person(who.into()));
+    }
+    let both: Permission = parse(
+        "apiVersion: quarterdeck.dev/v1\nkind: Permission\nmetadata: {name: p}\nspec:\n  actions: [read]\n  subject: {user: a@x, person: a@x}\n  object: {mcp: true}\n",
+    );
+    assert!(both.row(Uuid::new_v4()).is_err());
+}
+
+fn permission_object(object: &str) -> Result<quarterdeck_store::crd::Row, Invalid> {
+    let permission: Permission = parse(&format!(
+        "apiVersion: quarterdeck.dev/v1\nkind: Permission\nmetadata: {{name: p}}\nspec:\n  actions: [read]\n  subject: {{team: ops}}\n  object: {object}\n"
+    ));
+    permission.row(Uuid::new_v4())
+}
+
+#[test]
+fn permission_selectors_are_accepted_only_when_enforced() {
+    let row = permission_object(
+        "{connections: [{type: postgres, namespace: db}], configs: [{tagSelector: 'env=prod', agent: self}], views: [{name: costs}]}",
+    )
+    .unwrap();
+    assert_eq!(
+        column(&row, "object_selector"),
+        &Value::Json(json!({
+            "connections": [{"type": "postgres", "namespace": "db"}],
+            "configs": [{"tagSelector": "env=prod", "agent": "self"}],
+            "views": [{"name": "costs"}],
+        }))
+    );
+    assert_eq!(column(&row, "object"), &Value::Text(None));
+    for (object, field) in [
+        (
+            "{configs: [{search: prod}]}",
+            "spec.object.configs[0].search",
+        ),
+        (
+            "{components: [{name: a}, {health: healthy}]}",
+            "spec.object.components[1].health",
+        ),
+        ("{scopes: [{name: s}]}", "spec.object.scopes"),
+        ("{plugins: [{name: p}]}", "spec.object.plugins"),
+        (
+            "{playbooks: [{tagSelector: 'a in b'}]}",
+            "spec.object.playbooks[0].tagSelector",
+        ),
+        ("{}", "spec.object"),
+    ] {
+        let Invalid(message) = permission_object(object).unwrap_err();
+        assert!(message.starts_with(field), "{object}: {message}");
+    }
+}
+
+#[test]
 fn access_scope_validation_and_subjects() {
     let scope: AccessScope = parse(
         "apiVersion: quarterdeck.dev/v1\nkind: AccessScope\nmetadata: {name: s}\nspec:\n  subject: {team: ops}\n  resources: [config, canary]\n  scopes:\n    - tags: {env: prod}\n",
