@@ -68,13 +68,24 @@ pub struct Config {
     #[arg(long, env = "POD_NAME")]
     pub identity: Option<String>,
 
-    /// How long the leader keeps the Lease without renewing it.
+    /// How long followers wait, from the last change of the Lease they saw,
+    /// before they take it over (client-go's lease duration).
     #[arg(long, env = "QUARTERDECK_LEASE_DURATION", default_value = "15s", value_parser = humantime::parse_duration)]
     pub lease_duration: std::time::Duration,
 
-    /// How often the leader renews the Lease.
-    #[arg(long, env = "QUARTERDECK_LEASE_RENEW", default_value = "5s", value_parser = humantime::parse_duration)]
+    /// How long the leader keeps leading without a successful renewal;
+    /// shorter than the lease duration (default: two thirds of it).
+    #[arg(long, env = "QUARTERDECK_LEASE_RENEW_DEADLINE", value_parser = humantime::parse_duration)]
+    pub lease_renew_deadline: Option<std::time::Duration>,
+
+    /// How often the leader renews the Lease and followers try to take it
+    /// (client-go's retry period); shorter than the renew deadline.
+    #[arg(long, env = "QUARTERDECK_LEASE_RENEW", default_value = "2s", value_parser = humantime::parse_duration)]
     pub lease_renew: std::time::Duration,
+
+    /// How long one Lease call (get, create, replace) may take.
+    #[arg(long, env = "QUARTERDECK_LEASE_CALL_TIMEOUT", default_value = "2s", value_parser = humantime::parse_duration)]
+    pub lease_call_timeout: std::time::Duration,
 
     /// Periodic re-sync of every resource.
     #[arg(long, env = "QUARTERDECK_RESYNC", default_value = "10m", value_parser = humantime::parse_duration)]
@@ -120,6 +131,16 @@ pub struct CheckArgs {
     /// How often old check results are pruned.
     #[arg(long = "check-prune-every", env = "QUARTERDECK_CHECK_PRUNE_EVERY", default_value = "1h", value_parser = humantime::parse_duration)]
     pub prune_every: std::time::Duration,
+
+    /// Database connections of the check engine, a pool of its own beside
+    /// the controllers' (--db-max-connections), so neither starves the other.
+    #[arg(
+        long = "check-db-connections",
+        env = "QUARTERDECK_CHECK_DB_CONNECTIONS",
+        default_value_t = 8,
+        value_parser = clap::value_parser!(u32).range(1..)
+    )]
+    pub db_connections: u32,
 
     /// The user scripts (exec checks) run as when the operator runs as root; never root itself.
     #[arg(

@@ -17,6 +17,7 @@ use std::sync::Arc;
 pub use config::{CheckArgs, Config};
 
 use quarterdeck_store::Database;
+use quarterdeck_store::fence::Fence;
 use sqlx::PgPool;
 use tokio::sync::watch;
 
@@ -42,26 +43,32 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         Some(kube::Client::try_default().await?)
     };
     // A one-off directory sync has no background work.
-    let engine = ((config.checks.enabled || config.engine_only)
-        && (config.from_dir.is_none() || config.watch))
-        .then(|| {
-            let lookup = Arc::new(engine::lookup::DbLookup::new(
-                database.pool.clone(),
+    let engine_pool = if (config.checks.enabled || config.engine_only)
+        && (config.from_dir.is_none() || config.watch)
+    {
+        Some(
+            database
+                .separate_pool("quarterdeck-operator-checks", config.checks.db_connections)
+                .await?,
+        )
+    } else {
+        None
+    };
+    let engine = engine_pool.clone().map(|pool| {
+        let lookup = Arc::new(engine::lookup::DbLookup::new(pool.clone(), kube.clone()));
+        tokio::spawn(engine::run(
+            pool,
+            engine::executor(
+                lookup,
                 kube.clone(),
-            ));
-            tokio::spawn(engine::run(
-                database.pool.clone(),
-                engine::executor(
-                    lookup,
-                    kube.clone(),
-                    config.checks.timeout,
-                    config.checks.script_user.clone(),
-                ),
-                engine::Settings::from_args(&config.checks),
-                metrics.clone(),
-                quarterdeck_runtime::shutdown_signal(),
-            ))
-        });
+                config.checks.timeout,
+                config.checks.script_user.clone(),
+            ),
+            engine::Settings::from_args(&config.checks),
+            metrics.clone(),
+            quarterdeck_runtime::shutdown_signal(),
+        ))
+    });
 
     let result = match (&config.from_dir, kube) {
         (Some(dir), _) if config.watch => {
@@ -105,12 +112,16 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         }
         let _ = engine.await;
     }
+    if let Some(pool) = engine_pool {
+        pool.close().await;
+    }
     database.close().await?;
     result
 }
 
 /// Cluster mode: takes part in the leader election and runs the
-/// controllers while this replica leads, until `shutdown`.
+/// controllers while this replica leads, until `shutdown`. Each term gets
+/// fresh controllers writing under that term's fence.
 pub async fn operate(
     client: kube::Client,
     db: PgPool,
@@ -124,42 +135,52 @@ pub async fn operate(
         namespace: config.lease_namespace.clone(),
         identity: identity.clone(),
         duration: config.lease_duration,
-        renew_every: config.lease_renew,
+        renew_deadline: config
+            .lease_renew_deadline
+            .unwrap_or(config.lease_duration * 2 / 3),
+        retry_period: config.lease_renew,
+        call_timeout: config.lease_call_timeout,
     };
+    settings.validate()?;
     let timings = Timings {
         resync: config.resync,
         concurrency: config.reconcile_concurrency,
         ..Timings::default()
     };
-    let ctx = Arc::new(
-        Context::new(
-            client.clone(),
-            db,
-            metrics.clone(),
-            timings,
-            Some(identity),
-            None,
-        )
-        .adopting_console_rows(config.adopt_console_rows),
-    );
-    let (leader_tx, mut leader) = watch::channel(false);
+    let (leader_tx, mut leader) = watch::channel(None::<Fence>);
     let election = AbortOnDrop(tokio::spawn(
-        Elector::new(client.clone(), settings.clone()).run(leader_tx),
+        Elector::new(client.clone(), db.clone(), settings.clone()).run(leader_tx),
     ));
     tokio::pin!(shutdown);
 
     loop {
         // Standby until this replica leads.
-        tokio::select! {
+        let fence = tokio::select! {
             _ = &mut shutdown => break,
-            changed = leader.wait_for(|leads| *leads) => if changed.is_err() { break },
-        }
+            term = leader.wait_for(Option::is_some) => match term {
+                Ok(fence) => fence.clone(),
+                Err(_) => break,
+            },
+        };
+        let Some(fence) = fence else { continue };
         metrics.set_leader(true);
-        let controllers = AbortOnDrop(tokio::spawn(controller::run_all(ctx.clone())));
+        metrics.set_fence_generation(fence.generation);
+        let ctx = Arc::new(
+            Context::new(
+                client.clone(),
+                db.clone(),
+                metrics.clone(),
+                timings.clone(),
+                Some(identity.clone()),
+                Some(fence.clone()),
+            )
+            .adopting_console_rows(config.adopt_console_rows),
+        );
+        let controllers = AbortOnDrop(tokio::spawn(controller::run_all(ctx)));
         tokio::select! {
             _ = &mut shutdown => break,
-            _ = leader.wait_for(|leads| !*leads) => {
-                tracing::warn!("lost the leader lease; stopping the controllers");
+            _ = leader.wait_for(|current| current.as_ref() != Some(&fence)) => {
+                tracing::warn!(generation = fence.generation, "this leadership term ended; stopping its controllers");
                 drop(controllers);
                 metrics.set_leader(false);
             }
@@ -167,7 +188,7 @@ pub async fn operate(
     }
     drop(election);
     metrics.set_leader(false);
-    Elector::new(client, settings).release().await;
+    Elector::new(client, db, settings).release().await;
     Ok(())
 }
 

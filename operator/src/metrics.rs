@@ -49,6 +49,8 @@ pub struct Metrics {
     /// Objects whose last reconcile failed and that wait for a retry.
     retry_queue: Family<KindLabels, Gauge>,
     leader: Gauge,
+    /// The fence generation of this replica's latest leadership term.
+    fence_generation: Gauge,
 }
 
 impl Default for Metrics {
@@ -62,6 +64,7 @@ impl Default for Metrics {
         });
         let retry_queue = Family::<KindLabels, Gauge>::default();
         let leader = Gauge::default();
+        let fence_generation = Gauge::default();
         let check_status = Family::<CheckLabels, Gauge>::default();
         let check_latency = Family::<CheckLabels, Histogram>::new_with_constructor(|| {
             Histogram::new(exponential_buckets(0.005, 2.0, 14))
@@ -120,6 +123,11 @@ impl Default for Metrics {
             "Whether this replica holds the leader lease (1) or not (0)",
             leader.clone(),
         );
+        registry.register(
+            "leader_fence_generation",
+            "Fence generation of this replica's latest leadership term; the database refuses writes of earlier ones",
+            fence_generation.clone(),
+        );
         Self {
             registry,
             check_status,
@@ -133,6 +141,7 @@ impl Default for Metrics {
             duration,
             retry_queue,
             leader,
+            fence_generation,
         }
     }
 }
@@ -172,6 +181,10 @@ impl Metrics {
 
     pub fn set_leader(&self, leader: bool) {
         self.leader.set(i64::from(leader));
+    }
+
+    pub fn set_fence_generation(&self, generation: i64) {
+        self.fence_generation.set(generation);
     }
 
     pub fn check_ran(&self, check: &DueCheck, result: &CheckResult) {
@@ -280,6 +293,7 @@ mod tests {
         m.event("Canary", "Created");
         m.set_retry_queue("Canary", 2);
         m.set_leader(true);
+        m.set_fence_generation(3);
         let text = m.encode();
         for series in [
             "quarterdeck_operator_reconciles_total{kind=\"Canary\"} 1",
@@ -289,6 +303,7 @@ mod tests {
             "quarterdeck_operator_row_writes_total{kind=\"Canary\"} 1",
             "quarterdeck_operator_events_total{kind=\"Canary\",reason=\"Created\"} 1",
             "quarterdeck_operator_leader 1",
+            "quarterdeck_operator_leader_fence_generation 3",
         ] {
             assert!(text.contains(series), "{series} missing from:\n{text}");
         }

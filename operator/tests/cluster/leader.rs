@@ -1,13 +1,18 @@
 //! Two replicas and a real Lease: failover when the leader dies, a leader cut
-//! off from the API server stepping down before its lease expires, and the
-//! check engines of both replicas sharing the slots.
+//! off from the API server stepping down before its lease expires, its fence
+//! refused once the standby took over, a brief outage that does not end a
+//! term, and the check engines of both replicas sharing the slots.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use k8s_openapi::api::coordination::v1::Lease;
 use kube::api::{DeleteParams, PostParams};
 use kube::{Api, Client};
 use quarterdeck_crds::Canary;
+use quarterdeck_store::crd::{self, ApplyError, Row, Table, Takeover, Value};
+use quarterdeck_store::fence::Fence;
 use serde_json::json;
 use sqlx::PgPool;
 use tokio::net::{TcpListener, TcpStream};
@@ -44,6 +49,24 @@ async fn canary_live(pool: &PgPool, ns: &str, name: &str) -> bool {
     .fetch_one(pool)
     .await
     .expect("canary row")
+}
+
+/// The holder and generation of the fence of `lease`.
+async fn leadership(pool: &PgPool, lease: &str) -> (String, i64) {
+    sqlx::query_as("SELECT holder, generation FROM operator_leadership WHERE lease = $1")
+        .bind(lease)
+        .fetch_one(pool)
+        .await
+        .expect("the fence was taken")
+}
+
+async fn canary_id(pool: &PgPool, ns: &str, name: &str) -> uuid::Uuid {
+    sqlx::query_scalar("SELECT id FROM canaries WHERE namespace = $1 AND name = $2")
+        .bind(ns)
+        .bind(name)
+        .fetch_one(pool)
+        .await
+        .expect("canary id")
 }
 
 async fn delete_and_wait(canaries: &Api<Canary>, pool: &PgPool, ns: &str, name: &str) {
@@ -199,11 +222,169 @@ async fn a_leader_cut_off_from_the_api_server_steps_down_before_its_lease_expire
     first.kill();
 }
 
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn a_cut_off_leaders_fence_is_refused_once_the_standby_takes_over(pool: PgPool) {
+    let _serial = SERIAL.lock().await;
+    let cluster = Cluster::new("fence").await;
+    let ns = cluster.ns.as_str();
+    let lease = cluster.service_account();
+    let mut config = cluster.operator_kube_config().await;
+    let partition = Partition::start(&config.cluster_url).await;
+    config.cluster_url = partition.url.parse().expect("a URL");
+    let first = Operator::start(
+        Client::try_from(config).expect("a client"),
+        pool.clone(),
+        cluster.config("first", "2s"),
+    );
+    eventually("a leader", || async { first.leads() }).await;
+    let (holder, first_generation) = leadership(&pool, &lease).await;
+    assert_eq!(holder, "first");
+    let second = Operator::start(
+        cluster.operator_client().await,
+        pool.clone(),
+        cluster.config("second", "2s"),
+    );
+    let canaries: Api<Canary> = Api::namespaced(cluster.admin.clone(), ns);
+    canaries
+        .create(&PostParams::default(), &canary(ns, "one"))
+        .await
+        .expect("create");
+    eventually("the canary's row", || async {
+        canary_live(&pool, ns, "one").await
+    })
+    .await;
+    let id = canary_id(&pool, ns, "one").await;
+
+    partition.cut();
+    eventually("the standby to lead", || async { second.leads() }).await;
+    let (holder, generation) = leadership(&pool, &lease).await;
+    assert_eq!(holder, "second");
+    assert!(
+        generation > first_generation,
+        "the takeover did not move the fence on"
+    );
+    delete_and_wait(&canaries, &pool, ns, "one").await;
+
+    // Whatever the cut-off leader still had in flight, its writes carry the
+    // old generation: the database refuses to bring the row back, and to
+    // delete a live one.
+    let stale = Fence {
+        lease: lease.clone(),
+        generation: first_generation,
+    };
+    let row = Row {
+        table: Table::Canaries,
+        id,
+        name: "one".into(),
+        namespace: ns.into(),
+        columns: vec![("spec", Value::Json(json!({"schedule": "@every 1s"})))],
+        checks: Vec::new(),
+    };
+    let revived = crd::apply(&pool, &row, Some(&stale), Takeover::Labelled).await;
+    assert!(matches!(revived, Err(ApplyError::Fenced)), "{revived:?}");
+    assert!(
+        !canary_live(&pool, ns, "one").await,
+        "the stale write revived the row"
+    );
+    canaries
+        .create(&PostParams::default(), &canary(ns, "two"))
+        .await
+        .expect("create");
+    eventually("the new leader's row", || async {
+        canary_live(&pool, ns, "two").await
+    })
+    .await;
+    let two = canary_id(&pool, ns, "two").await;
+    let deleted = crd::soft_delete(&pool, Table::Canaries, two, Some(&stale)).await;
+    assert!(matches!(deleted, Err(ApplyError::Fenced)), "{deleted:?}");
+    assert!(
+        canary_live(&pool, ns, "two").await,
+        "the stale delete went through"
+    );
+    second.shutdown().await;
+    first.kill();
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn a_brief_outage_of_the_api_server_does_not_end_the_term(pool: PgPool) {
+    let _serial = SERIAL.lock().await;
+    let cluster = Cluster::new("blip").await;
+    let ns = cluster.ns.as_str();
+    let lease = cluster.service_account();
+    let mut kube_config = cluster.operator_kube_config().await;
+    let partition = Partition::start(&kube_config.cluster_url).await;
+    kube_config.cluster_url = partition.url.parse().expect("a URL");
+    let mut config = cluster.config("first", "10m");
+    // A renew deadline far beyond the outage, even on a busy machine; calls
+    // give up quickly, so the outage fails several rounds.
+    config.lease_duration = Duration::from_secs(40);
+    config.lease_renew_deadline = Some(Duration::from_secs(30));
+    config.lease_call_timeout = Duration::from_millis(300);
+    let first = Operator::start(
+        Client::try_from(kube_config).expect("a client"),
+        pool.clone(),
+        config,
+    );
+    eventually("a leader", || async { first.leads() }).await;
+    let (_, generation) = leadership(&pool, &lease).await;
+    let leases: Api<Lease> = Api::namespaced(cluster.admin.clone(), &cluster.ns);
+    let version = || async {
+        leases
+            .get(&lease)
+            .await
+            .expect("the Lease")
+            .metadata
+            .resource_version
+    };
+
+    partition.cut();
+    // A renewal already on its way when the cut came lands first.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let before = version().await;
+    // Every Lease call now goes unanswered; rounds fail one after another.
+    let outage = Instant::now();
+    while outage.elapsed() < Duration::from_secs(3) || partition.attempts() < 3 {
+        assert!(first.leads(), "a failed round ended the term");
+        assert!(
+            outage.elapsed() < Duration::from_secs(20),
+            "the leader made no new Lease calls during the outage"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(version().await, before, "a renewal got through the outage");
+    partition.heal();
+    eventually("a renewal after the outage", || async {
+        version().await != before
+    })
+    .await;
+    assert!(first.leads());
+    assert_eq!(
+        leadership(&pool, &lease).await,
+        ("first".to_owned(), generation),
+        "a new term (new fence, restarted controllers) began"
+    );
+    // The same controllers go on reconciling once their watches reconnect.
+    let canaries: Api<Canary> = Api::namespaced(cluster.admin.clone(), ns);
+    canaries
+        .create(&PostParams::default(), &canary(ns, "after"))
+        .await
+        .expect("create");
+    eventually("the canary's row", || async {
+        canary_live(&pool, ns, "after").await
+    })
+    .await;
+    first.shutdown().await;
+    assert_eq!(holder(&cluster).await.0, None);
+}
+
 /// A TCP forwarder to the API server that can be cut: from then on it
-/// forwards nothing and answers nothing, holding every connection open.
+/// forwards nothing and answers nothing, holding every connection open, until
+/// it heals and closes them (as a reset network would).
 struct Partition {
     url: String,
     cut_tx: tokio::sync::watch::Sender<bool>,
+    /// Connections opened while cut.
+    attempts: Arc<AtomicUsize>,
     task: tokio::task::JoinHandle<()>,
 }
 
@@ -217,6 +398,8 @@ impl Partition {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let url = format!("https://{}", listener.local_addr().expect("address"));
         let (cut_tx, cut_rx) = tokio::sync::watch::channel(false);
+        let attempts = Arc::new(AtomicUsize::new(0));
+        let counted = attempts.clone();
         let task = tokio::spawn(async move {
             // Dropped with this task, and with it every connection.
             let mut connections = tokio::task::JoinSet::new();
@@ -226,29 +409,46 @@ impl Partition {
                 };
                 let upstream = upstream.clone();
                 let mut cut_rx = cut_rx.clone();
+                let counted = counted.clone();
                 connections.spawn(async move {
                     let already_cut = *cut_rx.borrow();
-                    if already_cut {
-                        return std::future::pending::<()>().await;
-                    }
-                    let Ok(mut server) = TcpStream::connect(&upstream).await else {
-                        return;
-                    };
-                    let cut = tokio::select! {
-                        _ = tokio::io::copy_bidirectional(&mut client, &mut server) => false,
-                        cut = cut_rx.wait_for(|cut| *cut) => cut.is_ok(),
+                    let cut = if already_cut {
+                        counted.fetch_add(1, Ordering::SeqCst);
+                        true
+                    } else {
+                        let Ok(mut server) = TcpStream::connect(&upstream).await else {
+                            return;
+                        };
+                        tokio::select! {
+                            _ = tokio::io::copy_bidirectional(&mut client, &mut server) => false,
+                            cut = cut_rx.wait_for(|cut| *cut) => cut.is_ok(),
+                        }
                     };
                     if cut {
-                        std::future::pending::<()>().await;
+                        // Unanswered until healed; then closed.
+                        let _ = cut_rx.wait_for(|cut| !*cut).await;
                     }
                 });
             }
         });
-        Partition { url, cut_tx, task }
+        Partition {
+            url,
+            cut_tx,
+            attempts,
+            task,
+        }
     }
 
     fn cut(&self) {
         let _ = self.cut_tx.send(true);
+    }
+
+    fn heal(&self) {
+        let _ = self.cut_tx.send(false);
+    }
+
+    fn attempts(&self) -> usize {
+        self.attempts.load(Ordering::SeqCst)
     }
 }
 
