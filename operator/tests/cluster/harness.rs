@@ -334,6 +334,11 @@ impl Operator {
         self
     }
 
+    /// The replica's metrics, as its admin port serves them.
+    pub fn metrics(&self) -> String {
+        self.metrics.encode()
+    }
+
     pub fn leads(&self) -> bool {
         self.metrics
             .encode()

@@ -12,7 +12,7 @@ use uuid::Uuid;
 
 use crate::harness::{Cluster, Operator, SERIAL, eventually, live};
 
-fn access_scope(ns: &str, name: &str, team: &str, names: &[&str]) -> AccessScope {
+pub(crate) fn access_scope(ns: &str, name: &str, team: &str, names: &[&str]) -> AccessScope {
     serde_json::from_value(json!({
         "apiVersion": "quarterdeck.dev/v1", "kind": "AccessScope",
         "metadata": {"name": name, "namespace": ns},
@@ -21,7 +21,7 @@ fn access_scope(ns: &str, name: &str, team: &str, names: &[&str]) -> AccessScope
     .expect("an AccessScope")
 }
 
-fn canary(ns: &str, name: &str, checks: &[&str]) -> Canary {
+pub(crate) fn canary(ns: &str, name: &str, checks: &[&str]) -> Canary {
     let http: Vec<Value> = checks
         .iter()
         .map(|c| json!({"name": c, "url": format!("http://127.0.0.1:9/{c}")}))
@@ -35,7 +35,7 @@ fn canary(ns: &str, name: &str, checks: &[&str]) -> Canary {
 }
 
 /// The object as the server has it, as JSON.
-async fn stored<K>(api: &Api<K>, name: &str) -> Option<Value>
+pub(crate) async fn stored<K>(api: &Api<K>, name: &str) -> Option<Value>
 where
     K: kube::Resource + Clone + serde::de::DeserializeOwned + serde::Serialize + std::fmt::Debug,
 {
@@ -45,7 +45,7 @@ where
         .map(|o| serde_json::to_value(o).expect("serialises"))
 }
 
-fn ready(obj: &Value) -> Option<(&str, &str)> {
+pub(crate) fn ready(obj: &Value) -> Option<(&str, &str)> {
     let conditions = obj.pointer("/status/conditions")?.as_array()?;
     let ready = conditions.iter().find(|c| c["type"] == "Ready")?;
     Some((ready["status"].as_str()?, ready["reason"].as_str()?))
@@ -205,7 +205,7 @@ async fn create_update_and_delete_with_the_finalizer(pool: PgPool) {
 }
 
 /// Live and soft-deleted checks of the namespace's canaries.
-async fn checks(pool: &PgPool, ns: &str) -> (i64, i64) {
+pub(crate) async fn checks(pool: &PgPool, ns: &str) -> (i64, i64) {
     sqlx::query_as(
         "SELECT count(*) FILTER (WHERE c.deleted_at IS NULL), count(*) FILTER (WHERE c.deleted_at IS NOT NULL) \
          FROM checks c JOIN canaries k ON k.id = c.canary_id WHERE k.namespace = $1",
@@ -217,7 +217,9 @@ async fn checks(pool: &PgPool, ns: &str) -> (i64, i64) {
 }
 
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
-async fn unknown_subjects_are_invalid_and_ui_rows_are_taken_over(pool: PgPool) {
+async fn unknown_subjects_are_invalid_and_adopted_ui_rows_are_taken_over_and_restored(
+    pool: PgPool,
+) {
     let _serial = SERIAL.lock().await;
     let cluster = Cluster::new("invalid").await;
     let ns = cluster.ns.as_str();
@@ -225,14 +227,15 @@ async fn unknown_subjects_are_invalid_and_ui_rows_are_taken_over(pool: PgPool) {
         .execute(&pool)
         .await
         .expect("team");
-    sqlx::query(
-        "INSERT INTO access_scopes (name, namespace, team_id, resources, scopes) \
-         SELECT 'taken', $1, id, '{config}', '[{\"names\":[\"b\"]}]' FROM teams",
+    let ui: Uuid = sqlx::query_scalar(
+        "INSERT INTO access_scopes (name, namespace, team_id, resources, scopes, labels) \
+         SELECT 'taken', $1, id, '{config}', '[{\"names\":[\"b\"]}]', '{\"quarterdeck.dev/adopt\": \"true\"}' \
+         FROM teams RETURNING id",
     )
     .bind(ns)
-    .execute(&pool)
+    .fetch_one(&pool)
     .await
-    .expect("a UI row");
+    .expect("a UI row marked for adoption");
     let operator = Operator::start(
         cluster.operator_client().await,
         pool.clone(),
@@ -299,6 +302,31 @@ async fn unknown_subjects_are_invalid_and_ui_rows_are_taken_over(pool: PgPool) {
             .await
             .iter()
             .any(|(r, t, _)| r == "TookOver" && t == "Normal")
+    })
+    .await;
+
+    // The resource goes: the UI row it took over comes back.
+    scopes
+        .delete("taken", &DeleteParams::default())
+        .await
+        .expect("delete");
+    eventually("the UI row restored", || async {
+        let live: Vec<Uuid> = sqlx::query_scalar(
+            "SELECT id FROM access_scopes WHERE deleted_at IS NULL AND namespace = $1",
+        )
+        .bind(ns)
+        .fetch_all(&pool)
+        .await
+        .expect("live rows");
+        live == [ui]
+    })
+    .await;
+    eventually("the Restored Event", || async {
+        cluster
+            .events(&uid)
+            .await
+            .iter()
+            .any(|(r, t, _)| r == "Restored" && t == "Normal")
     })
     .await;
     operator.shutdown().await;

@@ -7,4 +7,7 @@
 mod harness;
 mod leader;
 mod lifecycle;
+mod orphans;
+mod quiet;
 mod samples;
+mod takeover;
