@@ -13,13 +13,15 @@ use std::time::{Duration, Instant};
 
 use futures::StreamExt;
 use quarterdeck_crds::{AccessScope, Canary, Permission, Playbook, ScrapeConfig, Topology};
-use quarterdeck_store::crd::{self, ApplyError, Row, Table};
-use serde::Deserialize;
+use quarterdeck_store::crd::{self, ApplyError, Row, Table, Takeover};
 use serde_json::Value as Json;
 use sqlx::PgPool;
 use uuid::Uuid;
 
 use crate::mapping::Reconciled;
+
+mod fields;
+mod files;
 
 /// Namespace of the v5 ids given to manifests read from a directory.
 const ID_NAMESPACE: Uuid = Uuid::from_u128(0x6a0c_5a1e_2f4b_4d8e_9c1a_7b3e_5d2f_0e11);
@@ -46,70 +48,239 @@ pub enum Error {
     Database(#[from] sqlx::Error),
     #[error("writing a row: {0}")]
     Write(#[from] ApplyError),
+    #[error("{} manifest(s) failed:\n  {}", .0.len(), .0.join("\n  "))]
+    Failed(Vec<String>),
 }
 
-/// What one pass did.
+/// What one pass did. Each entry names its document as `path#index`.
 #[derive(Debug, Default)]
 pub struct Report {
     /// Rows written.
     pub applied: usize,
     /// Rows soft-deleted because their manifests are gone.
     pub removed: usize,
-    /// Documents of other kinds, ignored.
-    pub skipped: usize,
-    /// Manifests that could not be applied, with the reason.
+    /// Documents that are not ours (other kinds and apiVersions), ignored.
+    pub skipped: Vec<String>,
+    /// Worth a look, nothing failed: unknown fields (without `--strict`),
+    /// places reached twice through symbolic links.
+    pub warnings: Vec<String>,
+    /// Manifests that failed, with the reason.
     pub problems: Vec<String>,
-    /// Whether removal was skipped because a file could not be parsed.
+    /// Whether removal was skipped because a manifest failed before it
+    /// could say which row it is.
     pub removal_skipped: bool,
 }
 
-/// One pass over the folder.
-pub async fn sync(db: &PgPool, dir: &Path) -> Result<Report, Error> {
-    let mut report = Report::default();
-    let (documents, unparsable) = read_documents(dir)?;
-    report.problems.extend(unparsable.iter().cloned());
+/// One of the six kinds.
+struct Kind {
+    name: &'static str,
+    table: Table,
+    decode: fn(Json) -> Result<Decoded, String>,
+}
 
-    let mut seen: HashMap<Table, HashSet<Uuid>> = HashMap::new();
-    let mut rows: Vec<(String, Row)> = Vec::new();
-    for (origin, doc) in documents {
-        if doc.get("apiVersion").and_then(Json::as_str) != Some(quarterdeck_crds::API_VERSION) {
-            report.skipped += 1;
-            continue;
+const fn kind<K: Reconciled>() -> Kind {
+    Kind {
+        name: K::KIND,
+        table: K::TABLE,
+        decode: decode::<K>,
+    }
+}
+
+const KINDS: [Kind; 6] = [
+    kind::<Canary>(),
+    kind::<Topology>(),
+    kind::<ScrapeConfig>(),
+    kind::<Playbook>(),
+    kind::<Permission>(),
+    kind::<AccessScope>(),
+];
+
+/// What a document is to directory mode.
+enum Class {
+    /// One of ours: `quarterdeck.dev/v1` and one of the six kinds.
+    Ours(&'static Kind),
+    /// Of our group but not a kind or version we serve: a typo, whose rows
+    /// must not be lost.
+    Misnamed(String),
+    /// One of the six kinds under another apiVersion (say, Mission
+    /// Control's, or another product's kind of the same name).
+    Foreign(Table),
+    /// Anything else.
+    Other,
+}
+
+fn classify(doc: &Json) -> Class {
+    let api_version = doc.get("apiVersion").and_then(Json::as_str);
+    let kind = doc.get("kind").and_then(Json::as_str);
+    let ours = kind.and_then(|k| KINDS.iter().find(|known| known.name == k));
+    let group = api_version.and_then(|v| v.split_once('/')).map(|(g, _)| g);
+    match (api_version == Some(quarterdeck_crds::API_VERSION), ours) {
+        (true, Some(ours)) => Class::Ours(ours),
+        _ if group == Some(quarterdeck_crds::GROUP) => {
+            let mut reasons = Vec::new();
+            if api_version != Some(quarterdeck_crds::API_VERSION) {
+                reasons.push(format!(
+                    "apiVersion: {} is not served; {} is",
+                    api_version.unwrap_or_default(),
+                    quarterdeck_crds::API_VERSION
+                ));
+            }
+            if ours.is_none() {
+                let kinds: Vec<&str> = KINDS.iter().map(|known| known.name).collect();
+                reasons.push(format!(
+                    "kind: {} is not one of {}",
+                    kind.unwrap_or("(none)"),
+                    kinds.join(", ")
+                ));
+            }
+            Class::Misnamed(reasons.join("; "))
         }
-        let prepared = match doc.get("kind").and_then(Json::as_str).unwrap_or_default() {
-            "Canary" => prepare::<Canary>(doc),
-            "Topology" => prepare::<Topology>(doc),
-            "ScrapeConfig" => prepare::<ScrapeConfig>(doc),
-            "Playbook" => prepare::<Playbook>(doc),
-            "Permission" => prepare::<Permission>(doc),
-            "AccessScope" => prepare::<AccessScope>(doc),
-            _ => {
-                report.skipped += 1;
+        (_, Some(ours)) => Class::Foreign(ours.table),
+        _ => Class::Other,
+    }
+}
+
+/// `Kind of apiVersion namespace/name`, for messages about documents that
+/// were not decoded.
+fn describe(doc: &Json) -> String {
+    let field = |pointer| doc.pointer(pointer).and_then(Json::as_str);
+    format!(
+        "{} of {} {}/{}",
+        field("/kind").unwrap_or("(no kind)"),
+        field("/apiVersion").unwrap_or("(no apiVersion)"),
+        field("/metadata/namespace").unwrap_or("default"),
+        field("/metadata/name").unwrap_or("(no name)"),
+    )
+}
+
+/// One pass over the folder. With `strict`, a manifest with fields its kind
+/// does not define fails (and keeps its row) instead of being applied with
+/// a warning.
+///
+/// Rows are only removed when the pass can tell they are unwanted: a file
+/// that does not parse, or a document of ours that does not decode (a type
+/// error, a `kind` or `apiVersion` typo), may have produced any row, so
+/// such a pass removes nothing.
+pub async fn sync(db: &PgPool, dir: &Path, strict: bool) -> Result<Report, Error> {
+    let folder = files::read(dir)?;
+    let mut report = Report {
+        warnings: folder.links,
+        removal_skipped: !folder.unparsable.is_empty(),
+        problems: folder.unparsable,
+        ..Report::default()
+    };
+    let mut live: HashMap<Table, HashSet<Uuid>> = HashMap::new();
+    for table in Table::ALL {
+        live.insert(table, crd::live_ids(db, table).await?.into_iter().collect());
+    }
+
+    // The document each row comes from; a row listed here is kept.
+    let mut seen: HashMap<(Table, Uuid), String> = HashMap::new();
+    let mut rows: Vec<(String, Row)> = Vec::new();
+    let mut foreign = Vec::new();
+    for (origin, doc) in folder.documents {
+        let kind = match classify(&doc) {
+            Class::Ours(kind) => kind,
+            Class::Misnamed(reason) => {
+                report.problems.push(format!("{origin}: {reason}"));
+                report.removal_skipped = true;
+                continue;
+            }
+            Class::Foreign(table) => {
+                foreign.push((origin, table, doc));
+                continue;
+            }
+            Class::Other => {
+                report.skipped.push(format!(
+                    "{origin}: {}, not a {} kind",
+                    describe(&doc),
+                    quarterdeck_crds::API_VERSION
+                ));
                 continue;
             }
         };
-        let (table, id, row) = match prepared {
-            Ok(p) => p,
+        let findings = fields::check(kind.name, &doc);
+        let unknown: Vec<String> = findings
+            .unknown
+            .iter()
+            .map(|path| format!("{origin}: unknown field {path}"))
+            .collect();
+        let refused = strict && !unknown.is_empty();
+        if refused {
+            report.problems.extend(unknown);
+        } else {
+            report.warnings.extend(unknown);
+        }
+        let decoded = match (kind.decode)(doc) {
+            Ok(decoded) => decoded,
             Err(problem) => {
+                // The schema names the field where serde's path stops short.
+                let problem = if findings.mistyped.is_empty() {
+                    problem
+                } else {
+                    format!(
+                        "not a valid {}: {}",
+                        kind.name,
+                        findings.mistyped.join("; ")
+                    )
+                };
                 report.problems.push(format!("{origin}: {problem}"));
+                report.removal_skipped = true;
                 continue;
             }
         };
-        // An invalid manifest keeps its existing row: it is seen, not applied.
-        if !seen.entry(table).or_default().insert(id) {
+        let key = (decoded.table, decoded.id);
+        if let Some(earlier) = seen.get(&key) {
             report.problems.push(format!(
-                "{origin}: a manifest of the same kind, namespace and name appears earlier"
+                "{origin}: {} {} repeats {earlier}; ignored",
+                kind.name, decoded.name
             ));
             continue;
         }
-        match row {
+        // A manifest that fails from here on keeps its existing row.
+        seen.insert(key, origin.clone());
+        if refused {
+            continue;
+        }
+        match decoded.row {
             Ok(row) => rows.push((origin, row)),
             Err(invalid) => report.problems.push(format!("{origin}: {invalid}")),
         }
     }
+    // A kind of ours under another apiVersion is someone else's resource,
+    // unless it is the only manifest left for a row it produced (its
+    // apiVersion was mistyped): then it fails and keeps that row.
+    for (origin, table, doc) in foreign {
+        let field = |pointer| doc.pointer(pointer).and_then(Json::as_str);
+        let id = field("/metadata/name").map(|name| {
+            let namespace = field("/metadata/namespace").unwrap_or("default");
+            let kind = field("/kind").unwrap_or_default();
+            manifest_id(kind, namespace, name)
+        });
+        match id {
+            Some(id) if live[&table].contains(&id) && !seen.contains_key(&(table, id)) => {
+                report.problems.push(format!(
+                    "{origin}: apiVersion: {} is not {}; the row this manifest produced is kept",
+                    field("/apiVersion").unwrap_or_default(),
+                    quarterdeck_crds::API_VERSION
+                ));
+                seen.insert((table, id), origin);
+            }
+            _ => report.skipped.push(format!(
+                "{origin}: {}, not {}",
+                describe(&doc),
+                quarterdeck_crds::API_VERSION
+            )),
+        }
+    }
 
     let results: Vec<(String, Result<crd::Applied, ApplyError>)> = futures::stream::iter(rows)
-        .map(|(origin, row)| async move { (origin, crd::apply(db, &row, None).await) })
+        .map(|(origin, row)| async move {
+            (
+                origin,
+                crd::apply(db, &row, None, Takeover::default()).await,
+            )
+        })
         .buffer_unordered(CONCURRENCY)
         .collect()
         .await;
@@ -121,27 +292,33 @@ pub async fn sync(db: &PgPool, dir: &Path) -> Result<Report, Error> {
         }
     }
 
-    if unparsable.is_empty() {
-        for table in Table::ALL {
-            let keep = seen.remove(&table).unwrap_or_default();
-            for id in crd::live_ids(db, table).await? {
-                if id.get_version_num() == 5 && !keep.contains(&id) {
-                    crd::soft_delete(db, table, id, None).await?;
+    if !report.removal_skipped {
+        for (table, ids) in live {
+            for id in ids {
+                if id.get_version_num() == 5
+                    && !seen.contains_key(&(table, id))
+                    && crd::soft_delete(db, table, id, None).await?.written
+                {
                     report.removed += 1;
                 }
             }
         }
-    } else {
-        report.removal_skipped = true;
     }
     Ok(report)
 }
 
-type Prepared = (Table, Uuid, Result<Row, crate::mapping::Invalid>);
+/// A manifest of ours, decoded.
+struct Decoded {
+    table: Table,
+    id: Uuid,
+    /// `namespace/name`.
+    name: String,
+    row: Result<Row, crate::mapping::Invalid>,
+}
 
-fn prepare<K: Reconciled>(doc: Json) -> Result<Prepared, String> {
-    let mut obj: K =
-        serde_json::from_value(doc).map_err(|e| format!("not a valid {}: {e}", K::KIND))?;
+fn decode<K: Reconciled>(doc: Json) -> Result<Decoded, String> {
+    let mut obj: K = serde_path_to_error::deserialize(doc)
+        .map_err(|e| format!("not a valid {}: {e}", K::KIND))?;
     let meta = obj.meta_mut();
     let name = meta
         .name
@@ -154,92 +331,35 @@ fn prepare<K: Reconciled>(doc: Json) -> Result<Prepared, String> {
         .clone();
     let id = manifest_id(K::KIND, &namespace, &name);
     meta.uid = Some(id.to_string());
-    Ok((K::TABLE, id, obj.row(id)))
-}
-
-/// A YAML document and where it comes from (`path#index`).
-type Document = (String, Json);
-
-/// Every YAML document under `dir` (sorted by path), and the files that
-/// could not be parsed.
-fn read_documents(dir: &Path) -> Result<(Vec<Document>, Vec<String>), Error> {
-    let mut documents = Vec::new();
-    let mut unparsable = Vec::new();
-    for path in yaml_files(dir)? {
-        let text = std::fs::read_to_string(&path).map_err(|source| Error::Read {
-            path: path.clone(),
-            source,
-        })?;
-        let mut parsed = Vec::new();
-        let mut failed = None;
-        for (index, document) in yaml_serde::Deserializer::from_str(&text).enumerate() {
-            match Json::deserialize(document) {
-                Ok(Json::Null) => {}
-                Ok(doc) => parsed.push((format!("{}#{}", path.display(), index + 1), doc)),
-                Err(e) => {
-                    failed = Some(format!("{}: {e}", path.display()));
-                    break;
-                }
-            }
-        }
-        match failed {
-            Some(problem) => unparsable.push(problem),
-            None => documents.extend(parsed),
-        }
-    }
-    Ok((documents, unparsable))
-}
-
-fn yaml_files(dir: &Path) -> Result<Vec<PathBuf>, Error> {
-    let mut files = Vec::new();
-    let mut pending = vec![dir.to_path_buf()];
-    while let Some(current) = pending.pop() {
-        let entries = std::fs::read_dir(&current).map_err(|source| Error::Read {
-            path: current.clone(),
-            source,
-        })?;
-        for entry in entries {
-            let entry = entry.map_err(|source| Error::Read {
-                path: current.clone(),
-                source,
-            })?;
-            let path = entry.path();
-            let hidden = entry.file_name().to_string_lossy().starts_with('.');
-            if hidden {
-                continue;
-            }
-            if path.is_dir() {
-                pending.push(path);
-            } else if matches!(
-                path.extension().and_then(|e| e.to_str()),
-                Some("yaml" | "yml")
-            ) {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    Ok(files)
+    Ok(Decoded {
+        table: K::TABLE,
+        id,
+        name: format!("{namespace}/{name}"),
+        row: obj.row(id),
+    })
 }
 
 /// The one-shot `--from-dir` run: one pass, logged; an error when any
 /// manifest failed, naming each.
 pub async fn run_once(db: &PgPool, dir: &Path, strict: bool) -> Result<(), Error> {
-    let _ = strict;
     let started = Instant::now();
-    let report = sync(db, dir).await?;
+    let report = sync(db, dir, strict).await?;
     tracing::info!(
         duration_ms = started.elapsed().as_millis() as u64,
         "directory sync finished"
     );
     log(&report);
-    Ok(())
+    if report.problems.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::Failed(report.problems))
+    }
 }
 
 /// A hash of every YAML file's path and contents, to notice changes.
 fn fingerprint(dir: &Path) -> Result<u64, Error> {
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    for path in yaml_files(dir)? {
+    for path in files::yaml_files(dir)?.paths {
         path.hash(&mut hasher);
         std::fs::read(&path)
             .map_err(|source| Error::Read {
@@ -263,30 +383,30 @@ pub async fn watch(
     interval: Duration,
     shutdown: impl std::future::Future<Output = ()>,
 ) {
-    let _ = strict;
     tokio::pin!(shutdown);
     let mut synced: Option<(u64, Instant)> = None;
-    let mut last_problems: Vec<String> = Vec::new();
+    // The problems and warnings last logged, not repeated while unchanged.
+    let mut last: (Vec<String>, Vec<String>) = Default::default();
     loop {
         match fingerprint(dir) {
             Ok(current) => {
                 let due = match synced {
                     None => true,
                     Some((fp, at)) => {
-                        fp != current
-                            || (!last_problems.is_empty() && at.elapsed() >= RETRY_PROBLEMS)
+                        fp != current || (!last.0.is_empty() && at.elapsed() >= RETRY_PROBLEMS)
                     }
                 };
                 if due {
-                    match sync(db, dir).await {
+                    match sync(db, dir, strict).await {
                         Ok(report) => {
                             if report.applied > 0
                                 || report.removed > 0
-                                || report.problems != last_problems
+                                || report.problems != last.0
+                                || report.warnings != last.1
                             {
                                 log(&report);
                             }
-                            last_problems = report.problems;
+                            last = (report.problems, report.warnings);
                             synced = Some((current, Instant::now()));
                         }
                         Err(e) => tracing::warn!(error = %e, "directory sync failed; retrying"),
@@ -306,14 +426,23 @@ pub fn log(report: &Report) {
     tracing::info!(
         applied = report.applied,
         removed = report.removed,
-        skipped = report.skipped,
+        skipped = report.skipped.len(),
+        warnings = report.warnings.len(),
         problems = report.problems.len(),
         "directory sync"
     );
+    for skipped in &report.skipped {
+        tracing::info!("skipped {skipped}");
+    }
+    for warning in &report.warnings {
+        tracing::warn!("{warning}");
+    }
     for problem in &report.problems {
-        tracing::warn!("{problem}");
+        tracing::warn!("failed {problem}");
     }
     if report.removal_skipped {
-        tracing::warn!("rows of missing manifests were kept because a file could not be parsed");
+        tracing::warn!(
+            "rows of missing manifests were kept: a file did not parse or a manifest did not decode"
+        );
     }
 }
