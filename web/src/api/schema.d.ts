@@ -653,6 +653,11 @@ export interface components {
             /** Format: uuid */
             id: string;
             object?: string | null;
+            /**
+             * @description The rows the rule is about (`spec.object` of a Permission resource:
+             *     `configs`, `components`, `playbooks`, `connections`, `views`).
+             */
+            object_selector?: Record<string, never> | null;
             /** Format: uuid */
             resource_id?: string | null;
             subject?: string | null;
@@ -838,12 +843,21 @@ export interface components {
             payload: components["schemas"]["WhoamiPayload"];
         };
         WhoamiPayload: {
+            /**
+             * @description The actions of `rights` that hold on some rows only, per resource:
+             *     permission rules with selectors grant or deny them row by row, and
+             *     the API acts on the rows they allow (lists leave the others out,
+             *     writes to them answer 403). Resources not listed hold on every row.
+             */
+            limited_rights: {
+                [key: string]: components["schemas"]["RightAction"][];
+            };
             permissions: components["schemas"]["PermissionRule"][];
             /**
-             * @description Every RBAC resource with the actions the caller may do on it
-             *     (`read`, `create`, `update`, `delete`, and `run` on `canaries`):
-             *     roles, permission rules and the token's scope already applied. The
-             *     console decides from this alone.
+             * @description Every RBAC resource with the actions the caller may do on it, on
+             *     some rows at least (`read`, `create`, `update`, `delete`, and `run`
+             *     on `canaries`): roles, permission rules and the token's scope already
+             *     applied. The console decides from this alone.
              */
             rights: {
                 [key: string]: components["schemas"]["RightAction"][];
