@@ -4,8 +4,9 @@
 
 use std::collections::BTreeSet;
 
+use chrono::{DateTime, Utc};
 use serde_json::{Map, Value as Json, json};
-use sqlx::{Postgres, Transaction};
+use sqlx::{PgPool, Postgres, Transaction};
 use uuid::Uuid;
 
 use crate::crd::{CheckRow, soft_delete_checks, upsert_checks};
@@ -240,4 +241,140 @@ pub(crate) enum SyncError {
     Invalid(#[from] InvalidChecks),
     #[error(transparent)]
     Database(#[from] sqlx::Error),
+}
+
+/// What a Kubernetes canary's status reports: how it is placed and its
+/// checks' latest results and last hour.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CanaryFigures {
+    pub id: Uuid,
+    pub name: String,
+    pub namespace: String,
+    /// `spec.replicas` is 0.
+    pub paused: bool,
+    pub agent_selector: Vec<String>,
+    pub schedule: Option<String>,
+    pub interval: Option<i64>,
+    /// 95th percentile of the durations of all its runs in the last hour, in milliseconds.
+    pub latency_p95: Option<f64>,
+    /// Its live checks, by type and name.
+    pub checks: Vec<CheckFigures>,
+}
+
+/// One check's latest result and last hour.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckFigures {
+    pub id: Uuid,
+    pub check_type: String,
+    pub name: String,
+    /// `healthy` or `unhealthy` after its latest run; None before the first.
+    pub status: Option<String>,
+    pub last_runtime: Option<DateTime<Utc>>,
+    pub last_transition_time: Option<DateTime<Utc>>,
+    /// Runs passed and failed in the last hour.
+    pub passed: i64,
+    pub failed: i64,
+    /// 95th percentile of its run durations in the last hour, in milliseconds.
+    pub latency_p95: Option<f64>,
+    /// Message and error of its latest run.
+    pub message: Option<String>,
+    pub error: Option<String>,
+}
+
+#[derive(sqlx::FromRow)]
+struct FiguresRow {
+    canary_id: Uuid,
+    canary_name: String,
+    canary_namespace: String,
+    paused: bool,
+    agent_selector: Vec<String>,
+    schedule: Option<String>,
+    interval: Option<i64>,
+    canary_p95: Option<f64>,
+    check_id: Option<Uuid>,
+    check_type: Option<String>,
+    check_name: Option<String>,
+    status: Option<String>,
+    last_runtime: Option<DateTime<Utc>>,
+    last_transition_time: Option<DateTime<Utc>>,
+    passed: i64,
+    failed: i64,
+    check_p95: Option<f64>,
+    message: Option<String>,
+    error: Option<String>,
+}
+
+/// The figures of every live `KubernetesCRD` canary, in one statement.
+pub async fn status_figures(pool: &PgPool) -> Result<Vec<CanaryFigures>, crate::Error> {
+    let rows: Vec<FiguresRow> = sqlx::query_as(concat!(
+        "WITH k AS (SELECT * FROM canaries WHERE source = 'KubernetesCRD' AND deleted_at IS NULL), \
+              recent AS ( \
+                  SELECT c.canary_id, s.check_id, s.status, s.duration \
+                  FROM check_statuses s JOIN checks c ON c.id = s.check_id JOIN k ON k.id = c.canary_id \
+                  WHERE c.deleted_at IS NULL AND s.time >= now() - interval '1 hour'), \
+              per_check AS ( \
+                  SELECT check_id, count(*) FILTER (WHERE status) AS passed, \
+                         count(*) FILTER (WHERE NOT status) AS failed, \
+                         percentile_cont(0.95) WITHIN GROUP (ORDER BY duration) AS p95 \
+                  FROM recent GROUP BY check_id), \
+              per_canary AS ( \
+                  SELECT canary_id, percentile_cont(0.95) WITHIN GROUP (ORDER BY duration) AS p95 \
+                  FROM recent GROUP BY canary_id) \
+         SELECT k.id AS canary_id, k.name AS canary_name, k.namespace AS canary_namespace, ",
+        crate::health::paused!(),
+        " AS paused, ",
+        crate::health::agent_selector!(),
+        " AS agent_selector, k.spec->>'schedule' AS schedule, \
+                CASE WHEN jsonb_typeof(k.spec->'interval') = 'number' THEN (k.spec->>'interval')::bigint END AS interval, \
+                pk.p95 AS canary_p95, c.id AS check_id, c.type AS check_type, c.name AS check_name, \
+                c.status, c.last_runtime, c.last_transition_time, \
+                coalesce(pc.passed, 0) AS passed, coalesce(pc.failed, 0) AS failed, pc.p95 AS check_p95, \
+                l.message, l.error \
+         FROM k \
+         LEFT JOIN per_canary pk ON pk.canary_id = k.id \
+         LEFT JOIN checks c ON c.canary_id = k.id AND c.deleted_at IS NULL \
+         LEFT JOIN per_check pc ON pc.check_id = c.id \
+         LEFT JOIN LATERAL ( \
+             SELECT message, error FROM check_statuses s WHERE s.check_id = c.id \
+             ORDER BY s.time DESC LIMIT 1) l ON true \
+         ORDER BY k.id, c.type, c.name"
+    ))
+    .fetch_all(pool)
+    .await?;
+    let mut canaries: Vec<CanaryFigures> = Vec::new();
+    for row in rows {
+        let check = match (row.check_id, row.check_type, row.check_name) {
+            (Some(id), Some(check_type), Some(name)) => Some(CheckFigures {
+                id,
+                check_type,
+                name,
+                status: row.status,
+                last_runtime: row.last_runtime,
+                last_transition_time: row.last_transition_time,
+                passed: row.passed,
+                failed: row.failed,
+                latency_p95: row.check_p95,
+                message: row.message,
+                error: row.error,
+            }),
+            _ => None,
+        };
+        if canaries.last().is_none_or(|last| last.id != row.canary_id) {
+            canaries.push(CanaryFigures {
+                id: row.canary_id,
+                name: row.canary_name,
+                namespace: row.canary_namespace,
+                paused: row.paused,
+                agent_selector: row.agent_selector,
+                schedule: row.schedule,
+                interval: row.interval,
+                latency_p95: row.canary_p95,
+                checks: Vec::new(),
+            });
+        }
+        if let (Some(canary), Some(check)) = (canaries.last_mut(), check) {
+            canary.checks.push(check);
+        }
+    }
+    Ok(canaries)
 }

@@ -53,16 +53,37 @@ pub struct DueCheck {
     pub endpoint_override_approved: bool,
 }
 
+/// SQL: the canary `k` is paused (`spec.replicas` is 0).
+macro_rules! paused {
+    () => {
+        "coalesce(k.spec->'replicas' = '0'::jsonb, false)"
+    };
+}
+pub(crate) use paused;
+
+/// SQL: the canary `k`'s `agentSelector` as a text array, empty when unset.
+macro_rules! agent_selector {
+    () => {
+        "CASE WHEN jsonb_typeof(k.spec->'agentSelector') = 'array' \
+              THEN ARRAY(SELECT jsonb_array_elements_text(k.spec->'agentSelector')) \
+              ELSE '{}'::text[] END"
+    };
+}
+pub(crate) use agent_selector;
+
 /// Claims up to `limit` checks that are due or asked for, in one transaction:
 /// each one's next run is set to what `next` says (Run Now keeps the
-/// schedule), so no other engine claims the same slot.
+/// schedule), so no other engine claims the same slot. Checks of a paused
+/// canary are claimed only when asked for (Run Now); checks of the canaries
+/// in `elsewhere` (their `agentSelector` leaves them to other agents) never.
 pub async fn claim_due(
     pool: &PgPool,
     limit: i64,
+    elsewhere: &[Uuid],
     next: impl Fn(&DueCheck) -> DateTime<Utc>,
 ) -> Result<Vec<DueCheck>, Error> {
     let mut tx = pool.begin().await?;
-    let due: Vec<DueCheck> = sqlx::query_as(
+    let due: Vec<DueCheck> = sqlx::query_as(concat!(
         "SELECT c.id, c.canary_id, k.name AS canary_name, k.source AS canary_source, k.namespace, \
                 c.type, c.name, c.spec, c.labels, c.endpoint_override_approved, \
                 coalesce((SELECT console_scripts FROM execution_policy), false) AS console_scripts, \
@@ -71,12 +92,15 @@ pub async fn claim_due(
                 c.next_runtime, c.run_requested_at IS NOT NULL AS run_now, now() AS now \
          FROM checks c JOIN canaries k ON k.id = c.canary_id \
          WHERE c.deleted_at IS NULL AND k.deleted_at IS NULL AND NOT c.transformed \
-           AND (c.next_runtime IS NULL OR c.next_runtime <= now() OR c.run_requested_at IS NOT NULL) \
+           AND k.id <> ALL($2) \
+           AND (c.run_requested_at IS NOT NULL \
+                OR ((c.next_runtime IS NULL OR c.next_runtime <= now()) AND NOT ", paused!(), ")) \
          ORDER BY c.run_requested_at NULLS LAST, c.next_runtime NULLS FIRST \
          LIMIT $1 \
          FOR UPDATE OF c SKIP LOCKED",
-    )
+    ))
     .bind(limit)
+    .bind(elsewhere)
     .fetch_all(&mut *tx)
     .await?;
     if due.is_empty() {
@@ -102,13 +126,30 @@ pub async fn claim_due(
     Ok(due)
 }
 
-/// The earliest next run of any live check, to sleep until.
-pub async fn next_due(pool: &PgPool) -> Result<Option<DateTime<Utc>>, Error> {
-    Ok(sqlx::query_scalar(
-        "SELECT min(c.next_runtime) FROM checks c \
-         WHERE c.deleted_at IS NULL AND NOT c.transformed",
-    )
+/// The earliest next run of any live check that [`claim_due`] would claim
+/// on schedule, to sleep until.
+pub async fn next_due(pool: &PgPool, elsewhere: &[Uuid]) -> Result<Option<DateTime<Utc>>, Error> {
+    Ok(sqlx::query_scalar(concat!(
+        "SELECT min(c.next_runtime) FROM checks c JOIN canaries k ON k.id = c.canary_id \
+         WHERE c.deleted_at IS NULL AND k.deleted_at IS NULL AND NOT c.transformed \
+           AND k.id <> ALL($1) AND NOT ",
+        paused!()
+    ))
+    .bind(elsewhere)
     .fetch_one(pool)
+    .await?)
+}
+
+/// The live canaries with a non-empty `agentSelector`, with its patterns.
+pub async fn agent_selectors(pool: &PgPool) -> Result<Vec<(Uuid, Vec<String>)>, Error> {
+    Ok(sqlx::query_as(concat!(
+        "SELECT k.id, ",
+        agent_selector!(),
+        " FROM canaries k \
+         WHERE k.deleted_at IS NULL AND jsonb_typeof(k.spec->'agentSelector') = 'array' \
+           AND k.spec->'agentSelector' <> '[]'::jsonb"
+    ))
+    .fetch_all(pool)
     .await?)
 }
 

@@ -5,6 +5,7 @@
 //! passes in `job_history`.
 
 pub mod lookup;
+pub mod placement;
 pub mod schedule;
 
 use std::sync::Arc;
@@ -166,8 +167,12 @@ pub async fn run(
 
     loop {
         let free = slots.available_permits();
-        if free > 0 {
-            match health::claim_due(&pool, free as i64, next_slot).await {
+        // Without knowing which canaries are left to other agents, nothing is claimed.
+        let elsewhere = elsewhere(&pool).await;
+        if free > 0
+            && let Some(elsewhere) = &elsewhere
+        {
+            match health::claim_due(&pool, free as i64, elsewhere, next_slot).await {
                 Ok(due) => {
                     // A new check is only given its first slot, so checks
                     // created together do not all run at once.
@@ -190,7 +195,7 @@ pub async fn run(
                 Err(e) => tracing::warn!(error = %e, "claiming due checks failed"),
             }
         }
-        let wait = match health::next_due(&pool).await {
+        let wait = match health::next_due(&pool, elsewhere.as_deref().unwrap_or_default()).await {
             Ok(Some(at)) => (at - Utc::now())
                 .to_std()
                 .unwrap_or_default()
@@ -216,6 +221,24 @@ pub async fn run(
     drop(tx);
     let _ = writer.await;
     pruner.abort();
+}
+
+/// The canaries whose `agentSelector` does not select this operator; None
+/// when they cannot be read.
+async fn elsewhere(pool: &PgPool) -> Option<Vec<Uuid>> {
+    match health::agent_selectors(pool).await {
+        Ok(selectors) => Some(
+            selectors
+                .into_iter()
+                .filter(|(_, patterns)| !placement::selects(patterns, placement::LOCAL_AGENT))
+                .map(|(id, _)| id)
+                .collect(),
+        ),
+        Err(e) => {
+            tracing::warn!(error = %e, "reading the canaries' agent selectors failed");
+            None
+        }
+    }
 }
 
 /// The next slot of a claimed check. A check whose schedule does not parse
