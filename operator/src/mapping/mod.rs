@@ -83,11 +83,24 @@ impl Reconciled for Canary {
         Ok(row)
     }
 
+    /// `checks`: check name to id, as canary-checker keys it. A name that
+    /// checks of two types share is keyed `type/name` for each of them.
     fn extra_status(row: &Row) -> Json {
-        let checks: BTreeMap<&str, String> = row
+        let mut uses: BTreeMap<&str, usize> = BTreeMap::new();
+        for check in &row.checks {
+            *uses.entry(check.name.as_str()).or_default() += 1;
+        }
+        let checks: BTreeMap<String, String> = row
             .checks
             .iter()
-            .map(|c| (c.name.as_str(), c.id.to_string()))
+            .map(|c| {
+                let key = if uses.get(c.name.as_str()) == Some(&1) {
+                    c.name.clone()
+                } else {
+                    format!("{}/{}", c.check_type, c.name)
+                };
+                (key, c.id.to_string())
+            })
             .collect();
         json!({ "checks": checks })
     }

@@ -80,6 +80,26 @@ fn canary_becomes_a_row_with_one_check_per_item() {
 }
 
 #[test]
+fn status_checks_key_a_shared_name_by_type() {
+    let canary: Canary = parse(
+        "apiVersion: quarterdeck.dev/v1\nkind: Canary\nmetadata: {name: c}\nspec:\n  tcp:\n    - {name: db, endpoint: 'db:5432'}\n    - {name: cache, endpoint: 'cache:6379'}\n  icmp:\n    - {name: db, endpoint: db}\n",
+    );
+    let row = canary.row(Uuid::new_v4()).unwrap();
+    let id = |t: &str, n: &str| {
+        let check = row.checks.iter().find(|c| c.check_type == t && c.name == n);
+        json!(check.unwrap().id.to_string())
+    };
+    assert_eq!(
+        Canary::extra_status(&row),
+        json!({"checks": {
+            "cache": id("tcp", "cache"),
+            "icmp/db": id("icmp", "db"),
+            "tcp/db": id("tcp", "db"),
+        }})
+    );
+}
+
+#[test]
 fn duplicate_check_names_are_invalid() {
     let canary: Canary = parse(
         "apiVersion: quarterdeck.dev/v1\nkind: Canary\nmetadata: {name: c}\nspec:\n  tcp:\n    - {name: a, endpoint: 'x:1'}\n    - {name: a, endpoint: 'y:1'}\n",
