@@ -39,6 +39,9 @@ say "CRD YAML: drift and offline validation"
 cargo run --quiet --locked -p quarterdeck-crds --bin crdgen -- --check
 hack/check-crds.sh
 
+say "CRD YAML: the CustomResourceDefinition validation of the oldest Kubernetes the chart supports"
+tests/crd-validate/run.sh
+
 say "Helm chart: lint, render and validate"
 hack/check-chart.sh
 
