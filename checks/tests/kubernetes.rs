@@ -235,6 +235,7 @@ async fn kube_lookup_reads_secrets_and_config_maps() {
     let key = |name: &str, key: &str| KeySelector {
         name: Some(name.into()),
         key: key.into(),
+        optional: None,
     };
     let from = |source: EnvVarSource| EnvVar {
         value_from: Some(source),

@@ -36,6 +36,54 @@ pub struct KeySelector {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     pub key: String,
+    /// A missing object or key resolves to an empty value instead of failing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub optional: Option<bool>,
+}
+
+// In this module rather than with the checks so that the check engine can name it.
+/// How often a failed check runs again within one run, and the pause between attempts.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct CheckRetries {
+    /// Attempts after the first; 0 (the default) runs the check once.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0))]
+    pub count: Option<i32>,
+    /// Pause before each retry, e.g. `5s`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delay: Option<String>,
+}
+
+/// AWS credentials and the service to sign requests for with Signature Version 4.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AwsSigV4 {
+    /// An AWS connection supplying the credentials and region.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub connection: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub access_key: Option<EnvVar>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secret_key: Option<EnvVar>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_token: Option<EnvVar>,
+    /// ARN of a role to assume with the credentials.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assume_role: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub region: Option<String>,
+    /// Custom STS/service endpoint.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub endpoint: Option<String>,
+    #[serde(
+        default,
+        rename = "skipTLSVerify",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub skip_tls_verify: Option<bool>,
+    /// Signing name of the service, e.g. `aps` (Amazon Managed Prometheus) or `execute-api`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub service: Option<String>,
 }
 
 /// Selects catalog items, components, checks, playbooks or connections.

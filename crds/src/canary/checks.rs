@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::common::{Artifact, EnvVar, Template};
+use crate::common::{Artifact, AwsSigV4, CheckRetries, EnvVar, Template};
 use crate::schema::JsonObject;
 
 // Fields every check accepts; flattened into each check (so no doc comment: it would
@@ -50,6 +50,9 @@ pub struct CheckMeta {
     /// Turns one result into other checks, or reshapes it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transform: Option<Template>,
+    /// Runs again after a failure before the failure is recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retries: Option<CheckRetries>,
 }
 
 // A named connection, or a URL with credentials; flattened into the checks that connect.
@@ -95,6 +98,16 @@ pub struct HttpCheck {
     pub ntlm: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ntlmv2: Option<bool>,
+    /// Digest authentication with `username` and `password`, answering the server's challenge.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest: Option<bool>,
+    /// Signs the request with AWS Signature Version 4.
+    #[serde(default, rename = "awsSigV4", skip_serializing_if = "Option::is_none")]
+    pub aws_sig_v4: Option<AwsSigV4>,
+    /// Redirects followed at most; 0 takes the first response as the result.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0))]
+    pub max_redirects: Option<i32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(schema_with = "crate::schema::free_form_object")]
     pub oauth2: Option<JsonObject>,
@@ -332,7 +345,19 @@ pub struct PrometheusCheck {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub host: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub headers: Option<Vec<EnvVar>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bearer: Option<EnvVar>,
+    /// Digest authentication with `username` and `password`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ntlm: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ntlmv2: Option<bool>,
+    /// Signs requests with AWS Signature Version 4 (Amazon Managed Prometheus: service `aps`).
+    #[serde(default, rename = "awsSigV4", skip_serializing_if = "Option::is_none")]
+    pub aws_sig_v4: Option<AwsSigV4>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(schema_with = "crate::schema::free_form_object")]
     pub oauth: Option<JsonObject>,
@@ -351,6 +376,9 @@ pub struct KubernetesCheck {
     pub meta: CheckMeta,
     /// Kind of the resources to fetch, e.g. `Pod`.
     pub kind: String,
+    /// Group and version of `kind`, e.g. `apps/v1`; found by discovery when empty.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_version: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub namespace_selector: Option<KubernetesSelector>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -97,6 +97,7 @@ fn reference(text: &str) -> Option<EnvVar> {
         rest.split_once('/').map(|(name, key)| KeySelector {
             name: Some(name.to_owned()),
             key: key.to_owned(),
+            optional: None,
         })
     };
     let source = match scheme {
@@ -153,7 +154,8 @@ mod tests {
             secret.and_then(|s| s.secret_key_ref),
             Some(KeySelector {
                 name: Some("db".into()),
-                key: "password".into()
+                key: "password".into(),
+                optional: None,
             })
         );
         assert!(reference("https://example.com/x").is_none());
