@@ -41,6 +41,8 @@ pub const MANAGER: &str = "quarterdeck-operator";
 /// Status fields besides the conditions that [`MANAGER`] owns (a canary's
 /// check ids, see `Reconciled::extra_status`).
 const OWNED_STATUS_FIELDS: [&str; 1] = ["checks"];
+/// Error reason of a write the fence refused (not a condition reason: no status is written).
+const REASON_FENCED: &str = "Fenced";
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -66,7 +68,7 @@ impl Error {
         match self {
             Error::Persist(_) => REASON_PERSIST_FAILED,
             Error::Internal(_) => REASON_INTERNAL_ERROR,
-            Error::Fenced => "Fenced",
+            Error::Fenced => REASON_FENCED,
             Error::Delete(_) => REASON_DELETE_FAILED,
             Error::Kube(_) => "KubernetesAPI",
             Error::Finalizer(inner) => match inner.as_ref() {
@@ -320,7 +322,7 @@ pub async fn reconcile<K: Reconciled>(obj: Arc<K>, ctx: Arc<Context>) -> Result<
 
 fn error_policy<K: Reconciled>(obj: Arc<K>, error: &Error, ctx: Arc<Context>) -> Action {
     ctx.metrics.error(K::KIND, error.reason());
-    if error.reason() == "Fenced" {
+    if error.reason() == REASON_FENCED {
         // The controllers of this term are about to stop; the next leader retries.
         tracing::warn!(kind = K::KIND, object = %key(obj.as_ref()), "write refused: this replica is no longer the leader");
         return Action::await_change();
@@ -589,5 +591,21 @@ mod tests {
         let directory = Uuid::new_v5(&Uuid::NAMESPACE_OID, b"Canary/default/web");
         let uids: HashSet<Uuid> = [live].into();
         assert_eq!(orphans(&[live, gone, directory], &uids), [gone]);
+    }
+
+    #[test]
+    fn defects_and_lost_leadership_are_not_database_failures() {
+        let column = Error::Internal(ApplyError::Column {
+            table: "canaries",
+            column: "password",
+        });
+        assert_eq!(column.reason(), REASON_INTERNAL_ERROR);
+        let message = column.to_string();
+        assert!(
+            message.contains("canaries") && message.contains("password"),
+            "{message}"
+        );
+        let fenced = Error::Finalizer(Box::new(finalizer::Error::ApplyFailed(Error::Fenced)));
+        assert_eq!(fenced.reason(), REASON_FENCED);
     }
 }
