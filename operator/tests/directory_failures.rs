@@ -353,3 +353,51 @@ async fn a_symbolic_link_loop_is_read_once_and_named_once(pool: PgPool) {
     assert_eq!(canary(&pool).await, (true, 2));
     run_once(&pool, dir.path(), false).await.unwrap();
 }
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn watch_is_strict_too(pool: PgPool) {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "topology.yaml", TOPOLOGY);
+    write(
+        dir.path(),
+        "canary.yaml",
+        &CANARY.replace("  http:\n", "  htttp: []\n  http:\n"),
+    );
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let watcher = {
+        let (pool, path) = (pool.clone(), dir.path().to_path_buf());
+        tokio::spawn(async move {
+            quarterdeck_operator::directory::watch(
+                &pool,
+                &path,
+                true,
+                std::time::Duration::from_millis(100),
+                async move {
+                    let _ = stopped.await;
+                },
+            )
+            .await
+        })
+    };
+    // Both manifests are in the first pass: once the topology is written,
+    // the canary with an unknown field has been refused.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        let topologies: i64 =
+            sqlx::query_scalar("SELECT count(*) FROM topologies WHERE deleted_at IS NULL")
+                .fetch_one(&pool)
+                .await
+                .unwrap();
+        if topologies == 1 {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the watcher wrote nothing"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(canary(&pool).await, (false, 0));
+    stop.send(()).unwrap();
+    watcher.await.unwrap();
+}

@@ -123,7 +123,7 @@ fn field(schema: &Json, key: &str, value: &Json, parent: &str, found: &mut Findi
         return walk(property, value, &path, found);
     }
     match schema.get("additionalProperties") {
-        Some(Json::Object(map)) => walk(&Json::Object(map.clone()), value, &path, found),
+        Some(values @ Json::Object(_)) => walk(values, value, &path, found),
         Some(Json::Bool(true)) => {}
         _ if schema.get("x-kubernetes-preserve-unknown-fields") == Some(&Json::Bool(true)) => {}
         _ => found.unknown.push(path),
