@@ -2,6 +2,7 @@
 //! background work.
 
 mod admin;
+pub mod canary_status;
 mod conditions;
 mod config;
 pub mod controller;
@@ -22,11 +23,15 @@ use sqlx::PgPool;
 use tokio::sync::watch;
 
 use crate::controller::{Context, Timings};
-use crate::leader::{Elector, LeaseSettings};
+use crate::leader::{Elector, InvalidTimings, LeaseSettings};
 use crate::metrics::Metrics;
 
 /// Runs the operator until SIGINT or SIGTERM.
 pub async fn run(config: Config) -> anyhow::Result<()> {
+    if config.from_dir.is_none() && !config.engine_only {
+        // Bad lease timings fail before anything starts.
+        lease_settings(&config, "")?;
+    }
     let database = Database::open(&config.database, "quarterdeck-operator").await?;
     let metrics = Arc::new(Metrics::default());
     let listener = tokio::net::TcpListener::bind(config.admin_listen).await?;
@@ -130,21 +135,11 @@ pub async fn operate(
     shutdown: impl std::future::Future<Output = ()>,
 ) -> anyhow::Result<()> {
     let identity = config.identity.clone().unwrap_or_else(default_identity);
-    let settings = LeaseSettings {
-        name: config.lease_name.clone(),
-        namespace: config.lease_namespace.clone(),
-        identity: identity.clone(),
-        duration: config.lease_duration,
-        renew_deadline: config
-            .lease_renew_deadline
-            .unwrap_or(config.lease_duration * 2 / 3),
-        retry_period: config.lease_renew,
-        call_timeout: config.lease_call_timeout,
-    };
-    settings.validate()?;
+    let settings = lease_settings(config, &identity)?;
     let timings = Timings {
         resync: config.resync,
         concurrency: config.reconcile_concurrency,
+        canary_status: config.canary_status_interval,
         ..Timings::default()
     };
     let (leader_tx, mut leader) = watch::channel(None::<Fence>);
@@ -190,6 +185,23 @@ pub async fn operate(
     metrics.set_leader(false);
     Elector::new(client, db, settings).release().await;
     Ok(())
+}
+
+/// The election's settings from the flags, checked.
+fn lease_settings(config: &Config, identity: &str) -> Result<LeaseSettings, InvalidTimings> {
+    let settings = LeaseSettings {
+        name: config.lease_name.clone(),
+        namespace: config.lease_namespace.clone(),
+        identity: identity.to_owned(),
+        duration: config.lease_duration,
+        renew_deadline: config
+            .lease_renew_deadline
+            .unwrap_or(config.lease_duration * 2 / 3),
+        retry_period: config.lease_renew,
+        call_timeout: config.lease_call_timeout,
+    };
+    settings.validate()?;
+    Ok(settings)
 }
 
 /// Aborts the task when dropped, so that dropping `operate` (or leaving a
