@@ -2,7 +2,6 @@
 //! background work.
 
 mod admin;
-pub mod canary_status;
 mod conditions;
 mod config;
 pub mod controller;
@@ -139,7 +138,6 @@ pub async fn operate(
     let timings = Timings {
         resync: config.resync,
         concurrency: config.reconcile_concurrency,
-        canary_status: config.canary_status_interval,
         ..Timings::default()
     };
     let (leader_tx, mut leader) = watch::channel(None::<Fence>);
