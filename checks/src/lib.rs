@@ -7,6 +7,7 @@
 //! connection, is an unhealthy [`Outcome`]. Credentials are resolved through a
 //! [`Lookup`] and scrubbed from everything the outcome carries.
 
+mod auth;
 mod error;
 mod expr;
 mod kinds;

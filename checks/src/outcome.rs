@@ -23,6 +23,9 @@ pub struct Outcome {
     /// Results of other checks that the `transform` expression produced.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub transformed: Vec<Transformed>,
+    /// How many times the check ran: 1, plus the retries its `retries` allowed
+    /// after failures; 0 when it could not run at all (a spec that does not parse).
+    pub attempts: u32,
 }
 
 impl Outcome {
@@ -34,6 +37,7 @@ impl Outcome {
             duration,
             details: Value::Object(Default::default()),
             transformed: Vec::new(),
+            attempts: 0,
         }
     }
 }

@@ -14,7 +14,7 @@ use crate::lookup::Lookup;
 use crate::outcome::{Outcome, Probe, Verdict};
 use crate::secrets::{Resolver, Scrubber};
 use crate::transform::{self, Transformed};
-use crate::units::format_duration;
+use crate::units::{format_duration, parse_duration};
 
 /// What checks run with.
 #[derive(Clone)]
@@ -50,6 +50,44 @@ pub async fn run(check_type: &str, spec: &Value, ctx: &Context) -> Outcome {
         Err(error) => return Outcome::failed(error, started.elapsed()),
     };
     let meta = check.meta().clone();
+    let (retries, delay) = match retry_policy(&meta) {
+        Ok(policy) => policy,
+        Err(error) => return Outcome::failed(error, started.elapsed()),
+    };
+    let mut attempts = 1;
+    let mut outcome = attempt(check_type, spec, &check, &meta, ctx).await;
+    while !outcome.passed && attempts <= retries {
+        tracing::debug!(
+            check_type,
+            name = %meta.name,
+            attempt = attempts,
+            error = outcome.error.as_deref().unwrap_or(""),
+            "check failed, retrying"
+        );
+        tokio::time::sleep(delay).await;
+        attempts += 1;
+        outcome = attempt(check_type, spec, &check, &meta, ctx).await;
+    }
+    if !outcome.passed && attempts > 1 {
+        outcome.error = outcome
+            .error
+            .map(|error| format!("{error} (after {attempts} attempts)"));
+    }
+    Outcome {
+        attempts,
+        ..outcome
+    }
+}
+
+/// Runs the check once within its time limit, with its expressions applied and secrets scrubbed.
+async fn attempt(
+    check_type: &str,
+    spec: &Value,
+    check: &Check,
+    meta: &CheckMeta,
+    ctx: &Context,
+) -> Outcome {
+    let started = Instant::now();
     let scrubber = Scrubber::default();
     let resolver = Resolver::new(
         Arc::clone(&ctx.lookup),
@@ -63,6 +101,7 @@ pub async fn run(check_type: &str, spec: &Value, ctx: &Context) -> Outcome {
         timeout: limit,
         script_user: ctx.script_user.clone(),
     };
+    let check = check.clone();
     // Spawned so that a panic in a client library becomes an outcome; the
     // timeout drops the check's future, which kills whatever it started.
     let task =
@@ -73,7 +112,7 @@ pub async fn run(check_type: &str, spec: &Value, ctx: &Context) -> Outcome {
     let joined = task.await;
     let duration = started.elapsed();
     let outcome = match joined {
-        Ok(Ok(Ok(probe))) => conclude(check_type, spec, &meta, probe, duration),
+        Ok(Ok(Ok(probe))) => conclude(check_type, spec, meta, probe, duration),
         Ok(Ok(Err(error))) => Outcome::failed(error.to_string(), duration),
         Ok(Err(_)) => Outcome::failed(
             format!("timed out after {}", format_duration(limit)),
@@ -92,6 +131,21 @@ pub async fn run(check_type: &str, spec: &Value, ctx: &Context) -> Outcome {
         "check ran"
     );
     outcome
+}
+
+/// How many times a failed check runs again, and the pause before each retry (none by default).
+fn retry_policy(meta: &CheckMeta) -> Result<(u32, Duration), String> {
+    let Some(retries) = &meta.retries else {
+        return Ok((0, Duration::ZERO));
+    };
+    let count = retries
+        .count
+        .map_or(0, |count| u32::try_from(count).unwrap_or(0));
+    let delay = match retries.delay.as_deref().filter(|d| !d.trim().is_empty()) {
+        Some(text) => parse_duration(text).map_err(|e| format!("retries.delay: {e}"))?,
+        None => Duration::ZERO,
+    };
+    Ok((count, delay))
 }
 
 struct AbortOnDrop(AbortHandle);
@@ -152,6 +206,7 @@ fn conclude(
         duration,
         details: probe.details,
         transformed: Vec::new(),
+        attempts: 1,
     };
     let Some(template) = &meta.transform else {
         return outcome;

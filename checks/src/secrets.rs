@@ -8,7 +8,7 @@ use serde_json::Value;
 use url::Url;
 
 use crate::error::CheckError;
-use crate::lookup::{Connection, Lookup};
+use crate::lookup::{Connection, Lookup, LookupError};
 
 /// The secret values resolved during one run; replaced by `***` in everything reported.
 #[derive(Clone, Default)]
@@ -153,7 +153,7 @@ impl Resolver {
 
     /// A value that is secret only when it comes from a Secret, a service account token or Helm values.
     pub(crate) async fn value(&self, var: &EnvVar) -> Result<String, CheckError> {
-        let value = self.lookup.env_var(&self.namespace, var).await?;
+        let value = self.resolve(var).await?;
         let from_secret = var.value_from.as_ref().is_some_and(|f| {
             f.secret_key_ref.is_some() || f.service_account.is_some() || f.helm_ref.is_some()
         });
@@ -165,9 +165,20 @@ impl Resolver {
 
     /// A value that is always secret (passwords, tokens), even when written inline.
     pub(crate) async fn secret(&self, var: &EnvVar) -> Result<String, CheckError> {
-        let value = self.lookup.env_var(&self.namespace, var).await?;
+        let value = self.resolve(var).await?;
         self.scrubber.add(&value);
         Ok(value)
+    }
+
+    /// The value of `var`; empty when it names a Secret or ConfigMap key marked
+    /// `optional` and the object or the key does not exist.
+    async fn resolve(&self, var: &EnvVar) -> Result<String, CheckError> {
+        match self.lookup.env_var(&self.namespace, var).await {
+            Err(LookupError::NotFound { .. } | LookupError::MissingKey { .. }) if optional(var) => {
+                Ok(String::new())
+            }
+            found => Ok(found?),
+        }
     }
 
     async fn named_connection(&self, reference: &str) -> Result<Connection, CheckError> {
@@ -238,6 +249,18 @@ impl Resolver {
         }
         Ok(endpoint)
     }
+}
+
+fn optional(var: &EnvVar) -> bool {
+    var.value_from
+        .as_ref()
+        .and_then(|from| {
+            from.secret_key_ref
+                .as_ref()
+                .or(from.config_map_key_ref.as_ref())
+        })
+        .and_then(|key| key.optional)
+        == Some(true)
 }
 
 /// Whether `url` is the connection's own endpoint: the same scheme, host and

@@ -10,6 +10,7 @@ use serde_json::{Map, Value, json};
 use url::Url;
 
 use super::check_threshold;
+use crate::auth::{self, Auth, AuthSpec, Request, without_credentials};
 use crate::error::CheckError;
 use crate::expr::json_path;
 use crate::outcome::Probe;
@@ -32,11 +33,7 @@ pub(super) async fn probe(check: HttpCheck, resolver: &Resolver) -> Result<Probe
     resolver.scrubber.add_url_password(&url);
 
     let tls = TlsOptions::from_spec(check.tls_config.as_ref(), resolver).await?;
-    let client = reqwest::Client::builder()
-        .tls_backend_preconfigured(tls.client_config(&[b"http/1.1"])?)
-        .tls_info(true)
-        .build()
-        .map_err(|e| CheckError::from_err("http client", &e))?;
+    let client = auth::client(&tls, check.max_redirects, true)?;
     let method_name = check
         .method
         .as_deref()
@@ -44,27 +41,27 @@ pub(super) async fn probe(check: HttpCheck, resolver: &Resolver) -> Result<Probe
         .to_ascii_uppercase();
     let method = Method::from_bytes(method_name.as_bytes())
         .map_err(|_| CheckError::new(format!("invalid method {method_name:?}")))?;
-
-    let mut request = client.request(method.clone(), url.clone());
-    for header in check.headers.iter().flatten() {
-        let name = header
-            .name
-            .as_deref()
-            .filter(|n| !n.is_empty())
-            .ok_or_else(|| CheckError::new("every header needs a name"))?;
-        request = request.header(name, resolver.value(header).await?);
-    }
-    if let Some(user) = endpoint.username.as_deref().filter(|u| !u.is_empty()) {
-        request = request.basic_auth(user, endpoint.password.as_deref());
-    }
-    if let Some(body) = &check.body {
-        request = request.body(body.clone());
-    }
+    let authentication = Auth::resolve(
+        AuthSpec {
+            endpoint: &endpoint,
+            bearer: None,
+            digest: check.digest == Some(true),
+            ntlm: check.ntlm == Some(true) || check.ntlmv2 == Some(true),
+            aws_sig_v4: check.aws_sig_v4.as_ref(),
+        },
+        resolver,
+    )
+    .await?;
+    let request = Request {
+        method: method.clone(),
+        url: url.clone(),
+        headers: auth::headers(check.headers.as_deref(), resolver).await?,
+        body: check.body.clone(),
+    };
 
     let started = Instant::now();
-    let response = request.send().await.map_err(|e| {
-        CheckError::from_err(format!("{method} {}", display_url(&url)), &e.without_url())
-    })?;
+    let context = format!("{method} {}", without_credentials(&url));
+    let response = auth::send(&client, &request, &authentication, &context).await?;
     let status = response.status();
     let headers: Map<String, Value> = response
         .headers()
@@ -90,7 +87,7 @@ pub(super) async fn probe(check: HttpCheck, resolver: &Resolver) -> Result<Probe
 
     let code = status.as_u16();
     let mut details = json!({
-        "url": display_url(&url),
+        "url": without_credentials(&url),
         "method": method.as_str(),
         "code": code,
         "headers": headers,
@@ -152,9 +149,6 @@ pub(super) async fn probe(check: HttpCheck, resolver: &Resolver) -> Result<Probe
 }
 
 fn reject_unsupported(check: &HttpCheck) -> Result<(), CheckError> {
-    if check.ntlm == Some(true) || check.ntlmv2 == Some(true) {
-        return Err(CheckError::unsupported("NTLM authentication"));
-    }
     if check.oauth2.is_some() {
         return Err(CheckError::unsupported("oauth2"));
     }
@@ -187,12 +181,4 @@ fn check_json_content(probe: &mut Probe, document: &Value, path: &str, expected:
         }
         Err(error) => probe.fail(error),
     }
-}
-
-fn display_url(url: &Url) -> String {
-    let mut shown = url.clone();
-    // Only fails for URLs that cannot carry credentials, which then have none.
-    let _ = shown.set_password(None);
-    let _ = shown.set_username("");
-    shown.to_string()
 }

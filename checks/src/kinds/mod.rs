@@ -35,6 +35,7 @@ pub(crate) struct Environment {
     pub script_user: String,
 }
 
+#[derive(Clone)]
 pub(crate) enum Check {
     Http(Box<HttpCheck>),
     Tcp(Box<TcpCheck>),
@@ -46,7 +47,7 @@ pub(crate) enum Check {
     Redis(Box<RedisCheck>),
     Folder(Box<FolderCheck>),
     Prometheus(Box<PrometheusCheck>),
-    Kubernetes(Box<KubernetesCheck>, Option<String>),
+    Kubernetes(Box<KubernetesCheck>),
 }
 
 impl Check {
@@ -73,14 +74,7 @@ impl Check {
             "redis" => Self::Redis(Box::new(typed(check_type, spec)?)),
             "folder" => Self::Folder(Box::new(typed(check_type, spec)?)),
             "prometheus" => Self::Prometheus(Box::new(typed(check_type, spec)?)),
-            "kubernetes" => {
-                // Not a CRD field, but honoured when present: pins the kind's group/version.
-                let api_version = spec
-                    .get("apiVersion")
-                    .and_then(Value::as_str)
-                    .map(str::to_owned);
-                Self::Kubernetes(Box::new(typed(check_type, spec)?), api_version)
-            }
+            "kubernetes" => Self::Kubernetes(Box::new(typed(check_type, spec)?)),
             _ => return Ok(None),
         }))
     }
@@ -96,7 +90,7 @@ impl Check {
             Self::Redis(c) => &c.meta,
             Self::Folder(c) => &c.meta,
             Self::Prometheus(c) => &c.meta,
-            Self::Kubernetes(c, _) => &c.meta,
+            Self::Kubernetes(c) => &c.meta,
         }
     }
 
@@ -129,7 +123,7 @@ impl Check {
             Self::Redis(c) => redis::probe(*c, &resolver).await,
             Self::Folder(c) => folder::probe(*c).await,
             Self::Prometheus(c) => prometheus::probe(*c, &resolver).await,
-            Self::Kubernetes(c, api_version) => kubernetes::probe(*c, api_version, env.kube).await,
+            Self::Kubernetes(c) => kubernetes::probe(*c, env.kube).await,
         }
     }
 }

@@ -3,9 +3,11 @@
 use std::time::Instant;
 
 use quarterdeck_crds::canary::PrometheusCheck;
+use reqwest::Method;
 use serde_json::{Map, Value, json};
 use url::Url;
 
+use crate::auth::{self, Auth, AuthSpec, Request};
 use crate::error::CheckError;
 use crate::outcome::Probe;
 use crate::secrets::Resolver;
@@ -38,23 +40,27 @@ pub(super) async fn probe(
     url.query_pairs_mut().append_pair("query", &check.query);
 
     let tls = TlsOptions::from_spec(check.tls.as_ref(), resolver).await?;
-    let client = reqwest::Client::builder()
-        .tls_backend_preconfigured(tls.client_config(&[b"http/1.1"])?)
-        .build()
-        .map_err(|e| CheckError::from_err("http client", &e))?;
-    let mut request = client.get(url.clone());
-    if let Some(bearer) = &check.bearer {
-        request = request.bearer_auth(resolver.secret(bearer).await?);
-    } else if let Some(user) = endpoint.username.as_deref().filter(|u| !u.is_empty()) {
-        request = request.basic_auth(user, endpoint.password.as_deref());
-    }
+    let client = auth::client(&tls, None, false)?;
+    let authentication = Auth::resolve(
+        AuthSpec {
+            endpoint: &endpoint,
+            bearer: check.bearer.as_ref(),
+            digest: check.digest == Some(true),
+            ntlm: check.ntlm == Some(true) || check.ntlmv2 == Some(true),
+            aws_sig_v4: check.aws_sig_v4.as_ref(),
+        },
+        resolver,
+    )
+    .await?;
+    let request = Request {
+        method: Method::GET,
+        url: url.clone(),
+        headers: auth::headers(check.headers.as_deref(), resolver).await?,
+        body: None,
+    };
     let started = Instant::now();
-    let response = request.send().await.map_err(|e| {
-        CheckError::from_err(
-            format!("prometheus query {}", url.origin().ascii_serialization()),
-            &e.without_url(),
-        )
-    })?;
+    let context = format!("prometheus query {}", url.origin().ascii_serialization());
+    let response = auth::send(&client, &request, &authentication, &context).await?;
     let status = response.status();
     let body = response
         .text()

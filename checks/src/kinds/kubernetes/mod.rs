@@ -16,7 +16,6 @@ use crate::outcome::Probe;
 
 pub(super) async fn probe(
     check: KubernetesCheck,
-    api_version: Option<String>,
     kube: Option<Client>,
 ) -> Result<Probe, CheckError> {
     let client = kube.ok_or_else(|| {
@@ -33,7 +32,8 @@ pub(super) async fn probe(
     if check.kind.trim().is_empty() {
         return Err(CheckError::new("a kubernetes check needs a kind"));
     }
-    let (resource, caps) = find_kind(&client, check.kind.trim(), api_version.as_deref()).await?;
+    let (resource, caps) =
+        find_kind(&client, check.kind.trim(), check.api_version.as_deref()).await?;
     let selector = check.resource.clone().unwrap_or_default();
     let params = list_params(
         selector.label_selector.as_deref(),
