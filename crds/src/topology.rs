@@ -1,5 +1,7 @@
 //! `Topology`: a tree of components built from checks, configs and lookups.
 
+use std::collections::BTreeMap;
+
 use kube::CustomResource;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -69,7 +71,7 @@ pub struct TopologySpec {
     pub properties: Option<Vec<JsonObject>>,
     /// Catalog items linked to the root.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub configs: Option<Vec<ResourceSelector>>,
+    pub configs: Option<Vec<TopologyConfigSelector>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(schema_with = "crate::schema::free_form_object")]
     pub group_by: Option<JsonObject>,
@@ -77,6 +79,25 @@ pub struct TopologySpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(schema_with = "crate::schema::free_form_object")]
     pub push: Option<JsonObject>,
+}
+
+/// Selects catalog items: the fields of every selector plus the catalog's own keys.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct TopologyConfigSelector {
+    #[serde(flatten)]
+    pub selector: ResourceSelector,
+    /// Config type, e.g. `Kubernetes::Pod`.
+    #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
+    pub type_: Option<String>,
+    /// Config class, e.g. `Deployment`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub class: Option<String>,
+    /// Id of the item in the system it was scraped from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub external_id: Option<String>,
+    /// Tags the item must have.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<BTreeMap<String, String>>,
 }
 
 /// Observed state: the operator's conditions plus the last run's result.

@@ -202,14 +202,35 @@ pub struct PodAction {
     pub artifacts: Option<Vec<Artifact>>,
 }
 
-/// Runs a PromQL query.
+/// Runs a PromQL query against a connection or a URL.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct PrometheusAction {
+    /// e.g. `connection://monitoring/prometheus`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub connection: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// Credentials (basic, bearer, OAuth, digest, AWS SigV4), kept as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "crate::schema::free_form_object")]
+    pub auth: Option<JsonObject>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "crate::schema::free_form_object")]
+    pub tls: Option<JsonObject>,
     pub query: String,
     /// Range query bounds (`start`, `end`, `step`), kept as written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(schema_with = "crate::schema::free_form_object")]
     pub range: Option<JsonObject>,
+    /// Labels a series must carry to be kept, kept as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "crate::schema::any_value")]
+    pub match_labels: Option<serde_json::Value>,
+    /// Labels kept in the result, kept as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "crate::schema::any_value")]
+    pub select_labels: Option<serde_json::Value>,
 }
 
 /// Commits to a git repository and optionally opens a pull request.
@@ -238,6 +259,11 @@ pub struct GitOpsRepo {
     pub branch: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub connection: Option<String>,
+    /// Credentials for the clone and push, when no connection gives them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub username: Option<EnvVar>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub password: Option<EnvVar>,
     /// Hosting service (github, gitlab, azuredevops); deduced from the URL when empty.
     #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
