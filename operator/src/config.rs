@@ -91,6 +91,11 @@ pub struct Config {
     #[arg(long, env = "QUARTERDECK_RESYNC", default_value = "10m", value_parser = humantime::parse_duration)]
     pub resync: std::time::Duration,
 
+    /// How often the leader writes the results (status, uptime, latency) into
+    /// the status of Kubernetes canaries whose figures changed.
+    #[arg(long, env = "QUARTERDECK_CANARY_STATUS_INTERVAL", default_value = "30s", value_parser = humantime::parse_duration)]
+    pub canary_status_interval: std::time::Duration,
+
     #[command(flatten)]
     pub checks: CheckArgs,
 

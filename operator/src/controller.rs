@@ -93,6 +93,8 @@ pub struct Timings {
     pub max_backoff: Duration,
     /// Objects of one kind reconciled at once.
     pub concurrency: u16,
+    /// Rounds of the canary status writer (`canary_status`).
+    pub canary_status: Duration,
 }
 
 impl Default for Timings {
@@ -104,6 +106,7 @@ impl Default for Timings {
             backoff: Duration::from_secs(1),
             max_backoff: Duration::from_secs(300),
             concurrency: 4,
+            canary_status: Duration::from_secs(30),
         }
     }
 }
@@ -207,7 +210,8 @@ pub async fn run_all(ctx: Arc<Context>) {
         run::<ScrapeConfig>(ctx.clone()),
         run::<Playbook>(ctx.clone()),
         run::<Permission>(ctx.clone()),
-        run::<AccessScope>(ctx),
+        run::<AccessScope>(ctx.clone()),
+        crate::canary_status::run(ctx),
     );
 }
 

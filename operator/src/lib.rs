@@ -2,6 +2,7 @@
 //! background work.
 
 mod admin;
+pub mod canary_status;
 mod conditions;
 mod config;
 pub mod controller;
@@ -138,6 +139,7 @@ pub async fn operate(
     let timings = Timings {
         resync: config.resync,
         concurrency: config.reconcile_concurrency,
+        canary_status: config.canary_status_interval,
         ..Timings::default()
     };
     let (leader_tx, mut leader) = watch::channel(None::<Fence>);

@@ -19,6 +19,8 @@ use crate::common::{EnvVarSource, KeySelector};
 use crate::schema::JsonObject;
 use crate::status::ResourceStatus;
 
+// Clippy reads the printcolumns' repeated `type_` as duplicated attributes.
+#[allow(clippy::duplicated_attributes)]
 #[derive(CustomResource, Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[kube(
     group = "quarterdeck.dev",

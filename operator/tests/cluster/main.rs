@@ -4,6 +4,7 @@
 //! own with the chart's operator RBAC, and its operators act as the chart's
 //! ServiceAccount, so the RBAC authorizer judges every call they make.
 
+mod canary;
 mod harness;
 mod leader;
 mod lifecycle;
