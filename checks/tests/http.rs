@@ -8,6 +8,7 @@ use std::time::Duration;
 use axum::Router;
 use axum::extract::Path;
 use axum::http::{HeaderMap, Method, StatusCode};
+use axum::response::IntoResponse;
 use axum::routing::{any, get};
 use chrono::Datelike;
 use common::{assert_failed_with, assert_passed, run, serve};
@@ -59,6 +60,20 @@ async fn app() -> String {
                     (StatusCode::OK, "welcome")
                 } else {
                     (StatusCode::UNAUTHORIZED, "who are you")
+                }
+            }),
+        )
+        .route(
+            "/redirect/{hops}",
+            get(|Path(hops): Path<u32>| async move {
+                match hops.checked_sub(1) {
+                    None => "landed".into_response(),
+                    Some(next) => (
+                        StatusCode::FOUND,
+                        [("location", format!("/redirect/{next}"))],
+                        "moved",
+                    )
+                        .into_response(),
                 }
             }),
         )
@@ -355,4 +370,61 @@ async fn max_ssl_expiry() {
     )
     .await;
     assert_passed(&outcome);
+}
+
+#[tokio::test]
+async fn max_redirects_limits_the_redirects_followed() {
+    let base = app().await;
+    let spec = |hops: u32, limit: Option<i32>| {
+        let mut spec = json!({"name": "r", "url": format!("{base}/redirect/{hops}")});
+        if let Some(limit) = limit {
+            spec["maxRedirects"] = json!(limit);
+        }
+        spec
+    };
+    // 0: no redirect is followed; the 3xx is the answer (and passes as a 3xx).
+    let outcome = run("http", spec(1, Some(0))).await;
+    assert_passed(&outcome);
+    assert_eq!(outcome.details["code"], 302);
+    assert_eq!(outcome.details["headers"]["location"], "/redirect/0");
+
+    let outcome = run("http", spec(3, Some(3))).await;
+    assert_passed(&outcome);
+    assert_eq!(outcome.details["content"], "landed");
+
+    let outcome = run("http", spec(3, Some(2))).await;
+    assert_failed_with(&outcome, "too many redirects");
+
+    // Unset: the client's default (10) applies.
+    let outcome = run("http", spec(5, None)).await;
+    assert_eq!(outcome.details["content"], "landed");
+    assert_failed_with(&run("http", spec(11, None)).await, "too many redirects");
+}
+
+#[tokio::test]
+async fn optional_secret_keys_resolve_to_empty() {
+    let base = app().await;
+    let header = |optional: Option<bool>| {
+        let mut key = json!({"name": "absent", "key": "token"});
+        if let Some(optional) = optional {
+            key["optional"] = json!(optional);
+        }
+        json!({"name": "h", "url": format!("{base}/headers"),
+               "headers": [{"name": "X-Token", "valueFrom": {"secretKeyRef": key}}]})
+    };
+    let outcome = run("http", header(Some(true))).await;
+    assert_passed(&outcome);
+    assert_eq!(outcome.details["content"], "");
+
+    let outcome = run("http", header(Some(false))).await;
+    assert_failed_with(&outcome, "secret default/absent has no key \"token\"");
+    let outcome = run("http", header(None)).await;
+    assert_failed_with(&outcome, "has no key");
+
+    let config_map = json!({"name": "h", "url": format!("{base}/headers"),
+        "headers": [{"name": "X-Token",
+                     "valueFrom": {"configMapKeyRef": {"name": "absent", "key": "k", "optional": true}}}]});
+    let outcome = run("http", config_map).await;
+    assert_passed(&outcome);
+    assert_eq!(outcome.details["content"], "");
 }

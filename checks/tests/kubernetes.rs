@@ -177,6 +177,23 @@ async fn deployments_need_available_conditions() {
 }
 
 #[tokio::test]
+async fn api_version_pins_the_group_and_version_of_the_kind() {
+    let server = cluster().await;
+    let outcome = check(
+        &server,
+        json!({"name": "k", "kind": "Deployment", "apiVersion": "apps/v2"}),
+    )
+    .await;
+    assert_failed_with(&outcome, "finding Deployment in apps/v2");
+    let outcome = check(
+        &server,
+        json!({"name": "k", "kind": "Deployment", "apiVersion": "extensions/v1beta1"}),
+    )
+    .await;
+    assert_failed_with(&outcome, "finding Deployment in extensions/v1beta1");
+}
+
+#[tokio::test]
 async fn health_checks_can_be_turned_off() {
     let server = cluster().await;
     let outcome = check(

@@ -33,6 +33,18 @@ async fn answer(
                 json!({"status": "success", "data": {"resultType": "scalar", "result": [1_700_000_000.0, "42"]}}),
             ),
         ),
+        "tenant" => {
+            let tenant = headers
+                .get("x-scope-orgid")
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("");
+            (
+                StatusCode::OK,
+                axum::Json(vector(
+                    json!([{"metric": {"tenant": tenant}, "value": [1.0, "1"]}]),
+                )),
+            )
+        }
         "secured" => {
             if headers.get("authorization").and_then(|v| v.to_str().ok())
                 == Some("Bearer tok3n-value")
@@ -167,4 +179,25 @@ async fn bearer_token_from_a_secret_and_a_named_connection() {
     )
     .await;
     assert_failed_with(&outcome, "unauthorized no token");
+}
+
+#[tokio::test]
+async fn headers_are_sent_with_the_query() {
+    let url = prometheus().await;
+    let lookup = StaticLookup::new().with_secret("default", "mimir", "tenant", "team-a");
+    let spec = json!({"name": "p", "url": url, "query": "tenant",
+        "headers": [{"name": "X-Scope-OrgID",
+                     "valueFrom": {"secretKeyRef": {"name": "mimir", "key": "tenant"}}}]});
+    let outcome = quarterdeck_checks::run("prometheus", &spec, &context(lookup)).await;
+    assert_passed(&outcome);
+    assert_eq!(outcome.details["results"][0]["tenant"], "***");
+
+    let outcome = run(
+        "prometheus",
+        json!({"name": "p", "url": url, "query": "tenant",
+               "headers": [{"name": "X-Scope-OrgID", "value": "team-b"}]}),
+    )
+    .await;
+    assert_passed(&outcome);
+    assert_eq!(outcome.details["results"][0]["tenant"], "team-b");
 }
