@@ -3,6 +3,7 @@ use std::path::PathBuf;
 
 use quarterdeck_runtime::LogArgs;
 use quarterdeck_store::DatabaseArgs;
+use quarterdeck_store::crd::Takeover;
 
 /// Every setting of `quarterdeck-operator`, as a flag and an environment variable.
 #[derive(Debug, Clone, clap::Parser)]
@@ -154,6 +155,17 @@ pub struct CheckArgs {
         default_value = "nobody"
     )]
     pub script_user: String,
+}
+
+impl Config {
+    /// Which console rows a resource of the same namespace and name takes over.
+    pub fn takeover(&self) -> Takeover {
+        if self.adopt_console_rows {
+            Takeover::Any
+        } else {
+            Takeover::Labelled
+        }
+    }
 }
 
 #[cfg(test)]

@@ -151,14 +151,9 @@ impl Context {
         }
     }
 
-    /// With `--adopt-console-rows`, resources take over any console row of
-    /// their namespace and name, labelled or not.
-    pub fn adopting_console_rows(mut self, adopt: bool) -> Self {
-        self.takeover = if adopt {
-            Takeover::Any
-        } else {
-            Takeover::Labelled
-        };
+    /// Which console rows of their namespace and name resources take over.
+    pub fn taking_over(mut self, takeover: Takeover) -> Self {
+        self.takeover = takeover;
         self
     }
 

@@ -52,11 +52,31 @@ pub enum Error {
     Failed(Vec<String>),
 }
 
+/// How a pass treats what it reads.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Fail manifests with fields their kind does not define (`--strict`).
+    pub strict: bool,
+    /// Which console rows of the same name a manifest may take over.
+    pub takeover: Takeover,
+}
+
+impl Options {
+    pub fn strict() -> Self {
+        Self {
+            strict: true,
+            ..Self::default()
+        }
+    }
+}
+
 /// What one pass did. Each entry names its document as `path#index`.
 #[derive(Debug, Default)]
 pub struct Report {
     /// Rows written.
     pub applied: usize,
+    /// Manifests whose rows already were as written: nothing changed.
+    pub unchanged: usize,
     /// Rows soft-deleted because their manifests are gone.
     pub removed: usize,
     /// Documents that are not ours (other kinds and apiVersions), ignored.
@@ -153,7 +173,7 @@ fn describe(doc: &Json) -> String {
     )
 }
 
-/// One pass over the folder. With `strict`, a manifest with fields its kind
+/// One pass over the folder. With `options.strict`, a manifest with fields its kind
 /// does not define fails (and keeps its row) instead of being applied with
 /// a warning.
 ///
@@ -161,7 +181,7 @@ fn describe(doc: &Json) -> String {
 /// that does not parse, or a document of ours that does not decode (a type
 /// error, a `kind` or `apiVersion` typo), may have produced any row, so
 /// such a pass removes nothing.
-pub async fn sync(db: &PgPool, dir: &Path, strict: bool) -> Result<Report, Error> {
+pub async fn sync(db: &PgPool, dir: &Path, options: Options) -> Result<Report, Error> {
     let folder = files::read(dir)?;
     let mut report = Report {
         warnings: folder.links,
@@ -205,7 +225,7 @@ pub async fn sync(db: &PgPool, dir: &Path, strict: bool) -> Result<Report, Error
             .iter()
             .map(|path| format!("{origin}: unknown field {path}"))
             .collect();
-        let refused = strict && !unknown.is_empty();
+        let refused = options.strict && !unknown.is_empty();
         if refused {
             report.problems.extend(unknown);
         } else {
@@ -274,19 +294,18 @@ pub async fn sync(db: &PgPool, dir: &Path, strict: bool) -> Result<Report, Error
         }
     }
 
-    let results: Vec<(String, Result<crd::Applied, ApplyError>)> = futures::stream::iter(rows)
-        .map(|(origin, row)| async move {
-            (
-                origin,
-                crd::apply(db, &row, None, Takeover::default()).await,
-            )
-        })
-        .buffer_unordered(CONCURRENCY)
-        .collect()
-        .await;
+    let results: Vec<(String, Result<crd::Applied, ApplyError>)> =
+        futures::stream::iter(rows)
+            .map(|(origin, row)| async move {
+                (origin, crd::apply(db, &row, None, options.takeover).await)
+            })
+            .buffer_unordered(CONCURRENCY)
+            .collect()
+            .await;
     for (origin, result) in results {
         match result {
-            Ok(_) => report.applied += 1,
+            Ok(applied) if applied.written => report.applied += 1,
+            Ok(_) => report.unchanged += 1,
             Err(ApplyError::Database(e)) => return Err(Error::Database(e)),
             Err(e) => report.problems.push(format!("{origin}: {e}")),
         }
@@ -341,9 +360,9 @@ fn decode<K: Reconciled>(doc: Json) -> Result<Decoded, String> {
 
 /// The one-shot `--from-dir` run: one pass, logged; an error when any
 /// manifest failed, naming each.
-pub async fn run_once(db: &PgPool, dir: &Path, strict: bool) -> Result<(), Error> {
+pub async fn run_once(db: &PgPool, dir: &Path, options: Options) -> Result<(), Error> {
     let started = Instant::now();
-    let report = sync(db, dir, strict).await?;
+    let report = sync(db, dir, options).await?;
     tracing::info!(
         duration_ms = started.elapsed().as_millis() as u64,
         "directory sync finished"
@@ -379,7 +398,7 @@ const RETRY_PROBLEMS: Duration = Duration::from_secs(30);
 pub async fn watch(
     db: &PgPool,
     dir: &Path,
-    strict: bool,
+    options: Options,
     interval: Duration,
     shutdown: impl std::future::Future<Output = ()>,
 ) {
@@ -397,7 +416,7 @@ pub async fn watch(
                     }
                 };
                 if due {
-                    match sync(db, dir, strict).await {
+                    match sync(db, dir, options).await {
                         Ok(report) => {
                             if report.applied > 0
                                 || report.removed > 0
@@ -425,6 +444,7 @@ pub async fn watch(
 pub fn log(report: &Report) {
     tracing::info!(
         applied = report.applied,
+        unchanged = report.unchanged,
         removed = report.removed,
         skipped = report.skipped.len(),
         warnings = report.warnings.len(),

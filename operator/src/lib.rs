@@ -75,12 +75,16 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         ))
     });
 
+    let directory_options = directory::Options {
+        strict: config.strict,
+        takeover: config.takeover(),
+    };
     let result = match (&config.from_dir, kube) {
         (Some(dir), _) if config.watch => {
             directory::watch(
                 &database.pool,
                 dir,
-                config.strict,
+                directory_options,
                 config.watch_interval,
                 quarterdeck_runtime::shutdown_signal(),
             )
@@ -88,7 +92,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
             Ok(())
         }
         (Some(dir), _) => {
-            let result = directory::run_once(&database.pool, dir, config.strict).await;
+            let result = directory::run_once(&database.pool, dir, directory_options).await;
             admin.abort();
             result.map_err(anyhow::Error::from)
         }
@@ -169,7 +173,7 @@ pub async fn operate(
                 Some(identity.clone()),
                 Some(fence.clone()),
             )
-            .adopting_console_rows(config.adopt_console_rows),
+            .taking_over(config.takeover()),
         );
         let controllers = AbortOnDrop(tokio::spawn(controller::run_all(ctx)));
         tokio::select! {

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use quarterdeck_operator::directory::{manifest_id, run_once, sync};
+use quarterdeck_operator::directory::{Options, manifest_id, run_once, sync};
 use sqlx::PgPool;
 
 fn copy_samples() -> tempfile::TempDir {
@@ -29,7 +29,7 @@ async fn samples_apply_update_and_disappear(pool: PgPool) {
     let dir = copy_samples();
 
     // Subjects that do not exist yet are reported and their rows not written.
-    let report = sync(&pool, dir.path(), false).await.unwrap();
+    let report = sync(&pool, dir.path(), Options::default()).await.unwrap();
     assert!(
         report
             .problems
@@ -70,7 +70,7 @@ async fn samples_apply_update_and_disappear(pool: PgPool) {
         .execute(&pool)
         .await
         .unwrap();
-    let report = sync(&pool, dir.path(), false).await.unwrap();
+    let report = sync(&pool, dir.path(), Options::default()).await.unwrap();
     assert!(report.problems.is_empty(), "{:?}", report.problems);
     assert_eq!(live(&pool, "access_scopes").await, 2);
     assert_eq!(live(&pool, "permissions").await, 1);
@@ -78,7 +78,7 @@ async fn samples_apply_update_and_disappear(pool: PgPool) {
     assert!(report.warnings.is_empty(), "{:?}", report.warnings);
     assert!(report.skipped.is_empty(), "{:?}", report.skipped);
     let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../config/samples");
-    run_once(&pool, &samples, true).await.unwrap();
+    run_once(&pool, &samples, Options::strict()).await.unwrap();
 
     // An edit updates the row: drop a check from the HTTP canary.
     let path = dir.path().join("canary-http.yaml");
@@ -90,7 +90,7 @@ async fn samples_apply_update_and_disappear(pool: PgPool) {
     );
     assert_ne!(text, edited);
     std::fs::write(&path, edited).unwrap();
-    sync(&pool, dir.path(), false).await.unwrap();
+    sync(&pool, dir.path(), Options::default()).await.unwrap();
     let canary = manifest_id("Canary", "default", "console-http");
     let names: Vec<String> = sqlx::query_scalar(
         "SELECT name FROM checks WHERE canary_id = $1 AND deleted_at IS NULL ORDER BY name",
@@ -111,11 +111,11 @@ async fn samples_apply_update_and_disappear(pool: PgPool) {
     // An unparsable file keeps every row; a removed file soft-deletes its rows.
     std::fs::remove_file(dir.path().join("topology.yaml")).unwrap();
     std::fs::write(dir.path().join("broken.yaml"), "kind: [unclosed").unwrap();
-    let report = sync(&pool, dir.path(), false).await.unwrap();
+    let report = sync(&pool, dir.path(), Options::default()).await.unwrap();
     assert!(report.removal_skipped);
     assert_eq!(live(&pool, "topologies").await, 1);
     std::fs::remove_file(dir.path().join("broken.yaml")).unwrap();
-    let report = sync(&pool, dir.path(), false).await.unwrap();
+    let report = sync(&pool, dir.path(), Options::default()).await.unwrap();
     assert_eq!(report.removed, 1);
     assert_eq!(live(&pool, "topologies").await, 0);
     assert_eq!(live(&pool, "canaries").await, 2, "other rows stay");
@@ -129,7 +129,7 @@ async fn invalid_manifests_do_not_touch_the_database(pool: PgPool) {
         "apiVersion: quarterdeck.dev/v1\nkind: AccessScope\nmetadata: {name: s}\nspec:\n  subject: {team: ops}\n  resources: []\n  scopes: []\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: other}\n",
     )
     .unwrap();
-    let report = sync(&pool, dir.path(), false).await.unwrap();
+    let report = sync(&pool, dir.path(), Options::default()).await.unwrap();
     assert_eq!(report.applied, 0);
     assert_eq!(report.skipped.len(), 1, "other kinds are ignored");
     assert!(

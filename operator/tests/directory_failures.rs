@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use quarterdeck_operator::directory::{Report, manifest_id, run_once, sync};
+use quarterdeck_operator::directory::{Options, Report, manifest_id, run_once, sync};
 use sqlx::PgPool;
 use uuid::Uuid;
 
@@ -83,7 +83,7 @@ async fn undecodable_manifests_keep_their_rows_and_checks(pool: PgPool) {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "canary.yaml", CANARY);
     write(dir.path(), "topology.yaml", TOPOLOGY);
-    let report = sync(&pool, dir.path(), false).await.unwrap();
+    let report = sync(&pool, dir.path(), Options::default()).await.unwrap();
     clean(&report);
     assert_eq!(report.applied, 2);
     assert_eq!(canary(&pool).await, (true, 2));
@@ -137,7 +137,7 @@ async fn undecodable_manifests_keep_their_rows_and_checks(pool: PgPool) {
         // The topology's manifest goes in the same pass: nothing is removed
         // while a manifest of ours fails to decode, since it may have produced any row.
         std::fs::remove_file(dir.path().join("topology.yaml")).unwrap();
-        let report = sync(&pool, dir.path(), false).await.unwrap();
+        let report = sync(&pool, dir.path(), Options::default()).await.unwrap();
         assert_eq!(report.problems.len(), 1, "{:?}", report.problems);
         assert!(has(&report.problems, &expected), "{:?}", report.problems);
         assert!(report.removal_skipped);
@@ -151,7 +151,7 @@ async fn undecodable_manifests_keep_their_rows_and_checks(pool: PgPool) {
         assert_eq!(topology, 1, "{broken}");
 
         // The one-shot run fails and names the manifest.
-        let error = run_once(&pool, dir.path(), false)
+        let error = run_once(&pool, dir.path(), Options::default())
             .await
             .unwrap_err()
             .to_string();
@@ -163,18 +163,20 @@ async fn undecodable_manifests_keep_their_rows_and_checks(pool: PgPool) {
     // Fixed: everything is applied again, and a removed manifest's row goes.
     write(dir.path(), "canary.yaml", CANARY);
     std::fs::remove_file(dir.path().join("topology.yaml")).unwrap();
-    let report = sync(&pool, dir.path(), false).await.unwrap();
+    let report = sync(&pool, dir.path(), Options::default()).await.unwrap();
     clean(&report);
     assert_eq!(report.removed, 1);
     assert_eq!(canary(&pool).await, (true, 2));
-    run_once(&pool, dir.path(), false).await.unwrap();
+    run_once(&pool, dir.path(), Options::default())
+        .await
+        .unwrap();
 }
 
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
 async fn a_kind_of_ours_under_another_api_version(pool: PgPool) {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "canary.yaml", CANARY);
-    sync(&pool, dir.path(), false).await.unwrap();
+    sync(&pool, dir.path(), Options::default()).await.unwrap();
 
     // A mistyped group on the manifest of an existing row: it fails and keeps the row.
     write(
@@ -182,7 +184,7 @@ async fn a_kind_of_ours_under_another_api_version(pool: PgPool) {
         "canary.yaml",
         &CANARY.replace("quarterdeck.dev/v1", "quarterdek.dev/v1"),
     );
-    let report = sync(&pool, dir.path(), false).await.unwrap();
+    let report = sync(&pool, dir.path(), Options::default()).await.unwrap();
     assert!(
         has(
             &report.problems,
@@ -201,7 +203,7 @@ async fn a_kind_of_ours_under_another_api_version(pool: PgPool) {
         "rabbit.yaml",
         "apiVersion: rabbitmq.com/v1beta1\nkind: Permission\nmetadata: {name: app, namespace: mq}\nspec: {vhost: /}\n",
     );
-    let report = sync(&pool, dir.path(), false).await.unwrap();
+    let report = sync(&pool, dir.path(), Options::default()).await.unwrap();
     clean(&report);
     assert!(
         has(
@@ -211,7 +213,9 @@ async fn a_kind_of_ours_under_another_api_version(pool: PgPool) {
         "{:?}",
         report.skipped
     );
-    run_once(&pool, dir.path(), false).await.unwrap();
+    run_once(&pool, dir.path(), Options::default())
+        .await
+        .unwrap();
 }
 
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
@@ -229,7 +233,7 @@ async fn unknown_fields_warn_and_fail_with_strict(pool: PgPool) {
     write(dir.path(), "canary.yaml", &unknown);
 
     // Strict: a new manifest with unknown fields is not applied.
-    let report = sync(&pool, dir.path(), true).await.unwrap();
+    let report = sync(&pool, dir.path(), Options::strict()).await.unwrap();
     assert_eq!(report.applied, 0);
     assert!(
         has(
@@ -248,7 +252,7 @@ async fn unknown_fields_warn_and_fail_with_strict(pool: PgPool) {
         report.problems
     );
     assert_eq!(canary(&pool).await, (false, 0));
-    let error = run_once(&pool, dir.path(), true)
+    let error = run_once(&pool, dir.path(), Options::strict())
         .await
         .unwrap_err()
         .to_string();
@@ -258,7 +262,7 @@ async fn unknown_fields_warn_and_fail_with_strict(pool: PgPool) {
     );
 
     // Without: applied, with a warning naming each field.
-    let report = sync(&pool, dir.path(), false).await.unwrap();
+    let report = sync(&pool, dir.path(), Options::default()).await.unwrap();
     assert_eq!(report.applied, 1);
     assert!(report.problems.is_empty(), "{:?}", report.problems);
     assert_eq!(report.warnings.len(), 2, "{:?}", report.warnings);
@@ -271,7 +275,9 @@ async fn unknown_fields_warn_and_fail_with_strict(pool: PgPool) {
         report.warnings
     );
     assert_eq!(canary(&pool).await, (true, 2));
-    run_once(&pool, dir.path(), false).await.unwrap();
+    run_once(&pool, dir.path(), Options::default())
+        .await
+        .unwrap();
 
     // Strict again, with an edit: the manifest fails and its row stays as it was.
     write(
@@ -279,7 +285,7 @@ async fn unknown_fields_warn_and_fail_with_strict(pool: PgPool) {
         "canary.yaml",
         &unknown.replace("@every 1m", "@every 5m"),
     );
-    let report = sync(&pool, dir.path(), true).await.unwrap();
+    let report = sync(&pool, dir.path(), Options::strict()).await.unwrap();
     assert_eq!(report.problems.len(), 2, "{:?}", report.problems);
     assert_eq!(report.removed, 0);
     assert_eq!(canary(&pool).await, (true, 2));
@@ -298,7 +304,7 @@ async fn duplicates_name_the_document_they_repeat(pool: PgPool) {
             CANARY.replace("@every 1m", "@every 5m")
         ),
     );
-    let report = sync(&pool, dir.path(), false).await.unwrap();
+    let report = sync(&pool, dir.path(), Options::default()).await.unwrap();
     assert_eq!(report.applied, 2);
     assert_eq!(report.problems.len(), 1, "{:?}", report.problems);
     assert!(
@@ -314,7 +320,11 @@ async fn duplicates_name_the_document_they_repeat(pool: PgPool) {
         Some("@every 1m"),
         "the first one wins"
     );
-    assert!(run_once(&pool, dir.path(), false).await.is_err());
+    assert!(
+        run_once(&pool, dir.path(), Options::default())
+            .await
+            .is_err()
+    );
 }
 
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
@@ -326,7 +336,7 @@ async fn a_symbolic_link_loop_is_read_once_and_named_once(pool: PgPool) {
     std::os::unix::fs::symlink(".", dir.path().join("loop")).unwrap();
     std::os::unix::fs::symlink("..", dir.path().join("shop/up")).unwrap();
 
-    let report = sync(&pool, dir.path(), false).await.unwrap();
+    let report = sync(&pool, dir.path(), Options::default()).await.unwrap();
     assert_eq!(report.applied, 2);
     assert!(
         report.problems.is_empty(),
@@ -351,7 +361,9 @@ async fn a_symbolic_link_loop_is_read_once_and_named_once(pool: PgPool) {
         report.warnings
     );
     assert_eq!(canary(&pool).await, (true, 2));
-    run_once(&pool, dir.path(), false).await.unwrap();
+    run_once(&pool, dir.path(), Options::default())
+        .await
+        .unwrap();
 }
 
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
@@ -370,7 +382,7 @@ async fn watch_is_strict_too(pool: PgPool) {
             quarterdeck_operator::directory::watch(
                 &pool,
                 &path,
-                true,
+                Options::strict(),
                 std::time::Duration::from_millis(100),
                 async move {
                     let _ = stopped.await;
@@ -400,4 +412,37 @@ async fn watch_is_strict_too(pool: PgPool) {
     assert_eq!(canary(&pool).await, (false, 0));
     stop.send(()).unwrap();
     watcher.await.unwrap();
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn a_console_row_is_taken_over_only_when_adoption_is_allowed(pool: PgPool) {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "canary.yaml", CANARY);
+    let console: Uuid = sqlx::query_scalar(
+        "INSERT INTO canaries (name, namespace, spec) VALUES ('web', 'shop', '{}') RETURNING id",
+    )
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+
+    let report = sync(&pool, dir.path(), Options::default()).await.unwrap();
+    assert_eq!(report.applied, 0);
+    assert!(
+        report.problems[0].contains(&console.to_string()),
+        "{report:?}"
+    );
+
+    let adopting = Options {
+        takeover: quarterdeck_store::crd::Takeover::Any,
+        ..Options::default()
+    };
+    let report = sync(&pool, dir.path(), adopting).await.unwrap();
+    assert_eq!(report.applied, 1, "{report:?}");
+    let live: Vec<Uuid> = sqlx::query_scalar(
+        "SELECT id FROM canaries WHERE name = 'web' AND namespace = 'shop' AND deleted_at IS NULL",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    assert_eq!(live, [canary_id()]);
 }

@@ -2,7 +2,7 @@
 //! person's id or email: directory mode on a real PostgreSQL resolves both.
 //! A selector the API cannot enforce is refused, naming the field.
 
-use quarterdeck_operator::directory::sync;
+use quarterdeck_operator::directory::{Options, sync};
 use sqlx::PgPool;
 use uuid::Uuid;
 
@@ -47,7 +47,7 @@ async fn a_person_is_named_by_id_or_email(pool: PgPool) {
     ] {
         std::fs::write(dir.path().join(file), text).unwrap();
     }
-    let report = sync(&pool, dir.path(), false).await.unwrap();
+    let report = sync(&pool, dir.path(), Options::default()).await.unwrap();
 
     let rows: Vec<(String, String, Option<Uuid>)> = sqlx::query_as(
         "SELECT name, subject_type, person_id FROM permissions WHERE deleted_at IS NULL ORDER BY name",
