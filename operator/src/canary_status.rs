@@ -20,8 +20,8 @@ use serde::Serialize;
 use uuid::Uuid;
 
 use crate::controller::Context;
-use crate::engine::placement::{self, Held};
 use crate::engine::schedule::Schedule;
+use quarterdeck_store::placement::{self, Held};
 
 /// Field manager of the results in a canary's status.
 pub const MANAGER: &str = "quarterdeck-status";

@@ -153,6 +153,20 @@ pub async fn agent_selectors(pool: &PgPool) -> Result<Vec<(Uuid, Vec<String>)>, 
     .await?)
 }
 
+/// The `agentSelector` of a live check's canary (empty when unset); None
+/// when there is no such check.
+pub async fn agent_selector_of(pool: &PgPool, check: Uuid) -> Result<Option<Vec<String>>, Error> {
+    Ok(sqlx::query_scalar(concat!(
+        "SELECT ",
+        agent_selector!(),
+        " FROM checks c JOIN canaries k ON k.id = c.canary_id \
+         WHERE c.id = $1 AND c.deleted_at IS NULL AND k.deleted_at IS NULL"
+    ))
+    .bind(check)
+    .fetch_optional(pool)
+    .await?)
+}
+
 /// One run's result.
 #[derive(Debug, Clone)]
 pub struct CheckResult {

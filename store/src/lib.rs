@@ -17,6 +17,7 @@ pub mod links;
 pub mod login;
 pub mod password;
 pub mod people;
+pub mod placement;
 pub mod rbac;
 pub mod rest;
 pub mod secret;

@@ -12,6 +12,7 @@ use axum::{Json, Router};
 use chrono::{DateTime, Utc};
 use futures::FutureExt;
 use quarterdeck_store::health::{self, HistoryQuery};
+use quarterdeck_store::placement;
 use quarterdeck_store::rest;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -263,7 +264,7 @@ pub(crate) async fn graph(
 
 #[utoipa::path(post, path = "/api/canary/run/check/{id}", tag = "health",
     params(("id" = Uuid, Path, description = "The check id")),
-    responses((status = 200, body = crate::openapi::RunNowResult), (status = 403, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody), (status = 503, body = crate::openapi::ErrorBody)))]
+    responses((status = 200, body = crate::openapi::RunNowResult), (status = 403, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody), (status = 409, body = crate::openapi::ErrorBody), (status = 503, body = crate::openapi::ErrorBody)))]
 pub(crate) async fn run_now(
     State(state): State<AppState>,
     caller: Caller,
@@ -272,6 +273,15 @@ pub(crate) async fn run_now(
     // The roles of spec part 2 section 6, narrowed by deny rules and the token's scope.
     caller.require("canaries", Action::Run)?;
     require_visible(&state, &caller, id).await?;
+    let Some(agent_selector) = health::agent_selector_of(&state.db, id).await? else {
+        return Err(ApiError::NotFound(format!("no check {id}")));
+    };
+    if !placement::selects(&agent_selector, placement::LOCAL_AGENT) {
+        return Err(ApiError::Conflict(format!(
+            "the check's canary runs on agents its agentSelector ({}) selects, not on this instance's health check engine",
+            agent_selector.join(", ")
+        )));
+    }
     state.summary_cache.clear();
     // Listen before asking, so the answer cannot be missed.
     let mut listener = PgListener::connect_with(&state.db).await?;

@@ -5,7 +5,6 @@
 //! passes in `job_history`.
 
 pub mod lookup;
-pub mod placement;
 pub mod schedule;
 
 use std::sync::Arc;
@@ -19,6 +18,7 @@ use quarterdeck_store::crd::CheckRow;
 use quarterdeck_store::execution_policy;
 use quarterdeck_store::health::{self, CheckResult, DueCheck};
 use quarterdeck_store::jobs::{self, JobRun};
+use quarterdeck_store::placement;
 use serde_json::{Value, json};
 use sqlx::PgPool;
 use sqlx::postgres::PgListener;
