@@ -61,7 +61,7 @@ const RESPONDER_WRITES: &[&str] = &["responder", "incident", "evidences", "comme
 
 /// The one resource with an action beyond the four: running a check now.
 const RUNNABLE: &str = "canaries";
-/// Roles that may Run Now (spec part 2 section 6).
+/// Roles that may Run Now (decision 3.4).
 const RUN_NOW_ROLES: &[&str] = &["admin", "editor", "responder", "commander"];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

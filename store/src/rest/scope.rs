@@ -10,7 +10,7 @@
 //!   access scope covering it; they then see what their covering scopes
 //!   (team and personal) match. Otherwise they are unrestricted.
 //!
-//! Matching (spec part 1 section 5), done in SQL by
+//! Matching, done in SQL by
 //! `quarterdeck_scope_allows(rules, tags, agent_id, name)` (migration 0013):
 //! a row is visible when any rule matches; within a rule every criterion
 //! given must match: all its tags equal the row's tags (`tags` of config

@@ -54,7 +54,7 @@ fn text<'a>(row: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
         .filter(|s| !s.is_empty())
 }
 
-/// The access scope form's rules (spec part 1 section 5), in field order.
+/// The access scope form's rules (the CRD's `AccessScopeSpec::validate`), in field order.
 pub(crate) fn access_scope(row: &Map<String, Value>) -> Vec<Problem> {
     let mut problems = Vec::new();
     if text(row, "name").is_none() {

@@ -33,7 +33,7 @@ function save(blob: Blob, fileName: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 0);
 }
 
-/** The kubeconfig dialog (spec part 2 section 2.11): download, try it, read more.
+/** The kubeconfig dialog (decision 8.3): download, try it, read more.
  * Issuing a kubeconfig creates an access token, so it is a POST, never a link. */
 export function KubeconfigModal({ onClose }: { onClose(): void }) {
   const download = useMutation({

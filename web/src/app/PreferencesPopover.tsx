@@ -50,7 +50,7 @@ function PreferencesForm() {
   );
 }
 
-/** Display preferences, kept in this browser (spec part 2 sections 2.11 and 3.5). */
+/** Display preferences, kept in this browser (decisions 8.1 and 8.2). */
 export function PreferencesPopover() {
   return (
     <Popover aria-label="Preferences" headerContent="Preferences" bodyContent={<PreferencesForm />} position="bottom-end" minWidth="22rem">

@@ -2,7 +2,7 @@ import { useSyncExternalStore } from 'react';
 import { DATE_FORMATS, type DateFormat } from '../lib/format';
 import { BROWSER_ZONE } from '../lib/timezones';
 
-/** Preferences of the shell kept in localStorage (spec part 2 section 3.5).
+/** Preferences of the shell kept in localStorage under `quarterdeck.*` (decision 8.1).
  * Every view reading one re-renders when it changes, here or in another tab. */
 export interface Preferences {
   sidebarCollapsed: boolean;
@@ -16,7 +16,7 @@ export interface Preferences {
 /** Table page sizes offered by the preferences and the tables' paginations. */
 export const PAGE_SIZES = [50, 100, 200] as const;
 
-/** Auto-refresh intervals (spec part 2 section 9); '' is None. */
+/** Auto-refresh intervals offered (decision 14.7); '' is None. */
 export const REFRESH_RATES = ['', '15s', '30s', '60s', '2m', '3m', '5m', '10m', '15m'] as const;
 export type RefreshRate = (typeof REFRESH_RATES)[number];
 

@@ -31,7 +31,7 @@ export interface DataTableProps<T> {
   actions?(row: T): ReactNode;
 }
 
-/** A compact list table with an optional toolbar and pagination above it (spec part 2 section 2.11). */
+/** A compact list table with an optional toolbar and pagination above it. */
 export function DataTable<T>({
   'aria-label': ariaLabel,
   columns,

@@ -1,5 +1,6 @@
 /** The access scope form: its model, the '*' resource rules, the names-as-lines
- * parsing and the validation of spec part 1 section 5. */
+ * parsing and the validation the API applies
+ * (`AccessScopeSpec::validate` in crds). */
 
 export const RESOURCE_TYPES = ['*', 'config', 'component', 'playbook', 'canary'] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];

@@ -1,5 +1,5 @@
 /** The Health page's and check detail's time ranges, in order, with their
- * windows in minutes (spec part 2 section 9), and the range a check opens with
+ * windows in minutes (the API has no month unit, decision 14.4), and the range a check opens with
  * when none is asked for. */
 
 export const TIME_WINDOW_MINUTES = {

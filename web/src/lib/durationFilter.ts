@@ -1,5 +1,5 @@
 /** The minimum-duration filter of the check status history and the job
- * history (spec part 2 section 5): a preset, or a custom number of
+ * history (decision 13.6): a preset, or a custom number of
  * milliseconds or seconds. */
 
 export const DURATION_ERROR = 'duration is allowed only in milli seconds & seconds';

@@ -1,4 +1,4 @@
-/** Dates as the preferences say (spec part 2 section 9, age formats):
+/** Dates as the preferences say (decision 8.1):
  * - timestamp (default): YYYY-MM-DD HH:mm:ss.SSS
  * - full: Jan 1 10:30:01.999
  * - medium: Mon 10:30:45

@@ -1,5 +1,5 @@
 /** Filtering the Health page's checks: search, hide passing, label filters
- * and tabs (spec part 2 section 2.1). Pure, so the page can memoize them. */
+ * and tabs (decision 14.1). Pure, so the page can memoize them. */
 import type { Schemas } from '../api/client';
 import { LABEL_PREFIX, type LabelFilter } from './healthParams';
 
@@ -126,7 +126,7 @@ export function activeFilterCount(hidePassing: boolean, labels: LabelFilter): nu
 }
 
 /** A label multi-select's toggle text: the values chosen ('!' marks an
- * exclusion), or counts once 4 or more are chosen (spec part 2 section 9). */
+ * exclusion), or counts once 4 or more are chosen. */
 export function labelSelectionText(included: readonly string[], excluded: readonly string[]): string {
   if (included.length + excluded.length === 0) return 'Any';
   if (included.length + excluded.length < 4) return [...included, ...excluded.map((v) => `!${v}`)].join(', ');

@@ -1,5 +1,5 @@
 /** How a check reads on the Health page and in its detail: title, latency,
- * uptime and ages, and the page's refresh rates (spec part 2 sections 2.2 and 9). */
+ * uptime and ages, and the page's refresh rates (decisions 14.4 and 14.7). */
 import { compactAge } from './format';
 
 const SECOND = 1000;

@@ -1,5 +1,5 @@
-/** Sorting and grouping the Health page's checks into table rows (spec part 2
- * sections 2.1 and 4). Pure, so the page can memoize them. */
+/** Sorting and grouping the Health page's checks into table rows (decisions
+ * 14.2 and 14.3). Pure, so the page can memoize them. */
 import { labelsOf, NO_NAMESPACE, type CheckSummary } from './healthFilter';
 import { rowLatency, uptimeRatio } from './healthFormat';
 import { LABEL_PREFIX, NO_GROUP, type SortColumn } from './healthParams';

@@ -1,4 +1,4 @@
-/** The Health page's state, kept in its URL query (spec part 2 section 2.1).
+/** The Health page's state, kept in its URL query (decision 14.1).
  * Parameters at their default are left out of the URL; others are kept. */
 import { DEFAULT_TIME_RANGE, TIME_RANGES, type TimeRange } from './checkTimeRange';
 

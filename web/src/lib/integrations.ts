@@ -32,7 +32,7 @@ export function integrationPath(row: { id: string; integration_type: string }): 
 
 export type StatusColor = 'yellow' | 'green' | 'orange' | 'red' | 'grey';
 
-/** Label colour of a job status (job_history.status, spec part 2 section 4):
+/** Label colour of a job status (job_history.status, decision 13.10):
  * RUNNING yellow, SUCCESS green, WARNING orange, FAILED and STOPPED red. */
 export function jobStatusColor(status: string | null | undefined): StatusColor {
   switch (status) {

@@ -1,4 +1,4 @@
-/** The permission editor (spec part 2 sections 2.8 and 3.5): subject and
+/** The permission editor: subject and
  * resource kinds, the clearing rules, and the row written. */
 
 export const SUBJECT_KINDS = [

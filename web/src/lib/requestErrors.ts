@@ -1,4 +1,4 @@
-/** How failed requests read to users (spec part 1 section 8, part 2 section 8). */
+/** How failed requests read to users, the same on every screen. */
 
 export const REQUEST_MESSAGES = {
   timeout: 'Request timed out. Please try again.',

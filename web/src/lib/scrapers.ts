@@ -114,7 +114,7 @@ export const SCRAPER_TYPES: readonly ScraperType[] = [
 
 export const CUSTOM = 'custom';
 
-/** Schedules offered for scrapers (spec part 2 section 9). */
+/** Schedules offered for scrapers. */
 export const SCRAPER_SCHEDULES = ['@every 15m', '@every 30m', '@hourly', '@every 2h', '@every 4h', '@daily'] as const;
 
 /** Spec keys that are settings of the whole ScrapeConfig, not a scraper kind. */

@@ -1,5 +1,5 @@
 /** The text of a multi-select toggle: the chosen labels, or a count once
- * four or more are chosen (spec part 2 section 9). */
+ * four or more are chosen. */
 export function selectionText(labels: readonly string[], placeholder: string): string {
   if (labels.length === 0) return placeholder;
   if (labels.length >= 4) return `${labels.length} selected`;

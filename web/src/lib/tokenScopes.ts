@@ -1,4 +1,4 @@
-/** Token scopes (spec part 2 sections 3.5 and 4): presets and per-object levels. */
+/** Token scopes (decision 2.4): presets and per-object levels. */
 
 export const TOKEN_OBJECTS = ['mcp', 'canaries', 'catalog', 'application', 'playbooks', 'notification'] as const;
 export type TokenObject = (typeof TOKEN_OBJECTS)[number];

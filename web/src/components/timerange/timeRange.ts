@@ -1,4 +1,4 @@
-/** Time ranges of the shared picker (spec part 2 sections 2.11 and 9): what a
+/** Time ranges of the shared picker (decision 13.2): what a
  * selection is, how it is kept in the URL, and which instants it stands for.
  *
  * URL parameters: rangeType (absolute | relative | mapped), display (the

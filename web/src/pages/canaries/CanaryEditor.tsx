@@ -38,7 +38,7 @@ interface Props {
 
 const CODE_HELPER = 'YAML or JSON; text that does not parse is ignored';
 
-/** The Health Check editor (spec part 2 sections 2.5 and 2.6): a grid of check
+/** The Health Check editor (decisions, section 12): a grid of check
  * types, then the chosen type's editor under the resource's own fields. */
 export function CanaryEditor({ row, readOnly, isBusy, onSubmit, onDelete, onLeave }: Props) {
   const [form, setForm] = useState(() => (row ? canaryForm(row) : newCanaryForm()));

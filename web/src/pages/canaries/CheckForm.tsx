@@ -19,7 +19,7 @@ interface Props {
   defaultName: string;
 }
 
-/** The Form tab of a form-type check (spec part 2 section 3.4). */
+/** The Form tab of a form-type check. */
 export function CheckForm({ typeKey, item, update, isDisabled, errorOf, touch, defaultName }: Props) {
   const renderInput = (field: Input) => (
     <InputField

@@ -1,7 +1,7 @@
 import { Card, CardHeader, CardTitle, Gallery } from '@patternfly/react-core';
 import { CHECK_TYPES, type CheckType } from './checkTypes';
 
-/** The check-type tiles, sorted by label (spec part 2 section 2.6). */
+/** The check-type tiles, sorted by label. */
 export function CheckTypeGrid({ onChoose }: { onChoose(type: CheckType): void }) {
   return (
     <Gallery hasGutter minWidths={{ default: '11rem' }} aria-label="Check types" role="list">

@@ -15,7 +15,7 @@ interface Props<T> {
 }
 
 /** A code field taking YAML or JSON. Text that does not parse is silently
- * ignored: the last value that did stays (spec part 2 section 2.6). */
+ * ignored: the last value that did stays. */
 export function CodeField<T>({ initial, parse, onChange, ...field }: Props<T>) {
   const [text, setText] = useState(initial);
   return (

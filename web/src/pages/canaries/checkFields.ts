@@ -1,4 +1,4 @@
-/** The fields of the check forms (spec part 2 section 3.4), by check type.
+/** The fields of the check forms, by check type.
  * Paths are inside the edited check item; dots make nested objects. */
 import type { JsonObject } from '../../lib/yamlText';
 
@@ -73,7 +73,7 @@ export type Field = Input | Choice | Pairs | Auth | Script | Group | FolderConne
 
 export const METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
 
-/** HTTP response code choices (spec part 2 section 9). */
+/** HTTP response codes offered. */
 export const RESPONSE_CODES = ['200', '201', '202', '204', '301', '302', '401', '404', '500', '502', '503'] as const;
 
 export const AUTH_LABELS: Record<AuthKind, string> = { none: 'None', basic: 'Basic', ntlm: 'NTLM', ntlmv2: 'NTLMv2' };

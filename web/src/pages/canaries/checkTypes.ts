@@ -1,4 +1,4 @@
-/** The check types of the check editor (spec part 2 section 2.6): the tiles of
+/** The check types of the check editor (decision 12.2): the tiles of
  * its grid, which spec keys each one edits, and which have a form. Spec keys
  * are the Canary CRD's (crds/src/canary). */
 import type { JsonObject } from '../../lib/yamlText';
@@ -110,7 +110,7 @@ export function checkTypeLabels(spec: unknown): string[] {
   return labels;
 }
 
-/** The schedules the editor offers (spec part 2 section 9); any other value can be typed. */
+/** The schedules the editor offers; any other value can be typed. */
 export const EDITOR_SCHEDULES = [
   '@every 30s',
   '@every 1m',

@@ -1,4 +1,4 @@
-/** Validation of the check editor (spec part 2 section 5). */
+/** Validation of the check editor (decision 12.7). */
 import type { JsonObject } from '../../lib/yamlText';
 import { formFields, type Field, type Input } from './checkFields';
 import { checkItem, connectionKind, readField, type CanaryForm } from './checkSpec';

@@ -12,7 +12,7 @@ import type { SortColumn } from '../../lib/healthParams';
 import { CheckIcon } from './detail/CheckIcon';
 import { StatusDot } from './StatusDot';
 
-/** Virtual scroll (spec part 2 section 9). */
+/** Virtual scroll (decision 14.6). */
 const ROW_HEIGHT = 35;
 const OVERSCAN = 10;
 const SKELETON_ROWS = 8;

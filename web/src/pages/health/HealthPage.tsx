@@ -162,7 +162,7 @@ function Health() {
   );
 }
 
-/** The Health page (spec part 2 section 2.1): every check with its health,
+/** The Health page (decisions, section 14): every check with its health,
  * uptime and latency, filtered, grouped and tabbed as the URL says. */
 export default function HealthPage() {
   return (

@@ -7,7 +7,7 @@ import type { LabelChoice } from '../../lib/healthFilter';
 import { LABEL_PREFIX, NO_GROUP, type HealthParams } from '../../lib/healthParams';
 import type { UpdateHealthParams } from './useHealthParams';
 
-/** Debounce of the search box (spec part 2 section 9). */
+/** Debounce of the search box. */
 const SEARCH_DEBOUNCE_MS = 400;
 
 const GROUP_OPTIONS: Option[] = [

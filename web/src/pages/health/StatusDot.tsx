@@ -14,7 +14,7 @@ const GROUP: Record<GroupStatus, [Color, string]> = {
   mixed: ['orange', 'Some unhealthy'],
 };
 
-/** A check's status as a coloured dot (spec part 2 section 4): green healthy,
+/** A check's status as a coloured dot: green healthy,
  * red unhealthy, grey not run yet. */
 export function statusOf(status: string | null | undefined): [Color, string] {
   return CHECK[status ?? ''] ?? NOT_RUN;

@@ -94,7 +94,7 @@ function Options({ onChoose }: { onChoose(choice: Choice): void }) {
   );
 }
 
-/** Add Integration (spec part 2 section 2.4): GitOps options (a generated Flux
+/** Add Integration (decisions 8.8 and 8.9): GitOps options (a generated Flux
  * manifest or Helm commands) or a direct integration created here. */
 export function AddIntegrationModal({ onClose }: { onClose(): void }) {
   const [choice, setChoice] = useState<Choice>();

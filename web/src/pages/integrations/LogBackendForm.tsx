@@ -6,7 +6,7 @@ import { labelRows, labelsError, labelsObject } from '../../lib/integrations';
 import { parseYamlObject, toYamlText } from '../../lib/yamlText';
 import { FormActions, NameField, type DirectFormProps } from './formParts';
 
-/** The Log Backends form (spec part 2 section 2.5): Name (required), Labels, Spec (YAML). */
+/** The Log Backends form: Name (required), Labels, Spec (YAML). */
 export function LogBackendForm({ row, readOnly = false, isBusy, onSubmit, onDelete }: DirectFormProps) {
   const editing = Boolean(row);
   const [name, setName] = useState(row?.name ?? '');

@@ -70,7 +70,7 @@ function Field({
   );
 }
 
-/** The Catalog Scraper form (spec part 2 section 2.5): Name, Namespace, a type
+/** The Catalog Scraper form (decision 8.6): Name, Namespace, a type
  * with its own fields (Custom: the spec as YAML) and a schedule. */
 export function ScraperForm({ row, readOnly = false, isBusy, onSubmit, onCancel, onDelete }: DirectFormProps) {
   const editing = Boolean(row);

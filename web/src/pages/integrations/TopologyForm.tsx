@@ -9,7 +9,7 @@ import { FormActions, NameField, NamespaceField, type DirectFormProps } from './
 /** Topologies run every 10 minutes unless their spec says otherwise (as the operator stores them). */
 const DEFAULT_SCHEDULE = '@every 10m';
 
-/** The Custom Topology form (spec part 2 section 2.5): Name, Namespace, Labels, Spec (YAML). */
+/** The Custom Topology form (decision 8.7): Name, Namespace, Labels, Spec (YAML). */
 export function TopologyForm({ row, readOnly = false, isBusy, onSubmit, onCancel, onDelete }: DirectFormProps) {
   const editing = Boolean(row);
   const [name, setName] = useState(row?.name ?? '');

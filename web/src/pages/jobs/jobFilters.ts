@@ -1,7 +1,7 @@
 import type { Query } from '../../api/db';
 import type { Instants, TimeRange } from '../../components/timerange/timeRange';
 
-/** Job history filters (spec part 2 section 2.7), how the URL keeps them and
+/** Job history filters (decisions 13.1 to 13.7), how the URL keeps them and
  * the data API query they make. URL parameters: name, resource_type, status
  * (e.g. SUCCESS:-1,FAILED:1), duration (minimum, in ms), sortBy, sortDesc,
  * pageIndex, pageSize, plus the time range's own. */

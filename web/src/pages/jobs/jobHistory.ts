@@ -1,7 +1,7 @@
 import type { NamedRef } from '../../api/types';
 import type { JobStatus } from './jobFilters';
 
-/** A row of job_histories (spec part 2 section 3.5), with the name of the
+/** A row of job_histories (decision 13.8), with the name of the
  * resource it ran for looked up separately. */
 export interface JobHistoryRow {
   id: string;

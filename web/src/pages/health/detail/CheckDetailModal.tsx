@@ -184,7 +184,7 @@ function CheckDetail({ checkId }: { checkId: string }) {
   );
 }
 
-/** The check detail dialog (spec part 2 section 2.2), opened by ?checkId=. */
+/** The check detail dialog (decisions, section 11), opened by ?checkId=. */
 export default function CheckDetailModal({ checkId }: { checkId: string }) {
   return <CheckDetail key={checkId} checkId={checkId} />;
 }

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 
-/** Screens at least this tall show the Health Overview chart above the tabs (spec part 2 section 9). */
+/** Screens at least this tall show the Health Overview chart above the tabs. */
 const TALL = '(min-height: 992px)';
 
 function subscribe(onChange: () => void): () => void {
