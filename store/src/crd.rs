@@ -15,7 +15,7 @@ use uuid::Uuid;
 use crate::fence::{self, Fence};
 
 /// The `source` of every row the operator writes.
-pub const SOURCE: &str = "KubernetesCRD";
+pub const SOURCE: &str = crate::source::Source::KubernetesCrd.as_str();
 
 /// The tables custom resources are reconciled into.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

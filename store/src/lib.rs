@@ -22,6 +22,7 @@ pub mod rbac;
 pub mod rest;
 pub mod secret;
 pub mod sessions;
+pub mod source;
 pub mod tokens;
 
 pub use database::{Database, DatabaseArgs};
