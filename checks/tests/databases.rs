@@ -1,5 +1,6 @@
 //! `postgres`, `mysql` and `redis` checks against real servers where this
 //! machine has them, and `redis` against a minimal RESP responder always.
+#![allow(clippy::print_stdout)] // a test target: what it prints is its report
 
 mod common;
 

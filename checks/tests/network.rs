@@ -1,4 +1,5 @@
 //! `tcp`, `dns` and `icmp` checks against local targets.
+#![allow(clippy::print_stdout)] // a test target: what it prints is its report
 
 mod common;
 

@@ -1,5 +1,6 @@
 //! The health API over real HTTP and PostgreSQL: summary, status history,
 //! metrics, access scopes, and Run Now answered by the real engine.
+#![allow(clippy::print_stdout)] // a test target: what it prints is its report
 
 mod common;
 

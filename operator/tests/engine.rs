@@ -1,6 +1,7 @@
 //! The health check engine's scheduling against a real PostgreSQL. The
 //! runner here answers at once so the figures measure the engine alone; the
 //! executors are tested in the checks crate.
+#![allow(clippy::print_stdout)] // a test target: what it prints is its report
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

@@ -5,6 +5,7 @@
 //! The test re-runs this binary as a child (`child` argument), with a marker in
 //! its environment. As root, the child runs as `nobody`: root could read any
 //! process's environment anyway, so only an unprivileged child shows anything.
+#![allow(clippy::print_stdout)] // a test target: what it prints is its report
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt;

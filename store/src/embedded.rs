@@ -513,6 +513,7 @@ fn spawn_server(
     let parent = nix::unistd::getpid();
     // SAFETY: the closure only calls async-signal-safe functions (prctl,
     // getppid, raise) between fork and exec.
+    #[allow(unsafe_code)]
     unsafe {
         cmd.pre_exec(move || {
             nix::sys::prctl::set_pdeathsig(Signal::SIGINT).map_err(std::io::Error::from)?;

@@ -134,6 +134,7 @@ impl Pinger {
             .map_err(io)?;
         // SAFETY: the socket owns a valid descriptor, which the AsyncFd now owns
         // and nothing closes or replaces while it is registered.
+        #[allow(unsafe_code)]
         let socket = unsafe { AsyncFd::register(socket) }
             .map_err(|e| CheckError::from_err("setting up the ICMP socket", &e.into_parts().1))?;
         Ok(Self {

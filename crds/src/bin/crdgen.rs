@@ -1,6 +1,7 @@
 //! Writes one YAML file per Quarterdeck CRD, or checks that the committed files are current.
 //!
 //!     cargo run -p quarterdeck-crds --bin crdgen [-- [DIR] [--check]]
+#![allow(clippy::print_stdout)] // a command-line tool: stdout is its output
 
 use std::collections::BTreeSet;
 use std::fs;
