@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use sqlx::PgPool;
 
+use crate::run_results::RunResults;
 use crate::summary_cache::SummaryCache;
 use tower::ServiceBuilder;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
@@ -30,11 +31,14 @@ pub struct AppState {
     pub chart_repository_url: Arc<str>,
     /// The health summary shared between callers for a moment.
     pub summary_cache: Arc<SummaryCache>,
+    /// The one listener Run Now waits on.
+    pub run_results: Arc<RunResults>,
 }
 
 impl AppState {
     pub fn new(db: PgPool, auth: AuthSettings) -> Self {
         Self {
+            run_results: Arc::new(RunResults::new(db.clone())),
             db,
             auth: Arc::new(auth),
             web_dir: None,

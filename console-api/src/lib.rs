@@ -10,6 +10,7 @@ mod kube_proxy;
 pub mod openapi;
 pub mod rbac;
 mod routes;
+mod run_results;
 mod server;
 mod summary_cache;
 mod web;

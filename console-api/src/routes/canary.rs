@@ -16,7 +16,6 @@ use quarterdeck_store::placement;
 use quarterdeck_store::rest;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use sqlx::postgres::PgListener;
 use uuid::Uuid;
 
 use crate::auth::Caller;
@@ -283,37 +282,33 @@ pub(crate) async fn run_now(
         )));
     }
     state.summary_cache.clear();
-    // Listen before asking, so the answer cannot be missed.
-    let mut listener = PgListener::connect_with(&state.db).await?;
-    listener.listen(health::RESULT_CHANNEL).await?;
+    // Subscribe before asking, so the answer cannot be missed.
+    let mut results = state.run_results.subscribe(id);
     let asked = Utc::now();
     if !health::request_run(&state.db, id).await? {
         return Err(ApiError::NotFound(format!("no check {id}")));
-    }
-    let wait = async {
-        loop {
-            let notification = listener.recv().await?;
-            if notification.payload() == id.to_string() {
-                return Ok::<_, sqlx::Error>(());
-            }
-        }
-    };
-    match tokio::time::timeout(RUN_NOW_WAIT, wait).await {
-        Ok(result) => result?,
-        Err(_) => {
-            return Err(ApiError::Unavailable(format!(
-                "no health check engine ran the check within {}s; is quarterdeck-operator running?",
-                RUN_NOW_WAIT.as_secs()
-            )));
-        }
     }
     let query = HistoryQuery {
         since: Some(asked - chrono::Duration::seconds(1)),
         page_size: 1,
         ..HistoryQuery::default()
     };
-    let (mut latest, _) = health::history(&state.db, id, &query).await?;
-    Ok(Json(json!({ "check_id": id, "result": latest.pop() })))
+    let wait = async {
+        loop {
+            results.woken().await;
+            let (mut latest, _) = health::history(&state.db, id, &query).await?;
+            if let Some(result) = latest.pop() {
+                return Ok::<_, ApiError>(result);
+            }
+        }
+    };
+    match tokio::time::timeout(RUN_NOW_WAIT, wait).await {
+        Ok(result) => Ok(Json(json!({ "check_id": id, "result": result? }))),
+        Err(_) => Err(ApiError::Unavailable(format!(
+            "no health check engine ran the check within {}s; is quarterdeck-operator running?",
+            RUN_NOW_WAIT.as_secs()
+        ))),
+    }
 }
 
 #[cfg(test)]
