@@ -269,7 +269,7 @@ pub(crate) async fn run_now(
     caller: Caller,
     Path(id): Path<Uuid>,
 ) -> Result<Json<Value>, ApiError> {
-    // The roles of spec part 2 section 6, narrowed by deny rules and the token's scope.
+    // Run is a matrix action of its own (decision 3.4), narrowed by deny rules and the token's scope.
     caller.require("canaries", Action::Run)?;
     require_visible(&state, &caller, id).await?;
     let Some(agent_selector) = health::agent_selector_of(&state.db, id).await? else {
