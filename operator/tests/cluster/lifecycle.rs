@@ -34,6 +34,16 @@ pub(crate) fn canary(ns: &str, name: &str, checks: &[&str]) -> Canary {
     .expect("a Canary")
 }
 
+/// A Topology named `name`, the kind the lifecycle tests use where checks do not matter.
+pub(crate) fn topology(ns: &str, name: &str) -> Topology {
+    serde_json::from_value(json!({
+        "apiVersion": "quarterdeck.dev/v1", "kind": "Topology",
+        "metadata": {"name": name, "namespace": ns},
+        "spec": {"type": "Platform", "schedule": "@every 10m"},
+    }))
+    .expect("a Topology")
+}
+
 /// The object as the server has it, as JSON.
 pub(crate) async fn stored<K>(api: &Api<K>, name: &str) -> Option<Value>
 where
@@ -343,14 +353,8 @@ async fn a_row_deleted_by_hand_comes_back_at_the_next_resync(pool: PgPool) {
         cluster.config("only", "1s"),
     );
     let topologies: Api<Topology> = Api::namespaced(cluster.admin.clone(), ns);
-    let topology: Topology = serde_json::from_value(json!({
-        "apiVersion": "quarterdeck.dev/v1", "kind": "Topology",
-        "metadata": {"name": "platform", "namespace": ns},
-        "spec": {"type": "Platform", "schedule": "@every 10m"},
-    }))
-    .expect("a Topology");
     topologies
-        .create(&PostParams::default(), &topology)
+        .create(&PostParams::default(), &topology(ns, "platform"))
         .await
         .expect("create");
     eventually("Ready=True", || async {

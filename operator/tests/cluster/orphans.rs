@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use sqlx::PgPool;
 
 use crate::harness::{Cluster, Operator, SERIAL, eventually, live};
-use crate::lifecycle::{canary, ready, stored};
+use crate::lifecycle::{canary, ready, stored, topology};
 use crate::quiet::metric;
 
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
@@ -19,14 +19,8 @@ async fn rows_of_resources_deleted_while_the_operator_was_down_are_swept_at_star
     let ns = cluster.ns.as_str();
     let topologies: Api<Topology> = Api::namespaced(cluster.admin.clone(), ns);
     for name in ["kept", "gone"] {
-        let topology: Topology = serde_json::from_value(json!({
-            "apiVersion": "quarterdeck.dev/v1", "kind": "Topology",
-            "metadata": {"name": name, "namespace": ns},
-            "spec": {"type": "Platform", "schedule": "@every 10m"},
-        }))
-        .expect("a Topology");
         topologies
-            .create(&PostParams::default(), &topology)
+            .create(&PostParams::default(), &topology(ns, name))
             .await
             .expect("create");
     }

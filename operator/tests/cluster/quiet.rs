@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use sqlx::PgPool;
 
 use crate::harness::{Cluster, Operator, SERIAL, eventually};
-use crate::lifecycle::{canary, ready, stored};
+use crate::lifecycle::{canary, ready, stored, topology};
 
 /// The sum of the series whose line starts with `series` in a metrics text.
 pub fn metric(text: &str, series: &str) -> f64 {
@@ -127,14 +127,8 @@ async fn other_managers_conditions_survive_the_operators_status(pool: PgPool) {
         cluster.config("only", "10m"),
     );
     let topologies: Api<Topology> = Api::namespaced(cluster.admin.clone(), ns);
-    let topology: Topology = serde_json::from_value(json!({
-        "apiVersion": "quarterdeck.dev/v1", "kind": "Topology",
-        "metadata": {"name": "platform", "namespace": ns},
-        "spec": {"type": "Platform", "schedule": "@every 10m"},
-    }))
-    .expect("a Topology");
     topologies
-        .create(&PostParams::default(), &topology)
+        .create(&PostParams::default(), &topology(ns, "platform"))
         .await
         .expect("create");
     eventually("Ready=True", || async {
