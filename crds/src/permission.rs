@@ -6,6 +6,7 @@ use kube::{CustomResource, KubeSchema};
 use serde::{Deserialize, Serialize};
 
 use crate::common::{ObjectRef, ResourceSelector};
+use crate::messages;
 use crate::status::ResourceStatus;
 
 #[derive(
@@ -83,12 +84,9 @@ pub struct PermissionSubject {
 
 const MCP_ALONE_RULE: &str = "has(self.mcp) && self.mcp ? !(has(self.configs) || has(self.components) || has(self.playbooks) || has(self.connections) || has(self.plugins) || has(self.views) || has(self.scopes)) : true";
 
-/// Message of the CEL rule on [`PermissionObject`].
-pub const MCP_ALONE_MESSAGE: &str = "An MCP permission (mcp: true) cannot also select configs, components, playbooks, connections, plugins, views or scopes";
-
 /// What the permission applies to.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, KubeSchema)]
-#[x_kube(validation = Rule::new(MCP_ALONE_RULE).message(MCP_ALONE_MESSAGE).reason(Reason::FieldValueForbidden))]
+#[x_kube(validation = Rule::new(MCP_ALONE_RULE).message(messages::permission::MCP_ALONE).reason(Reason::FieldValueForbidden))]
 pub struct PermissionObject {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub configs: Option<Vec<ResourceSelector>>,

@@ -406,6 +406,6 @@ fn permission_mcp_object_stands_alone() {
         .expect_err("mcp with selectors is rejected");
     assert_eq!(
         errors.as_slice()[0].message,
-        quarterdeck_crds::permission::MCP_ALONE_MESSAGE
+        quarterdeck_crds::messages::permission::MCP_ALONE
     );
 }

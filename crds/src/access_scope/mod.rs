@@ -11,7 +11,9 @@ use std::collections::BTreeMap;
 use kube::{CustomResource, KubeSchema};
 use serde::{Deserialize, Serialize};
 
-pub use validation::{ValidationError, ValidationErrors, messages};
+/// The messages of the rules (the CEL rules, [`AccessScopeSpec::validate`], the console).
+pub use crate::messages::access_scope as messages;
+pub use validation::{ValidationError, ValidationErrors};
 
 use crate::status::ResourceStatus;
 

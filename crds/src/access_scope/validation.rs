@@ -1,19 +1,7 @@
 //! The access scope rules as plain Rust, with the console's messages.
 
 use super::{AccessScopeSpec, ResourceType, WILDCARD};
-
-/// Messages shared by the CEL rules, [`AccessScopeSpec::validate`] and the console API.
-pub mod messages {
-    pub const SUBJECT_REQUIRED: &str = "Either a Guest or Team must be selected";
-    pub const SUBJECT_EXCLUSIVE: &str = "Select either a Guest or a Team, not both";
-    pub const GUEST_NOT_EMAIL: &str = "Guest must be an email address";
-    pub const RESOURCES_REQUIRED: &str = "At least one resource type is required";
-    pub const RESOURCE_WILDCARD_ALONE: &str =
-        "Wildcard '*' must be the only resource type when used";
-    pub const SCOPES_REQUIRED: &str = "At least one scope is required";
-    pub const SCOPE_EMPTY: &str = "Each scope must have at least one of: tags, agents, or names";
-    pub const NAME_WILDCARD_ALONE: &str = "Wildcard '*' must be the only name when used";
-}
+use crate::messages::access_scope as messages;
 
 /// One broken rule. `Display` gives the console's message; [`Self::field_path`] where it applies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
