@@ -7,6 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source hack/lib/common.sh
+source hack/lib/sample-world.sh
 
 command -v cargo >/dev/null || die "cargo not found: install Rust (https://rustup.rs)"
 ensure_postgres
@@ -53,27 +54,8 @@ until curl -sf "http://$listen/api/about" >/dev/null 2>&1; do
   sleep 0.2
 done
 
-# The people and teams config/samples refers to: the console's own rows,
-# which no custom resource creates.
-seed_sample_world() {
-  local api="http://$listen" auth="admin@localhost:$QUARTERDECK_ADMIN_PASSWORD" team link token
-  for team in sre support; do
-    if [ "$(curl -sf -u "$auth" "$api/api/db/teams?name=eq.$team&deleted_at=is.null&select=id")" = "[]" ]; then
-      curl -sf -u "$auth" -H 'content-type: application/json' -d "{\"name\": \"$team\"}" "$api/api/db/teams" >/dev/null
-    fi
-  done
-  if [ "$(curl -sf -u "$auth" "$api/api/db/people?email=eq.contractor@example.com&select=id")" = "[]" ]; then
-    link=$(curl -sf -u "$auth" -H 'content-type: application/json' \
-      -d '{"firstName": "Contractor", "lastName": "Example", "email": "contractor@example.com", "role": "guest"}' \
-      "$api/api/auth/invite_user")
-    token=$(printf '%s' "$link" | python3 -c 'import json, sys, urllib.parse as u; q = u.urlparse(json.load(sys.stdin)["payload"]["link"]).query; print(u.parse_qs(q)["token"][0])')
-    curl -sf -H 'content-type: application/json' \
-      -d "{\"token\": \"$token\", \"password\": \"$(python3 -c 'import secrets; print(secrets.token_urlsafe(18))')\"}" \
-      "$api/api/auth/invite" >/dev/null
-  fi
-}
 if [ -n "${QUARTERDECK_ADMIN_PASSWORD:-}" ]; then
-  seed_sample_world || die "could not create the sample world's people and teams"
+  seed_sample_world "http://$listen" "admin@localhost:$QUARTERDECK_ADMIN_PASSWORD" || die "could not create the sample world's people and teams"
 else
   say "not seeding the sample world's people and teams: the admin's password is unknown (set QUARTERDECK_ADMIN_PASSWORD, or remove $state to start over)"
 fi
