@@ -1,6 +1,5 @@
 /** Rows of the data API (/api/db/*) and the sign-in flow: these have no
  * schema in the OpenAPI document, so their shapes are written out here. */
-import type { ResourceType, ScopeEntry } from '../lib/accessScope';
 
 export interface PersonRef {
   id: string;
@@ -15,23 +14,6 @@ export interface TeamRef {
 }
 
 export type Source = 'UI' | 'KubernetesCRD' | 'ConfigFile' | 'Topology' | 'Push' | 'CRDSync' | 'ApplicationCRD' | 'System';
-
-export interface AccessScopeRow {
-  id: string;
-  name: string;
-  namespace: string;
-  description: string | null;
-  person_id: string | null;
-  team_id: string | null;
-  resources: ResourceType[];
-  scopes: ScopeEntry[];
-  source: Source;
-  created_at: string;
-  updated_at: string;
-  person: PersonRef | null;
-  team: TeamRef | null;
-  created_by: PersonRef | null;
-}
 
 export interface NamedRef {
   id: string;

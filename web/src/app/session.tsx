@@ -4,7 +4,7 @@ import { api, unwrap, type Schemas } from '../api/client';
 import { dbSelect } from '../api/db';
 import type { PropertyRow } from '../api/types';
 import { createAuthorizer, type Authorizer } from '../lib/authorizer';
-import { disabledFeatures, isFeatureEnabled } from '../lib/featureFlags';
+import { disabledFeatures, isFeatureEnabled } from './featureFlags';
 import { keys } from './queryKeys';
 
 export interface Session {

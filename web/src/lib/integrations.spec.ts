@@ -1,6 +1,5 @@
 import { expect, it } from 'vitest';
 import { addIntegrationTitle, integrationPath, jobStatusColor, labelRows, labelsError, labelsObject, typeLabel } from './integrations';
-import { readOnlyMessage, sourceLabel } from './source';
 
 it('names each kind of integration', () => {
   expect(typeLabel('topology', null)).toBe('Custom Topology');
@@ -56,12 +55,4 @@ it('edits labels as rows', () => {
     ]),
   ).toBe("Label 'a' is given twice");
   expect(labelsError([{ key: '', value: '' }])).toBeUndefined();
-});
-
-it('says who manages a read-only row', () => {
-  expect(readOnlyMessage('KubernetesCRD')).toBe(
-    'Read-Only Mode: This resource is managed by Kubernetes CRD and cannot be edited from the UI.',
-  );
-  expect(sourceLabel('ConfigFile')).toBe('a local config file');
-  expect(sourceLabel('Other')).toBe('Other');
 });

@@ -1,7 +1,11 @@
 /** Where a row came from (its `source` column) in words, and the notice shown
  * on rows the UI may not change (everything not written from the UI). */
+import type { Source } from '../api/types';
 
-const SOURCE_LABELS: Record<string, string> = {
+/** The source of rows written from the console. */
+export const UI_SOURCE = 'UI' satisfies Source;
+
+const SOURCE_LABELS: Record<Source, string> = {
   UI: 'UI',
   KubernetesCRD: 'Kubernetes CRD',
   ConfigFile: 'a local config file',
@@ -13,12 +17,12 @@ const SOURCE_LABELS: Record<string, string> = {
 };
 
 export function sourceLabel(source: string | null | undefined): string {
-  if (!source) return 'UI';
-  return SOURCE_LABELS[source] ?? source;
+  if (!source) return SOURCE_LABELS[UI_SOURCE];
+  return SOURCE_LABELS[source as Source] ?? source;
 }
 
 export function isUiSource(source: string | null | undefined): boolean {
-  return !source || source === 'UI';
+  return !source || source === UI_SOURCE;
 }
 
 export function readOnlyMessage(source: string | null | undefined): string {

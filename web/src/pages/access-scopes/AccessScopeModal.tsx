@@ -16,7 +16,6 @@ import {
 import PlusCircleIcon from '@patternfly/react-icons/dist/esm/icons/plus-circle-icon';
 import { useState } from 'react';
 import { errorMessage } from '../../api/errors';
-import type { AccessScopeRow } from '../../api/types';
 import { useToast } from '../../app/toast';
 import { DeleteButton } from '../../components/ConfirmDialog';
 import { FieldError } from '../../components/FieldError';
@@ -34,9 +33,9 @@ import {
   type AccessScopeForm,
   type ResourceType,
 } from '../../lib/accessScope';
-import { READ_ONLY_MESSAGE } from './messages';
+import { isUiSource, readOnlyMessage } from '../../lib/source';
 import { ScopeEditor } from './ScopeEditor';
-import { useAccessScopeChoices, useAccessScopesData } from './useAccessScopesData';
+import { useAccessScopeChoices, useAccessScopesData, type AccessScopeRow } from './useAccessScopesData';
 
 function formOf(row: AccessScopeRow | undefined): AccessScopeForm {
   if (!row) return emptyForm();
@@ -54,10 +53,10 @@ function formOf(row: AccessScopeRow | undefined): AccessScopeForm {
 
 const RESOURCE_OPTIONS = RESOURCE_TYPES.map((r) => ({ value: r, label: r === '*' ? '* (all)' : r }));
 
-/** Add or edit one access scope; rows from Kubernetes CRDs are read-only. */
+/** Add or edit one access scope; rows not written from the console (Kubernetes CRDs) are read-only. */
 export function AccessScopeModal({ row, onClose }: { row?: AccessScopeRow; onClose(): void }) {
   const isNew = !row;
-  const readOnly = row?.source === 'KubernetesCRD';
+  const readOnly = !isUiSource(row?.source);
   const [form, setForm] = useState(() => formOf(row));
   const [submitted, setSubmitted] = useState(false);
   const { create, update, remove } = useAccessScopesData();
@@ -88,7 +87,7 @@ export function AccessScopeModal({ row, onClose }: { row?: AccessScopeRow; onClo
     <Modal variant="medium" isOpen onClose={onClose} aria-labelledby="access-scope-title">
       <ModalHeader title={isNew ? 'Add Access Scope' : 'Edit Access Scope'} labelId="access-scope-title" />
       <ModalBody>
-        {readOnly && <Alert isInline variant="info" title={READ_ONLY_MESSAGE} className="pf-v6-u-mb-md" />}
+        {readOnly && <Alert isInline variant="info" title={readOnlyMessage(row?.source)} className="pf-v6-u-mb-md" />}
         <Form
           id="access-scope-form"
           onSubmit={(event) => {
@@ -200,7 +199,7 @@ export function AccessScopeModal({ row, onClose }: { row?: AccessScopeRow; onClo
             {isNew ? 'Create' : 'Save'}
           </Button>
         )}
-        {row?.source === 'UI' && (
+        {row && isUiSource(row.source) && (
           <DeleteButton
             title="Delete Access Scope"
             message="Are you sure you want to delete this access scope? This action cannot be undone."

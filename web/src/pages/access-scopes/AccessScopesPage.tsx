@@ -1,6 +1,5 @@
 import { Button, Label, PageSection } from '@patternfly/react-core';
 import { useState } from 'react';
-import type { AccessScopeRow } from '../../api/types';
 import { useSession } from '../../app/session';
 import { useTopBar } from '../../app/topBar';
 import { DataTable, type Column } from '../../components/DataTable';
@@ -9,7 +8,7 @@ import { CrdBadge, LabelList } from '../../components/Labels';
 import { RequireAccess } from '../../components/RequireAccess';
 import { scopeCount } from '../../lib/accessScope';
 import { AccessScopeModal } from './AccessScopeModal';
-import { useAccessScopesData } from './useAccessScopesData';
+import { useAccessScopesData, type AccessScopeRow } from './useAccessScopesData';
 
 const COLUMNS: Column<AccessScopeRow>[] = [
   {

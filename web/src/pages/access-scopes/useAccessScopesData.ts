@@ -1,8 +1,26 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { dbInsert, dbSelect, dbSoftDelete, dbUpdate } from '../../api/db';
-import type { AccessScopeRow, NamedRef, PersonRow, TeamRef } from '../../api/types';
+import type { NamedRef, PersonRef, PersonRow, Source, TeamRef } from '../../api/types';
 import { keys } from '../../app/queryKeys';
-import type { AccessScopePayload } from '../../lib/accessScope';
+import type { AccessScopePayload, ResourceType, ScopeEntry } from '../../lib/accessScope';
+
+/** An access scope as the list reads it, with its subject and author. */
+export interface AccessScopeRow {
+  id: string;
+  name: string;
+  namespace: string;
+  description: string | null;
+  person_id: string | null;
+  team_id: string | null;
+  resources: ResourceType[];
+  scopes: ScopeEntry[];
+  source: Source;
+  created_at: string;
+  updated_at: string;
+  person: PersonRef | null;
+  team: TeamRef | null;
+  created_by: PersonRef | null;
+}
 
 const LIST_SELECT = '*,person:person_id(id,name,email),team:team_id(id,name),created_by(id,name,email)';
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { UI_SOURCE } from '../../lib/source';
 import {
   applyCode,
   authKind,
@@ -30,7 +31,7 @@ import {
 } from './checkSpec';
 import { checkType } from './checkTypes';
 
-const row = (spec: CanaryRow['spec'], source = 'UI'): CanaryRow => ({
+const row = (spec: CanaryRow['spec'], source: string | null = UI_SOURCE): CanaryRow => ({
   id: 'c1',
   name: 'web',
   namespace: 'prod',
@@ -83,7 +84,7 @@ describe('spec <-> form', () => {
       namespace: 'default',
       labels: {},
       spec: { http: [{ name: 'api', url: 'https://api', method: 'GET' }] },
-      source: 'UI',
+      source: UI_SOURCE,
     });
   });
 

@@ -4,7 +4,7 @@
  * edits the first item of its type's list. */
 import { parse } from 'yaml';
 import type { LabelRow } from '../../lib/integrations';
-import { isUiSource } from '../../lib/source';
+import { isUiSource, UI_SOURCE } from '../../lib/source';
 import { toYamlText, type JsonObject } from '../../lib/yamlText';
 import type { CheckType } from './checkTypes';
 import { FOLDER_CONNECTIONS, type AuthKind, type Input, type ScriptKind } from './checkFields';
@@ -300,7 +300,7 @@ export function createBody(form: CanaryForm, type: CheckType): JsonObject {
     namespace: form.namespace.trim() || DEFAULT_NAMESPACE,
     labels: form.labels,
     spec: canarySpec(form, type),
-    source: 'UI',
+    source: UI_SOURCE,
   };
 }
 

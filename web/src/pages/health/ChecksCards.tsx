@@ -1,5 +1,5 @@
 import { Button } from '@patternfly/react-core';
-import type { CheckSummary } from '../../lib/healthFilter';
+import type { CheckSummary } from './healthFilter';
 import { statusOf, StatusDot } from './StatusDot';
 
 /** The card layout: a button per check with its status dot. */

@@ -5,10 +5,10 @@ import { Table, Tbody, Td, Th, Thead, Tr, type ThProps } from '@patternfly/react
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef } from 'react';
 import { TableStateRow } from '../../components/TableStates';
-import type { CheckSummary } from '../../lib/healthFilter';
+import type { CheckSummary } from './healthFilter';
 import { HEALTH_CELL_MIN_AGE_MS, formatLatency, relativeAge, rowLatency, uptimePercent } from '../../lib/healthFormat';
-import type { CheckGroup, HealthRow } from '../../lib/healthGroups';
-import type { SortColumn } from '../../lib/healthParams';
+import type { CheckGroup, HealthRow } from './healthGroups';
+import type { SortColumn } from './healthParams';
 import { CheckIcon } from './detail/CheckIcon';
 import { StatusDot } from './StatusDot';
 

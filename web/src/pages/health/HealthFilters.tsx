@@ -12,8 +12,8 @@ import {
 } from '@patternfly/react-core';
 import BanIcon from '@patternfly/react-icons/dist/esm/icons/ban-icon';
 import { useState } from 'react';
-import { labelId, labelSelectionText, type LabelChoice } from '../../lib/healthFilter';
-import type { LabelFilter } from '../../lib/healthParams';
+import { labelId, labelSelectionText, type LabelChoice } from './healthFilter';
+import type { LabelFilter } from './healthParams';
 
 type LabelState = 1 | -1 | undefined;
 type SetLabel = (id: string, state: LabelState) => void;

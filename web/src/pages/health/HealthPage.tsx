@@ -16,9 +16,9 @@ import {
 import { Suspense, lazy, useCallback, useMemo, useState, useSyncExternalStore } from 'react';
 import { useTopBar } from '../../app/topBar';
 import { RequireAccess } from '../../components/RequireAccess';
-import { activeFilterCount, filterChecks, labelChoices, tabsFor } from '../../lib/healthFilter';
-import { groupChecks, sortChecks, tableRows } from '../../lib/healthGroups';
-import type { SortColumn } from '../../lib/healthParams';
+import { activeFilterCount, filterChecks, labelChoices, tabsFor } from './healthFilter';
+import { groupChecks, sortChecks, tableRows } from './healthGroups';
+import type { SortColumn } from './healthParams';
 import { ChecksCards } from './ChecksCards';
 import { ChecksTable } from './ChecksTable';
 import './health.css';

@@ -2,9 +2,9 @@ import { Badge, Button, SearchInput, ToggleGroup, ToggleGroupItem, Toolbar, Tool
 import FilterIcon from '@patternfly/react-icons/dist/esm/icons/filter-icon';
 import { useEffect, useRef, useState } from 'react';
 import { SimpleSelect, type Option } from '../../components/Selects';
-import { TIME_RANGES, timeRangeLabel } from '../../lib/checkTimeRange';
-import type { LabelChoice } from '../../lib/healthFilter';
-import { LABEL_PREFIX, NO_GROUP, type HealthParams } from '../../lib/healthParams';
+import { TIME_RANGES, timeRangeLabel } from './checkTimeRange';
+import type { LabelChoice } from './healthFilter';
+import { LABEL_PREFIX, NO_GROUP, type HealthParams } from './healthParams';
 import type { UpdateHealthParams } from './useHealthParams';
 
 /** Debounce of the search box. */

@@ -3,9 +3,9 @@ import { Table, Tbody, Td, Th, Thead, Tr } from '@patternfly/react-table';
 import { useMemo } from 'react';
 import { TableStateRow } from '../../components/TableStates';
 import { formatLatency, uptimePercent } from '../../lib/healthFormat';
-import type { CheckSummary } from '../../lib/healthFilter';
-import type { PivotCellType } from '../../lib/healthParams';
-import { pivotChecks, type PivotCell } from '../../lib/healthPivot';
+import type { CheckSummary } from './healthFilter';
+import type { PivotCellType } from './healthParams';
+import { pivotChecks, type PivotCell } from './healthPivot';
 import { StatusDot } from './StatusDot';
 
 function Cell({ cell, type }: { cell: PivotCell; type: PivotCellType }) {

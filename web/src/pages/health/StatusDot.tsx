@@ -1,4 +1,4 @@
-import type { GroupStatus } from '../../lib/healthGroups';
+import type { GroupStatus } from './healthGroups';
 
 type Color = 'green' | 'red' | 'orange' | 'grey';
 

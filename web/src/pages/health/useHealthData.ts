@@ -5,10 +5,10 @@ import { dbSelect } from '../../api/db';
 import type { NamedRef } from '../../api/types';
 import { usePreference } from '../../app/preferences';
 import { keys } from '../../app/queryKeys';
-import { rangeStart, type TimeRange } from '../../lib/checkTimeRange';
-import type { CheckSummary } from '../../lib/healthFilter';
+import { rangeStart, type TimeRange } from './checkTimeRange';
+import type { CheckSummary } from './healthFilter';
 import { durationMs } from '../../lib/healthFormat';
-import { parseHealthParams } from '../../lib/healthParams';
+import { parseHealthParams } from './healthParams';
 
 const NO_CHECKS: CheckSummary[] = [];
 

@@ -1,6 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
-import { parseHealthParams, withHealthParams, type HealthParams } from '../../lib/healthParams';
+import { parseHealthParams, withHealthParams, type HealthParams } from './healthParams';
 
 export type UpdateHealthParams = (patch: Partial<HealthParams>) => void;
 

@@ -12,7 +12,7 @@ import {
   parseScraperSpec,
   scraperType,
   type ScraperField,
-} from '../../lib/scrapers';
+} from './scrapers';
 import { FormActions, NameField, NamespaceField, type DirectFormProps } from './formParts';
 
 const TYPE_OPTIONS = SCRAPER_TYPES.map((t) => ({ value: t.key, label: t.label }));

@@ -37,6 +37,7 @@ import {
   type ResourceKind,
   type SubjectKind,
 } from '../../lib/permission';
+import { isUiSource } from '../../lib/source';
 import { useLookup, usePermission, usePermissionsData } from './usePermissionsData';
 
 function Editor({ row, onClose }: { row?: PermissionRow; onClose(): void }) {
@@ -176,7 +177,7 @@ function Editor({ row, onClose }: { row?: PermissionRow; onClose(): void }) {
         <Button type="submit" form="permission-form" isLoading={create.isPending || update.isPending} isDisabled={busy}>
           {row ? 'Save' : 'Add'}
         </Button>
-        {row && row.source === 'UI' && (
+        {row && isUiSource(row.source) && (
           <DeleteButton
             title="Delete Permission"
             message="Are you sure you want to delete the permission?"

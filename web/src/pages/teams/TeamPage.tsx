@@ -10,6 +10,7 @@ import { DeleteButton } from '../../components/ConfirmDialog';
 import { PageSpinner } from '../../components/PageSpinner';
 import { RequireAccess } from '../../components/RequireAccess';
 import { YamlField } from '../../components/YamlField';
+import { isUiSource } from '../../lib/source';
 import { parseYamlObject, toYamlText } from '../../lib/yamlText';
 import { TeamMembers } from './TeamMembers';
 import { useTeamData } from './useTeamData';
@@ -20,7 +21,7 @@ function SpecForm({ team, data, canWrite }: { team: TeamRow; data: ReturnType<ty
   const [specError, setSpecError] = useState<string>();
   const toast = useToast();
   const navigate = useNavigate();
-  const editable = canWrite && team.source === 'UI';
+  const editable = canWrite && isUiSource(team.source);
 
   const save = () => {
     const parsed = parseYamlObject(spec);
@@ -91,7 +92,7 @@ function Team({ id }: { id: string }) {
   const canWrite = authorizer.can('database', 'write');
   return (
     <PageSection>
-      {team.source !== 'UI' && (
+      {!isUiSource(team.source) && (
         <Alert isInline variant="info" title={`This team is managed outside the UI (${team.source}).`} className="pf-v6-u-mb-md" />
       )}
       <Tabs activeKey={tab} onSelect={(_e, key) => setTab(key)} aria-label="Team" mountOnEnter>

@@ -16,7 +16,7 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import { Suspense, lazy, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ErrorPanel } from '../../../components/ErrorPanel';
-import { DEFAULT_TIME_RANGE, defaultTimeRange, isTimeRange, type TimeRange } from '../../../lib/checkTimeRange';
+import { DEFAULT_TIME_RANGE, defaultTimeRange, isTimeRange, type TimeRange } from '../checkTimeRange';
 import { checkTitle } from '../../../lib/healthFormat';
 import './checkDetail.css';
 import { CheckIcon } from './CheckIcon';

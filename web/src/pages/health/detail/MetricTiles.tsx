@@ -12,7 +12,7 @@ import type { ReactNode } from 'react';
 import { DateTime } from '../../../components/DateTime';
 import { SimpleSelect } from '../../../components/Selects';
 import { formatLatency, uptimePercent } from '../../../lib/healthFormat';
-import { TIME_RANGES, isTimeRange, type TimeRange } from '../../../lib/checkTimeRange';
+import { TIME_RANGES, isTimeRange, type TimeRange } from '../checkTimeRange';
 import type { CheckSummary } from './useCheckDetailData';
 
 const RANGE_OPTIONS = TIME_RANGES.map((r) => ({ value: r, label: r }));

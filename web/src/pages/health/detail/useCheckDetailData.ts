@@ -4,7 +4,7 @@ import { dbSelect } from '../../../api/db';
 import { ApiError } from '../../../api/errors';
 import type { NamedRef, Source } from '../../../api/types';
 import { NULL_AGENT_ID } from '../../../lib/healthFormat';
-import { rangeStart, type TimeRange } from '../../../lib/checkTimeRange';
+import { rangeStart, type TimeRange } from '../checkTimeRange';
 
 export type CheckSummary = Schemas['CheckSummary'];
 export type CheckMetrics = Schemas['CheckMetrics'];

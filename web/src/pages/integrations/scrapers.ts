@@ -1,7 +1,7 @@
 /** The catalog scraper form: a type, a few fields per type, and the
  * ScrapeConfig spec they make (crds/src/scrape_config.rs: settings such as
  * `schedule` beside one list per scraper kind, e.g. `kubernetes: [{...}]`). */
-import { parseYamlObject, toYamlText, type JsonObject } from './yamlText';
+import { parseYamlObject, toYamlText, type JsonObject } from '../../lib/yamlText';
 
 export type FieldKind = 'text' | 'number' | 'list' | 'multiline';
 

@@ -2,7 +2,7 @@
  * column per value of the pivot label, and in each cell the health, uptime
  * or latency of the checks that have both. */
 import type { CheckSummary } from './healthFilter';
-import { rowLatency } from './healthFormat';
+import { rowLatency } from '../../lib/healthFormat';
 import { fieldValue, groupStatus, NO_VALUE, type GroupStatus } from './healthGroups';
 import { LABEL_PREFIX } from './healthParams';
 

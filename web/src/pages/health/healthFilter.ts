@@ -1,6 +1,6 @@
 /** Filtering the Health page's checks: search, hide passing, label filters
  * and tabs (decision 14.1). Pure, so the page can memoize them. */
-import type { Schemas } from '../api/client';
+import type { Schemas } from '../../api/client';
 import { LABEL_PREFIX, type LabelFilter } from './healthParams';
 
 export type CheckSummary = Schemas['CheckSummary'];

@@ -1,7 +1,7 @@
 /** Sorting and grouping the Health page's checks into table rows (decisions
  * 14.2 and 14.3). Pure, so the page can memoize them. */
 import { labelsOf, NO_NAMESPACE, type CheckSummary } from './healthFilter';
-import { rowLatency, uptimeRatio } from './healthFormat';
+import { rowLatency, uptimeRatio } from '../../lib/healthFormat';
 import { LABEL_PREFIX, NO_GROUP, type SortColumn } from './healthParams';
 
 /** The group of checks without a value for the group-by field. */
