@@ -9,9 +9,10 @@ use axum::http::request::Parts;
 use axum::http::{HeaderMap, Method};
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
+use quarterdeck_dataapi as rest;
 use quarterdeck_store::grants::{self, AccessScopeGrant, Grants};
 use quarterdeck_store::people::{self, Person};
-use quarterdeck_store::{login, rest, sessions, tokens};
+use quarterdeck_store::{login, sessions, tokens};
 use url::Url;
 
 use crate::rbac::{Action, Authorizer, Kind, RESOURCES, ScopeGrant};

@@ -9,7 +9,7 @@ use axum::http::{HeaderMap, HeaderValue, Method, Request, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
-use quarterdeck_store::rest::{self, Visibility};
+use quarterdeck_dataapi::{self as rest, Visibility};
 
 use crate::ApiError;
 use crate::auth::Caller;

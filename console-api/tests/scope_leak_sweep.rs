@@ -13,8 +13,8 @@ mod common;
 use std::collections::BTreeMap;
 
 use common::Api;
+use quarterdeck_dataapi::Schema;
 use quarterdeck_store::rbac::{Action, Authorizer};
-use quarterdeck_store::rest::Schema;
 use reqwest::{Client, StatusCode};
 use sqlx::PgPool;
 use uuid::Uuid;

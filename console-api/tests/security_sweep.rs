@@ -8,8 +8,8 @@
 mod common;
 
 use common::Api;
+use quarterdeck_dataapi::Schema;
 use quarterdeck_store::rbac::{Action, Authorizer, ScopeGrant};
-use quarterdeck_store::rest::Schema;
 use reqwest::{Client, Method, StatusCode};
 use serde_json::{Value, json};
 use sqlx::PgPool;

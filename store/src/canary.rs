@@ -128,7 +128,7 @@ fn check(
 /// each spec and soft-deletes the rest, all of them for a deleted canary.
 /// Specs of console canaries are held to the [execution policy](crate::execution_policy);
 /// `admin` says whether the writer is an admin.
-pub(crate) async fn sync_written(
+pub async fn sync_written(
     tx: &mut Transaction<'static, Postgres>,
     admin: bool,
 ) -> Result<(), SyncError> {
@@ -236,7 +236,7 @@ async fn approved_specs(
 }
 
 #[derive(Debug, thiserror::Error)]
-pub(crate) enum SyncError {
+pub enum SyncError {
     #[error(transparent)]
     Invalid(#[from] InvalidChecks),
     #[error(transparent)]

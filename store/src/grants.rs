@@ -3,12 +3,15 @@
 //! access scopes that limit what they see (their own and their teams'),
 //! loaded together in one round trip on every authenticated request.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
-use sqlx::PgPool;
 use sqlx::types::Json;
+use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use crate::Error;
+use crate::rbac::{Action, Authorizer};
 
 /// One allow or deny rule.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -35,6 +38,16 @@ pub struct AccessScopeGrant {
     pub personal: bool,
     pub resources: Vec<String>,
     pub scopes: serde_json::Value,
+}
+
+/// One scope entry of an access scope: a row matches when all its tags
+/// equal the row's, one of its agents is the row's agent, and its names list
+/// the row's name or hold `*` (criteria not given are not checked).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct ScopeRule {
+    pub tags: BTreeMap<String, String>,
+    pub agents: Vec<String>,
+    pub names: Vec<String>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -90,3 +103,30 @@ pub async fn for_person(pool: &PgPool, person_id: Uuid, roles: &[String]) -> Res
     .await?;
     Ok(columns.into())
 }
+
+/// How many live admins could still manage rights (permissions, access
+/// scopes and people) with their current roles and rules.
+pub async fn managing_admins(conn: &mut PgConnection) -> Result<usize, sqlx::Error> {
+    let admins: Vec<(Vec<String>, Json<Vec<Rule>>)> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT roles, rules FROM (SELECT me.roles, {COLUMNS} FROM people me \
+         WHERE 'admin' = ANY(me.roles) AND me.deleted_at IS NULL) g"
+    )))
+    .fetch_all(&mut *conn)
+    .await?;
+    Ok(admins
+        .into_iter()
+        .filter(|(roles, Json(rules))| {
+            let admin = Authorizer {
+                roles: roles.clone(),
+                rules: rules.clone(),
+                token_scope: None,
+            };
+            ["permissions", "access_scopes", "identities", "rbac"]
+                .iter()
+                .all(|r| admin.can(r, Action::Update))
+        })
+        .count())
+}
+
+/// Why a change that would leave no admin able to manage rights is refused.
+pub const LAST_ADMIN_MESSAGE: &str = "this change would leave no admin able to manage rights";

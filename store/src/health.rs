@@ -14,7 +14,7 @@ use uuid::Uuid;
 use crate::Error;
 use crate::crd::CheckRow;
 use crate::execution_policy::ExecutionPolicy;
-use crate::rest::ScopeRule;
+use crate::grants::ScopeRule;
 
 /// Channel the console notifies when someone asks to run a check now.
 pub const RUN_CHANNEL: &str = "quarterdeck_check_run";

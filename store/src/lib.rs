@@ -1,6 +1,8 @@
 //! Quarterdeck's PostgreSQL store: the schema migrations, the queries both
 //! binaries share, and the embedded local server used when no database is
-//! configured. All SQL of the project lives in this crate.
+//! configured. All SQL of the project lives in this crate, except the data
+//! API's (`quarterdeck-dataapi`), which builds its statements from its
+//! relation registry.
 
 pub mod canary;
 pub mod connections;
@@ -19,7 +21,6 @@ pub mod password;
 pub mod people;
 pub mod placement;
 pub mod rbac;
-pub mod rest;
 pub mod secret;
 pub mod sessions;
 pub mod source;

@@ -158,7 +158,7 @@ pub async fn update(
     roles: Option<&[String]>,
 ) -> Result<Option<Person>, Error> {
     let mut tx = pool.begin().await?;
-    let admins = crate::rest::managing_admins(&mut tx).await?;
+    let admins = crate::grants::managing_admins(&mut tx).await?;
     let person = sqlx::query_as(
         "UPDATE people SET name = coalesce($2, name), email = coalesce($3, email), roles = coalesce($4, roles) \
          WHERE id = $1 AND deleted_at IS NULL RETURNING id, name, email, avatar, type, roles",
@@ -181,8 +181,8 @@ pub async fn update(
 /// Refuses a change that leaves no admin able to manage rights where there
 /// was one before it.
 async fn admins_remain(tx: &mut sqlx::PgConnection, before: usize) -> Result<(), Error> {
-    if before > 0 && crate::rest::managing_admins(tx).await? == 0 {
-        return Err(Error::Conflict(crate::rest::LAST_ADMIN_MESSAGE.into()));
+    if before > 0 && crate::grants::managing_admins(tx).await? == 0 {
+        return Err(Error::Conflict(crate::grants::LAST_ADMIN_MESSAGE.into()));
     }
     Ok(())
 }
@@ -190,7 +190,7 @@ async fn admins_remain(tx: &mut sqlx::PgConnection, before: usize) -> Result<(),
 /// Soft-deletes a person and ends their sessions and tokens at once.
 pub async fn remove(pool: &PgPool, id: Uuid) -> Result<bool, Error> {
     let mut tx = pool.begin().await?;
-    let admins = crate::rest::managing_admins(&mut tx).await?;
+    let admins = crate::grants::managing_admins(&mut tx).await?;
     let done =
         sqlx::query("UPDATE people SET deleted_at = now() WHERE id = $1 AND deleted_at IS NULL")
             .bind(id)

@@ -10,7 +10,7 @@ use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use quarterdeck_store::rest::{self, RestError, Schema};
+use quarterdeck_dataapi::{self as rest, RestError, Schema};
 
 use crate::auth::Caller;
 use crate::rbac::Action;

@@ -4,7 +4,7 @@
 //! Only fields that decide which rows match and that the data API can
 //! enforce are accepted; anything else is refused by [`parse`] naming the
 //! field, so a rule never looks enforced while it is not. Matching itself
-//! happens in SQL (`rest::sql`), from the [`Selector`]s parsed here.
+//! happens in SQL (the data API's `sql` module), from the [`Selector`]s parsed here.
 
 use serde_json::{Map, Value};
 

@@ -3,7 +3,7 @@
 
 mod rest_common;
 
-use quarterdeck_store::rest::{Method, READ_ONLY_MESSAGE, Response, RestError};
+use quarterdeck_dataapi::{Method, READ_ONLY_MESSAGE, Response, RestError};
 use rest_common::*;
 use serde_json::{Value, json};
 use sqlx::PgPool;

@@ -5,8 +5,8 @@ mod rest_common;
 
 use std::borrow::Cow;
 
+use quarterdeck_dataapi::Method;
 use quarterdeck_store::MIGRATOR;
-use quarterdeck_store::rest::Method;
 use quarterdeck_store::source::Source;
 use rest_common::{admin, call, column, rows};
 use serde_json::json;

@@ -17,7 +17,7 @@ use super::parse::{
 use super::schema::{
     Column, ColumnType, Embed, Join, Relation, Reveal, Schema, ScopeBy, ScopeKind,
 };
-use crate::rbac::{Action, Kind, Requirement, Selector};
+use quarterdeck_store::rbac::{Action, Kind, Requirement, Selector};
 
 /// A bound parameter.
 #[derive(Debug, Clone, PartialEq)]

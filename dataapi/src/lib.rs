@@ -65,7 +65,7 @@ use uuid::Uuid;
 pub use body::MAX_ROWS_PER_POST;
 pub use error::{READ_ONLY, READ_ONLY_MESSAGE, RestError, VALIDATION_FAILED};
 pub use execute::{MAX_BODY_BYTES, MAX_EMBEDDED_ROWS, MAX_ROWS};
-pub use rights::{ESCALATION, LAST_ADMIN, LAST_ADMIN_MESSAGE, managing_admins};
+pub use rights::{ESCALATION, LAST_ADMIN};
 pub use schema::{
     Access, Column, ColumnType, Embed, Join, Relation, Reveal, Schema, ScopeBy, ScopeKind,
     Validator,
@@ -110,7 +110,7 @@ pub struct Caller {
     pub writes: Vec<&'static str>,
     /// The caller's rights: a write that hands out rights (permissions,
     /// access scopes, team membership) must not grant more than these.
-    pub authorizer: crate::rbac::Authorizer,
+    pub authorizer: quarterdeck_store::rbac::Authorizer,
 }
 
 /// A successful answer: `body` is JSON (`None` for 204 and minimal writes);

@@ -200,7 +200,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::rest::Schema;
+    use crate::Schema;
 
     fn relation(name: &str) -> &'static Relation {
         Schema::console().relation(name).expect("registered")

@@ -1,5 +1,5 @@
 //! The relations of the console's data API, with the columns of the
-//! migrations. RBAC resources follow the role matrix of `crate::rbac`.
+//! migrations. RBAC resources follow the role matrix of `quarterdeck_store::rbac`.
 //!
 //! Decisions worth knowing:
 //! - `people` is read as `database` (everyone signed in needs names for

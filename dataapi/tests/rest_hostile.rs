@@ -3,7 +3,7 @@
 
 mod rest_common;
 
-use quarterdeck_store::rest::{self, Method, Request};
+use quarterdeck_dataapi::{self as rest, Method, Request};
 use rest_common::*;
 use serde_json::{Value, json};
 use sqlx::PgPool;

@@ -4,7 +4,7 @@
 
 mod rest_common;
 
-use quarterdeck_store::rest::{self, Caller, MAX_EMBEDDED_ROWS, Method, RestError, Visibility};
+use quarterdeck_dataapi::{self as rest, Caller, MAX_EMBEDDED_ROWS, Method, RestError, Visibility};
 use rest_common::*;
 use serde_json::{Value, json};
 use sqlx::PgPool;

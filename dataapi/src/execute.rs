@@ -14,8 +14,8 @@ use super::schema::{Relation, Schema};
 use super::sql::{self, Param, Returning, Sql, Target};
 use super::validate::validate;
 use super::{Caller, Method, Request, Response};
-use crate::canary::SyncError;
-use crate::rbac::{Action, Kind};
+use quarterdeck_store::canary::SyncError;
+use quarterdeck_store::rbac::{Action, Kind};
 
 /// Default and maximum rows of one GET (PostgREST's `db-max-rows`).
 pub const MAX_ROWS: u64 = 2000;
@@ -276,7 +276,7 @@ impl Context<'_> {
         action: Action,
     ) -> Result<Value, RestError> {
         let admins = match self.relation.rights {
-            Some(_) => rights::managing_admins(tx)
+            Some(_) => quarterdeck_store::grants::managing_admins(tx)
                 .await
                 .map_err(RestError::from_sqlx)?,
             None => 0,
@@ -306,7 +306,7 @@ impl Context<'_> {
             rights::admins_remain(tx, admins).await?;
         }
         if self.relation.derives_checks {
-            crate::canary::sync_written(tx, self.caller.admin)
+            quarterdeck_store::canary::sync_written(tx, self.caller.admin)
                 .await
                 .map_err(|e| match e {
                     SyncError::Invalid(invalid) => {

@@ -3,8 +3,8 @@
 
 mod rest_common;
 
+use quarterdeck_dataapi::{self as rest, Caller, Method, Request, ScopeRule, Visibility};
 use quarterdeck_store::LOCAL_AGENT_ID;
-use quarterdeck_store::rest::{self, Caller, Method, Request, ScopeRule, Visibility};
 use rest_common::*;
 use serde_json::{Value, json};
 use sqlx::PgPool;

@@ -20,10 +20,9 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
-
 use super::schema::ScopeKind;
-use crate::grants::AccessScopeGrant;
+use quarterdeck_store::grants::AccessScopeGrant;
+pub use quarterdeck_store::grants::ScopeRule;
 
 /// What a caller may see, per kind: `None` = unrestricted, `Some(rules)` =
 /// the rows any rule matches (`Some(vec![])` = none).
@@ -33,14 +32,6 @@ pub struct Visibility {
     pub component: Option<Vec<ScopeRule>>,
     pub playbook: Option<Vec<ScopeRule>>,
     pub canary: Option<Vec<ScopeRule>>,
-}
-
-/// One scope entry of an access scope.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct ScopeRule {
-    pub tags: BTreeMap<String, String>,
-    pub agents: Vec<String>,
-    pub names: Vec<String>,
 }
 
 impl Visibility {

@@ -1,7 +1,7 @@
 //! Helpers shared by the data API tests (`rest_*.rs`).
 #![allow(dead_code)]
 
-use quarterdeck_store::rest::{self, Caller, Method, Request, Response, RestError};
+use quarterdeck_dataapi::{self as rest, Caller, Method, Request, Response, RestError};
 use serde_json::{Value, json};
 use sqlx::PgPool;
 use uuid::Uuid;

@@ -1,8 +1,8 @@
 use std::collections::BTreeMap;
 
 use super::*;
-use crate::rest::parse::parse_query;
-use crate::rest::{ScopeRule, Visibility};
+use crate::parse::parse_query;
+use crate::{ScopeRule, Visibility};
 
 fn relation(name: &str) -> &'static Relation {
     Schema::console().relation(name).expect("registered")
@@ -362,7 +362,7 @@ fn writes() {
         teams,
         &query.filters,
         true,
-        crate::rbac::Action::Update,
+        quarterdeck_store::rbac::Action::Update,
     )
     .expect("lock");
     assert!(

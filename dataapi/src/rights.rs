@@ -30,8 +30,8 @@ use uuid::Uuid;
 use super::error::RestError;
 use super::scope::Visibility;
 use super::{Caller, ScopeKind};
-use crate::grants::{self, Rule};
-use crate::rbac::{Action, Authorizer, Coverage};
+use quarterdeck_store::grants::{LAST_ADMIN_MESSAGE, Rule, managing_admins};
+use quarterdeck_store::rbac::Coverage;
 
 /// Code of a write refused because it would grant rights the caller lacks.
 pub const ESCALATION: &str = "EESCALATION";
@@ -233,34 +233,6 @@ async fn check_teams(
     }
     Ok(())
 }
-
-/// How many live admins could still manage rights (permissions, access
-/// scopes and people) with their current roles and rules.
-pub async fn managing_admins(conn: &mut PgConnection) -> Result<usize, sqlx::Error> {
-    let admins: Vec<(Vec<String>, Json<Vec<Rule>>)> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT roles, rules FROM (SELECT me.roles, {} FROM people me \
-         WHERE 'admin' = ANY(me.roles) AND me.deleted_at IS NULL) g",
-        grants::COLUMNS
-    )))
-    .fetch_all(&mut *conn)
-    .await?;
-    Ok(admins
-        .into_iter()
-        .filter(|(roles, Json(rules))| {
-            let admin = Authorizer {
-                roles: roles.clone(),
-                rules: rules.clone(),
-                token_scope: None,
-            };
-            ["permissions", "access_scopes", "identities", "rbac"]
-                .iter()
-                .all(|r| admin.can(r, Action::Update))
-        })
-        .count())
-}
-
-/// Why a change that would leave no admin able to manage rights is refused.
-pub const LAST_ADMIN_MESSAGE: &str = "this change would leave no admin able to manage rights";
 
 /// Refuses (409) a write that leaves no admin able to manage rights where
 /// there was one before it.
