@@ -197,8 +197,11 @@ fn grants(scope: &[(&str, &str)]) -> Vec<ScopeGrant> {
         .iter()
         .map(|(object, action)| ScopeGrant {
             subject: None,
-            object: (*object).into(),
-            action: (*action).into(),
+            object: object.parse().expect("a token object"),
+            actions: action
+                .split(',')
+                .map(|a| a.parse().expect("a token action"))
+                .collect(),
         })
         .collect()
 }

@@ -14,6 +14,65 @@
 //! says which rows of a kind the caller may act on, which the data API
 //! turns into SQL on every read and write path.
 
+/// An enum of names: serde and the OpenAPI document use the names, `ALL`
+/// lists the variants in order, and parsing anything else fails naming the
+/// field ([`Unknown`]).
+macro_rules! named_enum {
+    ($(#[$meta:meta])* pub enum $name:ident as $field:literal {
+        $($(#[$vmeta:meta])* $variant:ident = $text:literal,)*
+    }) => {
+        $(#[$meta])*
+        #[derive(
+            Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, utoipa::ToSchema,
+        )]
+        pub enum $name {
+            $($(#[$vmeta])* #[serde(rename = $text)] $variant,)*
+        }
+
+        impl $name {
+            pub const ALL: &[$name] = &[$($name::$variant),*];
+            /// The names of [`Self::ALL`].
+            pub const NAMES: &[&str] = &[$($text),*];
+
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $($name::$variant => $text,)*
+                }
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl std::str::FromStr for $name {
+            type Err = $crate::rbac::Unknown;
+
+            fn from_str(value: &str) -> Result<Self, Self::Err> {
+                Self::ALL
+                    .iter()
+                    .copied()
+                    .find(|v| v.as_str() == value)
+                    .ok_or_else(|| $crate::rbac::Unknown {
+                        field: $field,
+                        value: value.to_owned(),
+                        allowed: Self::NAMES,
+                    })
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                String::deserialize(d)?.parse().map_err(serde::de::Error::custom)
+            }
+        }
+    };
+}
+pub(crate) use named_enum;
+
+mod matrix;
 pub mod selector;
 
 use std::collections::BTreeMap;
@@ -21,128 +80,51 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::grants::Rule;
+use crate::tokens::{TokenAction, TokenObject};
+use matrix::ADMIN_ONLY;
+pub use matrix::{Action, Resource, Role};
 pub use selector::{Kind, Requirement, Selector};
 
-/// The resources the role matrix names.
-pub const RESOURCES: &[&str] = &[
-    "database",
-    "rbac",
-    "auth",
-    "responder",
-    "incident",
-    "evidences",
-    "comments",
-    "canaries",
-    "topologies",
-    "config_scrapers",
-    "identities",
-    "connections",
-    "kratos",
-    "agents",
-    "feature_flags",
-    "logging_backends",
-    "integrations",
-    "notifications",
-    "playbooks",
-    "playbook_runs",
-    "permissions",
-    "access_scopes",
-    "views",
-    "kubernetes-proxy",
-];
+/// The names of the matrix's resources.
+pub const RESOURCES: &[&str] = Resource::NAMES;
 
-/// Resources only admins may read or write; permission rules cannot grant them.
-const ADMIN_ONLY: &[&str] = &["rbac", "identities", "connections"];
-/// Resources guests may not even read: access scopes cannot narrow them
-/// (the cluster behind `/kubeproxy`).
-const NOT_FOR_GUESTS: &[&str] = &["kubernetes-proxy"];
-/// What commanders and responders may write.
-const RESPONDER_WRITES: &[&str] = &["responder", "incident", "evidences", "comments"];
-
-/// The one resource with an action beyond the four: running a check now.
-const RUNNABLE: &str = "canaries";
-/// Roles that may Run Now (decision 3.4).
-const RUN_NOW_ROLES: &[&str] = &["admin", "editor", "responder", "commander"];
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Action {
-    Read,
-    Create,
-    Update,
-    Delete,
-    /// Run Now, on `canaries` only.
-    Run,
+/// A name that is none of its enum's, naming the field it came in.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{field}: {value:?} is not one of {}", allowed.join(", "))]
+pub struct Unknown {
+    pub field: &'static str,
+    pub value: String,
+    pub allowed: &'static [&'static str],
 }
 
-impl Action {
-    pub const ALL: [Action; 5] = [
-        Action::Read,
-        Action::Create,
-        Action::Update,
-        Action::Delete,
-        Action::Run,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Action::Read => "read",
-            Action::Create => "create",
-            Action::Update => "update",
-            Action::Delete => "delete",
-            Action::Run => "run",
-        }
-    }
-
-    fn is_write(self) -> bool {
-        self != Action::Read
-    }
-
-    /// The actions that exist on a resource.
-    pub fn on(resource: &str) -> &'static [Action] {
-        if resource == RUNNABLE {
-            &Action::ALL
-        } else {
-            &Action::ALL[..4]
-        }
-    }
+/// The matrix resource of a kind's rows.
+fn kind_resource(kind: Kind) -> Resource {
+    Resource::named(kind.resource())
 }
 
-/// Whether one role's matrix row allows the action on the resource.
-fn role_allows(role: &str, resource: &str, action: Action) -> bool {
-    if action == Action::Run {
-        return resource == RUNNABLE && RUN_NOW_ROLES.contains(&role);
-    }
-    match role {
-        "admin" => true,
-        "editor" => !ADMIN_ONLY.contains(&resource),
-        "commander" | "responder" => {
-            !ADMIN_ONLY.contains(&resource)
-                && (!action.is_write() || RESPONDER_WRITES.contains(&resource))
-        }
-        "viewer" => !ADMIN_ONLY.contains(&resource) && !action.is_write(),
-        "guest" => {
-            !ADMIN_ONLY.contains(&resource)
-                && !NOT_FOR_GUESTS.contains(&resource)
-                && !action.is_write()
-        }
-        _ => false,
-    }
+/// Whether any of these roles (as stored: names this model does not know
+/// grant nothing) allows the action on the resource.
+fn roles_allow(roles: &[String], resource: Resource, action: Action) -> bool {
+    roles
+        .iter()
+        .filter_map(|r| r.parse::<Role>().ok())
+        .any(|role| role.allows(resource, action))
 }
 
 /// The permission objects (`object` of a rule, and of a token scope) that
 /// stand for a matrix resource.
-fn objects_for(resource: &str) -> &'static [&'static str] {
+fn objects_for(resource: Resource) -> &'static [&'static str] {
     match resource {
-        "canaries" => &["canaries"],
-        "topologies" => &["topology"],
-        "database" | "config_scrapers" => &["catalog"],
-        "playbooks" | "playbook_runs" => &["playbooks"],
-        "connections" => &["connection"],
-        "notifications" => &["notification"],
-        "permissions" | "access_scopes" | "rbac" => &["rbac"],
-        "identities" => &["people"],
-        "views" => &["views"],
-        "agents" => &["agent"],
+        Resource::Canaries => &["canaries"],
+        Resource::Topologies => &["topology"],
+        Resource::Database | Resource::ConfigScrapers => &["catalog"],
+        Resource::Playbooks | Resource::PlaybookRuns => &["playbooks"],
+        Resource::Connections => &["connection"],
+        Resource::Notifications => &["notification"],
+        Resource::Permissions | Resource::AccessScopes | Resource::Rbac => &["rbac"],
+        Resource::Identities => &["people"],
+        Resource::Views => &["views"],
+        Resource::Agents => &["agent"],
         _ => &[],
     }
 }
@@ -154,24 +136,31 @@ fn action_matches(listed: &str, action: Action) -> bool {
         .any(|a| a == "*" || a == action.as_str())
 }
 
-fn object_matches(object: Option<&str>, resource: &str) -> bool {
-    object.is_some_and(|o| o == "*" || o == resource || objects_for(resource).contains(&o))
+fn object_matches(object: Option<&str>, resource: Resource) -> bool {
+    object.is_some_and(|o| o == "*" || o == resource.as_str() || objects_for(resource).contains(&o))
 }
 
-/// Whether a token scope's action list allows the action. Run Now counts
-/// as `create` on canaries for tokens (the Write preset grants it).
-fn scope_action_matches(listed: &str, action: Action) -> bool {
-    action_matches(listed, action)
-        || (action == Action::Run && action_matches(listed, Action::Create))
+/// Whether a token scope's actions allow the action. Run Now counts as
+/// `create` on canaries for tokens (the Write preset grants it).
+fn scope_action_matches(listed: &[TokenAction], action: Action) -> bool {
+    let named = |a: Action| {
+        listed
+            .iter()
+            .any(|&t| t == TokenAction::All || t.as_str() == a.as_str())
+    };
+    named(action) || (action == Action::Run && named(Action::Create))
 }
 
 /// One entry of a token's scope.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct ScopeGrant {
     #[serde(default)]
     pub subject: Option<String>,
-    pub object: String,
-    pub action: String,
+    pub object: TokenObject,
+    /// Comma-separated on the wire, e.g. `read,create`.
+    #[serde(rename = "action", with = "crate::tokens::comma_list")]
+    #[schema(value_type = String, example = "read,create")]
+    pub actions: Vec<TokenAction>,
 }
 
 /// Decides requests for one caller. The default holds no rights.
@@ -185,11 +174,11 @@ pub struct Authorizer {
 
 impl Authorizer {
     pub fn is_admin(&self) -> bool {
-        self.roles.iter().any(|r| r == "admin") && self.token_scope.is_none()
+        self.roles.iter().any(|r| r == Role::Admin.as_str()) && self.token_scope.is_none()
     }
 
     /// Global (not resource-specific) rules that match the request.
-    fn matching_rules(&self, resource: &str, action: Action) -> impl Iterator<Item = &Rule> {
+    fn matching_rules(&self, resource: Resource, action: Action) -> impl Iterator<Item = &Rule> {
         self.rules.iter().filter(move |r| {
             r.resource_id.is_none()
                 && object_matches(r.object.as_deref(), resource)
@@ -197,38 +186,44 @@ impl Authorizer {
         })
     }
 
-    /// Whether the caller may do `action` on `resource`.
+    /// Whether the caller may do `action` on the resource named `resource`
+    /// (a name the matrix does not know allows nothing).
     pub fn can(&self, resource: &str, action: Action) -> bool {
+        resource
+            .parse()
+            .is_ok_and(|resource| self.allows(resource, action))
+    }
+
+    /// Whether the caller may do `action` on `resource`.
+    pub fn allows(&self, resource: Resource, action: Action) -> bool {
         if self.matching_rules(resource, action).any(|r| r.deny) {
             return false;
         }
         let by_rule = !ADMIN_ONLY.contains(&resource)
             && self.matching_rules(resource, action).any(|r| !r.deny);
-        let allowed = by_rule
-            || self
-                .roles
-                .iter()
-                .any(|role| role_allows(role, resource, action));
+        let allowed = by_rule || roles_allow(&self.roles, resource, action);
         allowed && self.scope_allows(resource, action)
     }
 
     /// Every action the caller may do on some rows at least, per resource
     /// (what `whoami` tells the console, which decides nothing on its own).
-    pub fn rights(&self) -> BTreeMap<&'static str, Vec<&'static str>> {
+    pub fn rights(&self) -> BTreeMap<Resource, Vec<Action>> {
         self.rights_where(|resource, a| {
-            self.can(resource, a)
+            self.allows(resource, a)
                 || Kind::ALL
                     .iter()
-                    .any(|&k| self.can_some(k, a) && k.resource() == resource)
+                    .any(|&k| self.can_some(k, a) && kind_resource(k) == resource)
         })
     }
 
     /// The actions of [`Authorizer::rights`] that hold on some rows only:
     /// rules with selectors grant or deny them (the API filters the rows).
-    pub fn limited_rights(&self) -> BTreeMap<&'static str, Vec<&'static str>> {
+    pub fn limited_rights(&self) -> BTreeMap<Resource, Vec<Action>> {
         self.rights_where(|resource, a| {
             Kind::ALL.iter().any(|&k| {
-                k.resource() == resource && self.can_some(k, a) && self.row_filter(k, a).is_some()
+                kind_resource(k) == resource
+                    && self.can_some(k, a)
+                    && self.row_filter(k, a).is_some()
             })
         })
         .into_iter()
@@ -238,15 +233,15 @@ impl Authorizer {
 
     fn rights_where(
         &self,
-        holds: impl Fn(&'static str, Action) -> bool,
-    ) -> BTreeMap<&'static str, Vec<&'static str>> {
-        RESOURCES
+        holds: impl Fn(Resource, Action) -> bool,
+    ) -> BTreeMap<Resource, Vec<Action>> {
+        Resource::ALL
             .iter()
             .map(|&resource| {
                 let actions = Action::on(resource)
                     .iter()
-                    .filter(|&&a| holds(resource, a))
-                    .map(|a| a.as_str())
+                    .copied()
+                    .filter(|&a| holds(resource, a))
                     .collect();
                 (resource, actions)
             })
@@ -286,8 +281,8 @@ impl Authorizer {
     /// Which rows of `kind` the caller may do `action` on: `None` for every
     /// row, else the filter the data API applies.
     pub fn row_filter(&self, kind: Kind, action: Action) -> Option<RowFilter> {
-        let resource = kind.resource();
-        let all = self.can(resource, action);
+        let resource = kind_resource(kind);
+        let all = self.allows(resource, action);
         let (allow, deny, deny_all) = self.selected(kind, action);
         if deny_all {
             return Some(RowFilter::default());
@@ -309,14 +304,14 @@ impl Authorizer {
     /// (as far as rules and roles tell; the rows decide the rest).
     pub fn can_some(&self, kind: Kind, action: Action) -> bool {
         match self.row_filter(kind, action) {
-            None => self.can(kind.resource(), action),
+            None => self.allows(kind_resource(kind), action),
             Some(f) => f.all || !f.allow.is_empty(),
         }
     }
 
     /// Whether an allow rule may grant the action on the resource: never an
     /// admin-only resource, never past a global deny or the token's scope.
-    fn rules_may_grant(&self, resource: &str, action: Action) -> bool {
+    fn rules_may_grant(&self, resource: Resource, action: Action) -> bool {
         !ADMIN_ONLY.contains(&resource)
             && !self.matching_rules(resource, action).any(|r| r.deny)
             && self.scope_allows(resource, action)
@@ -326,10 +321,10 @@ impl Authorizer {
     pub fn holds(&self, coverage: &Coverage) -> bool {
         match coverage {
             Coverage::AdminOnly => self.is_admin(),
-            Coverage::Pairs(pairs) => pairs.iter().all(|&(r, a)| self.can(r, a)),
+            Coverage::Pairs(pairs) => pairs.iter().all(|&(r, a)| self.allows(r, a)),
             Coverage::Rows(pairs) => pairs
                 .iter()
-                .all(|&(k, a)| self.can(k.resource(), a) && self.row_filter(k, a).is_none()),
+                .all(|&(k, a)| self.allows(kind_resource(k), a) && self.row_filter(k, a).is_none()),
         }
     }
 
@@ -338,15 +333,14 @@ impl Authorizer {
         resources.iter().any(|r| self.can(r, action))
     }
 
-    fn scope_allows(&self, resource: &str, action: Action) -> bool {
+    fn scope_allows(&self, resource: Resource, action: Action) -> bool {
         let Some(grants) = &self.token_scope else {
             return true;
         };
         grants.iter().any(|g| {
-            (g.object == "*"
-                || objects_for(resource).contains(&g.object.as_str())
-                || g.object == resource)
-                && scope_action_matches(&g.action, action)
+            let object = g.object.as_str();
+            (objects_for(resource).contains(&object) || object == resource.as_str())
+                && scope_action_matches(&g.actions, action)
         })
     }
 }
@@ -368,7 +362,7 @@ pub struct RowFilter {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Coverage {
     /// These (resource, action) pairs.
-    Pairs(Vec<(&'static str, Action)>),
+    Pairs(Vec<(Resource, Action)>),
     /// These actions on every row of these kinds, with no selector rule
     /// narrowing them: what a rule with selectors names (holding them on
     /// every row covers whichever rows it selects).
@@ -382,18 +376,17 @@ pub enum Coverage {
 impl Coverage {
     /// What a permission rule names: its global `object` (or, for a rule
     /// about one resource, the resource kind of that row) and its actions.
-    pub fn of_rule(
-        object: Option<&str>,
-        resource_kind: Option<&'static str>,
-        actions: &str,
-    ) -> Self {
-        let resources: Vec<&'static str> = match (object, resource_kind) {
-            (Some(object), _) => RESOURCES
+    pub fn of_rule(object: Option<&str>, resource_kind: Option<&str>, actions: &str) -> Self {
+        let resources: Vec<Resource> = match (object, resource_kind) {
+            (Some(object), _) => Resource::ALL
                 .iter()
                 .copied()
-                .filter(|r| object_matches(Some(object), r))
+                .filter(|&r| object_matches(Some(object), r))
                 .collect(),
-            (None, Some(kind)) => vec![kind],
+            (None, Some(kind)) => match kind.parse() {
+                Ok(kind) => vec![kind],
+                Err(_) => return Coverage::AdminOnly,
+            },
             (None, None) => return Coverage::AdminOnly,
         };
         if resources.is_empty() {
@@ -405,9 +398,9 @@ impl Coverage {
                 "*" => named.extend(Action::ALL),
                 // Playbook runs and approvals are changes to playbooks' state.
                 "playbook:run" | "playbook:approve" | "playbook:*" => named.push(Action::Update),
-                other => match Action::ALL.iter().find(|a| a.as_str() == other) {
-                    Some(&a) => named.push(a),
-                    None => return Coverage::AdminOnly,
+                other => match other.parse() {
+                    Ok(a) => named.push(a),
+                    Err(_) => return Coverage::AdminOnly,
                 },
             }
         }
@@ -442,12 +435,12 @@ impl Coverage {
     }
 
     /// What a role grants through the matrix.
-    pub fn of_role(role: &str) -> Self {
+    pub fn of_role(role: Role) -> Self {
         Coverage::Pairs(
-            RESOURCES
+            Resource::ALL
                 .iter()
                 .flat_map(|&r| Action::on(r).iter().map(move |&a| (r, a)))
-                .filter(|&(r, a)| role_allows(role, r, a))
+                .filter(|&(r, a)| role.allows(r, a))
                 .collect(),
         )
     }
@@ -490,8 +483,10 @@ mod tests {
 
     #[test]
     fn the_role_matrix() {
-        for resource in RESOURCES {
-            let admin_only = ADMIN_ONLY.contains(resource);
+        use matrix::{NOT_FOR_GUESTS, RESPONDER_WRITES};
+        for &r in Resource::ALL {
+            let resource = r.as_str();
+            let admin_only = ADMIN_ONLY.contains(&r);
             for action in [Action::Read, Action::Create, Action::Update, Action::Delete] {
                 let write = action != Action::Read;
                 assert!(roles(&["admin"]).can(resource, action));
@@ -500,12 +495,12 @@ mod tests {
                     !admin_only,
                     "editor {resource}"
                 );
-                for r in ["commander", "responder"] {
-                    let expected = !admin_only && (!write || RESPONDER_WRITES.contains(resource));
+                for role in ["commander", "responder"] {
+                    let expected = !admin_only && (!write || RESPONDER_WRITES.contains(&r));
                     assert_eq!(
-                        roles(&[r]).can(resource, action),
+                        roles(&[role]).can(resource, action),
                         expected,
-                        "{r} {resource} {action:?}"
+                        "{role} {resource} {action:?}"
                     );
                 }
                 assert_eq!(
@@ -515,7 +510,7 @@ mod tests {
                 );
                 assert_eq!(
                     roles(&["guest"]).can(resource, action),
-                    !admin_only && !NOT_FOR_GUESTS.contains(resource) && !write,
+                    !admin_only && !NOT_FOR_GUESTS.contains(&r) && !write,
                     "guest {resource}"
                 );
                 assert!(!roles(&[]).can(resource, action), "no role, no access");
@@ -563,8 +558,8 @@ mod tests {
         let mut token = roles(&["editor"]);
         token.token_scope = Some(vec![ScopeGrant {
             subject: None,
-            object: "canaries".into(),
-            action: "read".into(),
+            object: TokenObject::Canaries,
+            actions: vec![TokenAction::Read],
         }]);
         assert!(token.can("canaries", Action::Read));
         assert!(!token.can("canaries", Action::Update));
@@ -574,8 +569,8 @@ mod tests {
         let mut viewer_token = roles(&["viewer"]);
         viewer_token.token_scope = Some(vec![ScopeGrant {
             subject: None,
-            object: "*".into(),
-            action: "*".into(),
+            object: TokenObject::Canaries,
+            actions: vec![TokenAction::All],
         }]);
         assert!(
             !viewer_token.can("canaries", Action::Update),
@@ -603,8 +598,11 @@ mod tests {
         assert_eq!(filter.deny.len(), 1);
         assert_eq!(viewer.row_filter(Kind::Component, Action::Read), None);
         assert_eq!(viewer.row_filter(Kind::Config, Action::Update), None);
-        assert_eq!(viewer.limited_rights().get("database"), Some(&vec!["read"]));
-        assert!(viewer.rights()["database"].contains(&"read"));
+        assert_eq!(
+            viewer.limited_rights().get(&Resource::Database),
+            Some(&vec![Action::Read])
+        );
+        assert!(viewer.rights()[&Resource::Database].contains(&Action::Read));
     }
 
     #[test]
@@ -624,9 +622,10 @@ mod tests {
             .expect("narrowed");
         assert!(!filter.all);
         assert_eq!(filter.allow[0].name.as_deref(), Some("restart"));
-        assert_eq!(nobody.rights()["playbooks"], vec!["read", "update"]);
-        assert_eq!(nobody.limited_rights()["playbooks"], vec!["read", "update"]);
-        assert!(!nobody.limited_rights().contains_key("database"));
+        let read_update = vec![Action::Read, Action::Update];
+        assert_eq!(nobody.rights()[&Resource::Playbooks], read_update);
+        assert_eq!(nobody.limited_rights()[&Resource::Playbooks], read_update);
+        assert!(!nobody.limited_rights().contains_key(&Resource::Database));
     }
 
     #[test]
@@ -650,8 +649,8 @@ mod tests {
         token.rules.push(selecting(playbooks, "update", false));
         token.token_scope = Some(vec![ScopeGrant {
             subject: None,
-            object: "playbooks".into(),
-            action: "read".into(),
+            object: TokenObject::Playbooks,
+            actions: vec![TokenAction::Read],
         }]);
         assert!(!token.can_some(Kind::Playbook, Action::Update));
     }

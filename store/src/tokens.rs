@@ -2,24 +2,72 @@
 //! optional scope, and are shown once and stored as digests.
 
 use chrono::{DateTime, Utc};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use sqlx::PgPool;
 use sqlx::types::Json;
 use uuid::Uuid;
 
 use crate::grants::{COLUMNS, GrantColumns, Grants};
 use crate::people::Person;
+use crate::rbac::named_enum;
 use crate::{Error, secret};
+
+named_enum! {
+    /// What a token's scope may name.
+    pub enum TokenObject as "scope object" {
+        Mcp = "mcp",
+        Canaries = "canaries",
+        Catalog = "catalog",
+        Application = "application",
+        Playbooks = "playbooks",
+        Notification = "notification",
+    }
+}
+
+named_enum! {
+    /// What a token's scope may allow on its object.
+    pub enum TokenAction as "scope action" {
+        Read = "read",
+        Create = "create",
+        Update = "update",
+        Delete = "delete",
+        All = "*",
+        PlaybookRun = "playbook:run",
+        PlaybookApprove = "playbook:approve",
+        PlaybookAll = "playbook:*",
+    }
+}
+
+/// A scope's actions as the API and the stored scope write them: one
+/// comma-separated string.
+pub(crate) mod comma_list {
+    use serde::{Deserialize, Deserializer, Serializer, de::Error as _};
+
+    use super::TokenAction;
+
+    pub fn serialize<S: Serializer>(actions: &[TokenAction], s: S) -> Result<S::Ok, S::Error> {
+        let names: Vec<&str> = actions.iter().map(|a| a.as_str()).collect();
+        s.serialize_str(&names.join(","))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<TokenAction>, D::Error> {
+        String::deserialize(d)?
+            .split(',')
+            .map(|a| a.trim().parse().map_err(D::Error::custom))
+            .collect()
+    }
+}
 
 /// Prefix of access tokens.
 const PREFIX: &str = "qdt_";
 
 /// A token as listed: never its value.
-#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct TokenInfo {
     pub id: Uuid,
     pub name: String,
     pub person_id: Uuid,
+    #[schema(value_type = Option<Vec<crate::rbac::ScopeGrant>>)]
     pub scope: Option<Json<serde_json::Value>>,
     pub expires_at: Option<DateTime<Utc>>,
     pub auto_renew: bool,

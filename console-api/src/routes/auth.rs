@@ -6,6 +6,7 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::routing::{delete, get, post};
 use axum::{Json, Router};
+use quarterdeck_crds::messages;
 use quarterdeck_store::tokens::{self, TokenInfo};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -53,26 +54,6 @@ pub(crate) struct CreateToken {
     scope: Option<Vec<ScopeGrant>>,
 }
 
-/// Objects a token scope may name, and the actions for each.
-const TOKEN_OBJECTS: &[&str] = &[
-    "mcp",
-    "canaries",
-    "catalog",
-    "application",
-    "playbooks",
-    "notification",
-];
-const TOKEN_ACTIONS: &[&str] = &[
-    "read",
-    "create",
-    "update",
-    "delete",
-    "*",
-    "playbook:run",
-    "playbook:approve",
-    "playbook:*",
-];
-
 fn parse_expiry(expiry: Option<&str>) -> Result<Option<Duration>, ApiError> {
     match expiry.map(str::trim) {
         None | Some("") => Ok(Some(DEFAULT_EXPIRY)),
@@ -100,29 +81,9 @@ pub(crate) async fn create_token(
     }
     let name = body.name.trim();
     if name.is_empty() {
-        return Err(ApiError::invalid("name", "Name is required"));
+        return Err(ApiError::invalid("name", messages::form::NAME_REQUIRED));
     }
     let lifetime = parse_expiry(body.expiry.as_deref())?;
-    if let Some(scope) = &body.scope {
-        for grant in scope {
-            if !TOKEN_OBJECTS.contains(&grant.object.as_str()) {
-                return Err(ApiError::invalid(
-                    "scope",
-                    format!("unknown scope object {:?}", grant.object),
-                ));
-            }
-            if grant
-                .action
-                .split(',')
-                .any(|a| !TOKEN_ACTIONS.contains(&a.trim()))
-            {
-                return Err(ApiError::invalid(
-                    "scope",
-                    format!("unknown scope action {:?}", grant.action),
-                ));
-            }
-        }
-    }
     let scope = body.scope.as_ref().map(|s| json!(s));
     let token = tokens::create(
         &state.db,

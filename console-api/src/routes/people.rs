@@ -8,14 +8,14 @@ use axum::response::Response;
 use axum::routing::{delete, get, post};
 use axum::{Json, Router};
 use quarterdeck_store::links::{self, Kind, LinkError, LinkTarget};
-use quarterdeck_store::people::{self, PersonWithRoles, ROLES};
+use quarterdeck_store::people::{self, PersonWithRoles};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use uuid::Uuid;
 
 use crate::auth::Caller;
 use crate::body::Body;
-use crate::rbac::{Action, Coverage};
+use crate::rbac::{Action, Coverage, Role, Unknown};
 use crate::routes::login::start_session;
 use crate::{ApiError, AppState};
 
@@ -63,13 +63,10 @@ fn check_email(email: &str) -> Result<(), ApiError> {
 /// A known role, whose every right the caller holds (no one hands out
 /// rights they lack).
 fn check_role(caller: &Caller, role: &str) -> Result<(), ApiError> {
-    if !ROLES.contains(&role) {
-        return Err(ApiError::invalid(
-            "role",
-            format!("role must be one of {}", ROLES.join(", ")),
-        ));
-    }
-    if !caller.authorizer.holds(&Coverage::of_role(role)) {
+    let known: Role = role
+        .parse()
+        .map_err(|e: Unknown| ApiError::invalid("role", e.to_string()))?;
+    if !caller.authorizer.holds(&Coverage::of_role(known)) {
         return Err(ApiError::Forbidden(format!(
             "you cannot assign the {role} role: it grants rights you do not hold"
         )));
