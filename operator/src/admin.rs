@@ -36,8 +36,8 @@ async fn metrics_text(State(state): State<AdminState>) -> impl IntoResponse {
 }
 
 async fn readyz(State(state): State<AdminState>) -> (StatusCode, String) {
-    match sqlx::query("SELECT 1").execute(&state.db).await {
-        Ok(_) => (StatusCode::OK, "ok".into()),
+    match quarterdeck_store::ping(&state.db).await {
+        Ok(()) => (StatusCode::OK, "ok".into()),
         Err(e) => (
             StatusCode::SERVICE_UNAVAILABLE,
             format!("database unreachable: {e}"),

@@ -125,3 +125,9 @@ fn default_pool_size() -> u32 {
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     u32::try_from(cores * 2 + 2).unwrap_or(u32::MAX)
 }
+
+/// One round trip to the database, for readiness probes.
+pub async fn ping(pool: &PgPool) -> Result<(), Error> {
+    sqlx::query("SELECT 1").execute(pool).await?;
+    Ok(())
+}

@@ -26,7 +26,7 @@ pub mod sessions;
 pub mod source;
 pub mod tokens;
 
-pub use database::{Database, DatabaseArgs};
+pub use database::{Database, DatabaseArgs, ping};
 pub use error::Error;
 
 /// The schema, embedded at compile time from `store/migrations/`.

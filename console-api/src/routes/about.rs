@@ -49,9 +49,7 @@ pub(crate) async fn readyz(State(state): State<AppState>) -> impl IntoResponse {
 }
 
 async fn ping(state: &AppState) -> Result<(), String> {
-    sqlx::query("SELECT 1")
-        .execute(&state.db)
+    quarterdeck_store::ping(&state.db)
         .await
-        .map(|_| ())
         .map_err(|e| format!("database unreachable: {e}"))
 }
