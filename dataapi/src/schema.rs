@@ -2,18 +2,14 @@
 //! they may be written, how they embed each other and which access scopes
 //! restrict them. Every identifier that reaches SQL comes from here.
 
-use super::relations::RELATIONS;
+use super::relations;
 pub use super::rights::RightsGuard;
 
-/// The relations of the console's data API.
+/// The relations of the console's data API (`relations::all`).
 #[derive(Debug)]
-pub struct Schema {
-    relations: &'static [Relation],
-}
+pub struct Schema(());
 
-static CONSOLE: Schema = Schema {
-    relations: RELATIONS,
-};
+static CONSOLE: Schema = Schema(());
 
 impl Schema {
     /// The registry `GET/POST/PATCH/DELETE /api/db/{relation}` serves.
@@ -22,11 +18,11 @@ impl Schema {
     }
 
     pub fn relation(&self, name: &str) -> Option<&Relation> {
-        self.relations.iter().find(|r| r.name == name)
+        relations::all().find(|r| r.name == name)
     }
 
-    pub fn relations(&self) -> impl Iterator<Item = &Relation> {
-        self.relations.iter()
+    pub fn relations(&self) -> impl Iterator<Item = &'static Relation> + use<> {
+        relations::all()
     }
 }
 

@@ -1,0 +1,103 @@
+//! Playbooks, their runs and run actions.
+
+use super::*;
+
+pub(super) static RELATIONS: &[Relation] = &[
+    Relation::new(
+        "playbooks",
+        "playbooks",
+        &[
+            ID,
+            w("name", Text),
+            w("namespace", Text),
+            w("title", Text),
+            w("icon", Text),
+            w("description", Text),
+            w("category", Text),
+            holds_secrets(w("spec", Json)),
+            w("labels", Json),
+            SOURCE,
+            CREATED_BY,
+            CREATED_AT,
+            UPDATED_AT,
+            DELETED_AT,
+        ],
+    )
+    .writable()
+    .guarded()
+    .scoped(&[ScopeBy::Direct {
+        kind: ScopeKind::Playbook,
+        tags: "labels",
+        agent: None,
+        name: "name",
+    }])
+    .embeds(&[BY, many("playbook_runs", "playbook_runs", "playbook_id")]),
+    Relation::new(
+        "playbook_runs",
+        "playbook_runs",
+        &[
+            ID,
+            r("playbook_id", Uuid),
+            r("status", Text),
+            holds_secrets(r("spec", Json)),
+            r("scheduled_time", Timestamp),
+            r("start_time", Timestamp),
+            r("end_time", Timestamp),
+            r("timeout", BigInt),
+            r("created_by", Uuid),
+            r("notification_send_id", Uuid),
+            r("check_id", Uuid),
+            r("config_id", Uuid),
+            r("component_id", Uuid),
+            r("parameters", Json),
+            holds_secrets(r("request", Json)),
+            r("agent_id", Uuid),
+            r("parent_id", Uuid),
+            r("error", Text),
+            CREATED_AT,
+            UPDATED_AT,
+        ],
+    )
+    .scoped(&[
+        via("playbook_id", "playbooks"),
+        via("check_id", "checks"),
+        via("config_id", "config_items"),
+        via("component_id", "components"),
+    ])
+    .embeds(&[
+        one("playbook", "playbooks", "playbook_id"),
+        BY,
+        one("check", "checks", "check_id"),
+        one("config", "config_items", "config_id"),
+        one("component", "components", "component_id"),
+        AGENT,
+        one("parent", "playbook_runs", "parent_id"),
+        many("children", "playbook_runs", "parent_id"),
+        many(
+            "playbook_run_actions",
+            "playbook_run_actions",
+            "playbook_run_id",
+        ),
+    ]),
+    Relation::new(
+        "playbook_run_actions",
+        "playbook_runs",
+        &[
+            ID,
+            r("playbook_run_id", Uuid),
+            r("name", Text),
+            r("status", Text),
+            r("retry_count", Int),
+            r("scheduled_time", Timestamp),
+            r("start_time", Timestamp),
+            r("end_time", Timestamp),
+            r("result", Json),
+            r("error", Text),
+            r("agent_id", Uuid),
+            CREATED_AT,
+            UPDATED_AT,
+        ],
+    )
+    .scoped(&[via("playbook_run_id", "playbook_runs")])
+    .embeds(&[one("run", "playbook_runs", "playbook_run_id"), AGENT]),
+];
