@@ -74,6 +74,7 @@ pub(crate) use named_enum;
 
 mod matrix;
 pub mod selector;
+pub mod typescript;
 
 use std::collections::BTreeMap;
 

@@ -2,17 +2,20 @@
  * parsing and the validation the API applies
  * (`AccessScopeSpec::validate` in crds). */
 
+import { MESSAGES as RULE_MESSAGES } from '../api/rules.gen';
+
 export const RESOURCE_TYPES = ['*', 'config', 'component', 'playbook', 'canary'] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 export const WILDCARD = '*';
 
+/** The form's messages: the server's own (`crds::messages`), generated. */
 export const MESSAGES = {
-  nameRequired: 'Name is required',
-  subjectRequired: 'Either a Guest or Team must be selected',
-  resourcesRequired: 'At least one resource type is required',
-  scopesRequired: 'At least one scope is required',
-  scopeEmpty: 'Each scope must have at least one of: tags, agents, or names',
-  nameWildcardAlone: "Wildcard '*' must be the only name when used",
+  nameRequired: RULE_MESSAGES.form.nameRequired,
+  subjectRequired: RULE_MESSAGES.accessScope.subjectRequired,
+  resourcesRequired: RULE_MESSAGES.accessScope.resourcesRequired,
+  scopesRequired: RULE_MESSAGES.accessScope.scopesRequired,
+  scopeEmpty: RULE_MESSAGES.accessScope.scopeEmpty,
+  nameWildcardAlone: RULE_MESSAGES.accessScope.nameWildcardAlone,
 } as const;
 
 export interface TagRow {

@@ -3,11 +3,11 @@
  * holds no copy of those rules. */
 
 import type { Schemas } from '../api/client';
+import type { Resource } from '../api/rules.gen';
 
 /** What whoami says: for each resource, the actions the caller may do. */
 export type Rights = Schemas['WhoamiPayload']['rights'];
-/** A key of `rights`: the server names the resources, the console keeps no list. */
-export type Resource = string;
+export type { Resource };
 type Action = Schemas['RightAction'];
 /** `write` is any of create, update and delete; `run` is Run Now (canaries). */
 export type Access = Extract<Action, 'read' | 'run'> | 'write';
@@ -23,7 +23,7 @@ export interface Authorizer {
 }
 
 export function createAuthorizer(roles: readonly string[], rights: Rights): Authorizer {
-  const granted = new Map(Object.entries(rights));
+  const granted = new Map<string, readonly Action[]>(Object.entries(rights));
   const can = (resource: Resource, access: Access) => {
     const actions = granted.get(resource) ?? [];
     return access === 'write' ? actions.some((a) => WRITE_ACTIONS.includes(a)) : actions.includes(access);

@@ -1,6 +1,8 @@
 /** The permission editor: subject and
  * resource kinds, the clearing rules, and the row written. */
 
+import { MESSAGES, ROLES } from '../api/rules.gen';
+
 export const SUBJECT_KINDS = [
   { value: 'person', label: 'Person' },
   { value: 'team', label: 'Team' },
@@ -36,7 +38,7 @@ export const GLOBAL_OBJECTS = [
   'artifact',
 ] as const;
 
-export const SUBJECT_ROLES = ['admin', 'editor', 'guest', 'viewer', 'responder', 'commander'] as const;
+export const SUBJECT_ROLES = ROLES;
 
 const ACTIONS = ['read', 'update', 'create', 'delete', '*', 'create,read,update,delete'];
 const PLAYBOOK_ACTIONS = ['playbook:run', 'playbook:approve', 'playbook:*'];
@@ -80,7 +82,7 @@ export function withResourceKind(form: PermissionForm, kind: ResourceKind): Perm
   return kind === form.resourceKind ? form : { ...form, resourceKind: kind, object: '', resourceId: '' };
 }
 
-export const REQUIRED = 'This field is required';
+export const REQUIRED = MESSAGES.form.fieldRequired;
 
 export interface PermissionErrors {
   subject?: string;

@@ -1,7 +1,8 @@
 /** Token scopes (decision 2.4): presets and per-object levels. */
 
-export const TOKEN_OBJECTS = ['mcp', 'canaries', 'catalog', 'application', 'playbooks', 'notification'] as const;
-export type TokenObject = (typeof TOKEN_OBJECTS)[number];
+import { TOKEN_OBJECTS, type TokenAction, type TokenObject } from '../api/rules.gen';
+
+export { TOKEN_OBJECTS, type TokenObject };
 
 export const PRESETS = ['Read', 'Write', 'Admin', 'Custom'] as const;
 export type Preset = (typeof PRESETS)[number];
@@ -16,9 +17,9 @@ export const EXPIRY_OPTIONS = [
 export type Expiry = (typeof EXPIRY_OPTIONS)[number]['value'];
 export const DEFAULT_EXPIRY: Expiry = '90d';
 
-const CRUD = ['read', 'create', 'update', 'delete'];
-const RUN = 'playbook:run';
-const APPROVE = 'playbook:approve';
+const CRUD: TokenAction[] = ['read', 'create', 'update', 'delete'];
+const RUN: TokenAction = 'playbook:run';
+const APPROVE: TokenAction = 'playbook:approve';
 
 /** Levels offered per object, each with the actions it grants. */
 export function levelsFor(object: TokenObject): { level: string; actions: string[] }[] {
