@@ -24,6 +24,8 @@ pub mod rbac;
 pub mod secret;
 pub mod sessions;
 pub mod source;
+#[cfg(feature = "testing")]
+pub mod testing;
 pub mod tokens;
 
 pub use database::{Database, DatabaseArgs, ping};

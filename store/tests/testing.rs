@@ -1,0 +1,204 @@
+//! The seed fixtures (feature `testing`) write the rows they promise, replace
+//! what a re-run seeds again, and clean up by name prefix.
+
+use chrono::Utc;
+use quarterdeck_store::testing::{self, Seeded, Subject};
+use serde_json::json;
+use sqlx::PgPool;
+
+fn check(name: &str) -> testing::Check {
+    serde_json::from_value(json!({ "name": name, "type": "exec", "status": "healthy" })).unwrap()
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn a_canary_with_history_and_rollups(pool: PgPool) {
+    testing::agent(&pool, "remote").await.unwrap();
+    let mut remote = check("remote");
+    remote.agent = Some("remote".into());
+    remote.hourly = Some(testing::Hourly {
+        passed: 9,
+        failed: 1,
+        bucket: 20,
+    });
+    let mut local = check("local");
+    local.runs = (0..3)
+        .map(|i| testing::Run {
+            secs_ago: 10 + i,
+            passed: i != 1,
+            duration_ms: 20,
+            message: None,
+            error: None,
+        })
+        .collect();
+    local.roll_up_runs = true;
+    let canary = testing::Canary {
+        name: "web".into(),
+        namespace: "default".into(),
+        labels: json!({}),
+        spec: json!({}),
+        source: "KubernetesCRD".into(),
+        checks: vec![remote, local],
+    };
+    let first = testing::canary(&pool, &canary).await.unwrap();
+    let again = testing::canary(&pool, &canary).await.unwrap();
+    assert_ne!(first.id, again.id, "seeding again replaces the canary");
+
+    let canaries: i64 = sqlx::query_scalar("SELECT count(*) FROM canaries")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(canaries, 1);
+    let agent: bool = sqlx::query_scalar(
+        "SELECT agent_id <> '00000000-0000-0000-0000-000000000000' FROM checks WHERE id = $1",
+    )
+    .bind(again.checks[0])
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    assert!(agent);
+    let rollups: Vec<(i32, i32, i32)> =
+        sqlx::query_as("SELECT total, passed, failed FROM check_statuses_1h JOIN checks ON checks.id = check_id ORDER BY checks.name")
+            .fetch_all(&pool)
+            .await
+            .unwrap();
+    assert_eq!(rollups, [(3, 2, 1), (10, 9, 1)]);
+
+    let mut unknown = check("lost");
+    unknown.agent = Some("nowhere".into());
+    let lost = testing::Canary {
+        checks: vec![unknown],
+        ..canary
+    };
+    assert!(
+        testing::canary(&pool, &lost).await.is_err(),
+        "an unknown agent is an error"
+    );
+
+    assert_eq!(
+        testing::remove(&pool, Seeded::Canaries, "we")
+            .await
+            .unwrap(),
+        1
+    );
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn people_teams_rules_and_scopes(pool: PgPool) {
+    let person = testing::Person {
+        email: "guest@example.com".into(),
+        roles: vec!["guest".into()],
+        password: "pw-123456".into(),
+    };
+    let guest = testing::person(&pool, &person).await.unwrap();
+    let team = testing::team(&pool, "ops", &[guest]).await.unwrap();
+    let rule = testing::Permission {
+        name: Some("e2e-run".into()),
+        subject: Subject::Email("guest@example.com".into()),
+        object: "canaries".into(),
+        action: "run".into(),
+        deny: false,
+    };
+    testing::permission(&pool, &rule).await.unwrap();
+    let scope = |name: &str, subject: Subject| testing::AccessScope {
+        name: name.into(),
+        subject,
+        resources: vec!["config".into()],
+        scopes: json!([{ "names": ["checkout"] }]),
+        source: "UI".into(),
+    };
+    let ids = testing::access_scopes(
+        &pool,
+        &[
+            scope("perf-1", Subject::Person(guest)),
+            scope("perf-2", Subject::Team(team)),
+        ],
+    )
+    .await
+    .unwrap();
+    assert_eq!(ids.len(), 2);
+
+    assert_eq!(
+        testing::remove(&pool, Seeded::Permissions, "e2e-")
+            .await
+            .unwrap(),
+        1
+    );
+    assert_eq!(
+        testing::remove(&pool, Seeded::AccessScopes, "perf-")
+            .await
+            .unwrap(),
+        2
+    );
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn catalog_rows_jobs_and_properties(pool: PgPool) {
+    let ids = testing::canary(
+        &pool,
+        &testing::Canary {
+            name: "c".into(),
+            namespace: "default".into(),
+            labels: json!({}),
+            spec: json!({}),
+            source: "UI".into(),
+            checks: vec![check("c")],
+        },
+    )
+    .await
+    .unwrap();
+    let component = testing::Component {
+        name: "svc".into(),
+        kind: Some("Service".into()),
+        icon: None,
+        check: Some(ids.checks[0]),
+    };
+    testing::component(&pool, &component).await.unwrap();
+    testing::component(&pool, &component).await.unwrap();
+    let item = testing::ConfigItem {
+        name: "deploy".into(),
+        config_class: "Deployment".into(),
+        kind: "Kubernetes::Deployment".into(),
+        check: Some(ids.checks[0]),
+    };
+    testing::config_item(&pool, &item).await.unwrap();
+    let relations: i64 = sqlx::query_scalar(
+        "SELECT (SELECT count(*) FROM check_component_relationships) + (SELECT count(*) FROM check_config_relationships)",
+    )
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    assert_eq!(relations, 2);
+
+    let topology = testing::Topology {
+        name: "t".into(),
+        namespace: "default".into(),
+        spec: json!({}),
+        source: "KubernetesCRD".into(),
+    };
+    testing::topology(&pool, &topology).await.unwrap();
+    testing::property(&pool, "logs.disable", "true")
+        .await
+        .unwrap();
+    testing::property(&pool, "logs.disable", "false")
+        .await
+        .unwrap();
+    let job: testing::Job = serde_json::from_value(
+        json!({ "name": "e2e-job", "status": "FAILED", "durationMillis": 10, "at": Utc::now() }),
+    )
+    .unwrap();
+    testing::job_history(&pool, &[job.clone(), job])
+        .await
+        .unwrap();
+    assert_eq!(
+        testing::remove(&pool, Seeded::JobHistory, "e2e-job")
+            .await
+            .unwrap(),
+        2
+    );
+    assert_eq!(
+        testing::remove(&pool, Seeded::Properties, "logs.")
+            .await
+            .unwrap(),
+        1
+    );
+}
