@@ -1,6 +1,7 @@
 //! Errors of the data API, shaped like PostgREST's `{code, message, details, hint}`.
 
 use serde::Serialize;
+use serde_json::Value;
 
 /// Code of a failed relation-level validation (e.g. an access scope without a subject).
 pub const VALIDATION_FAILED: &str = "PGRST400";
@@ -22,6 +23,7 @@ const EMBED_BUDGET: &str = "QD001";
 const BODY_BUDGET: &str = "QD002";
 
 /// An error answer: `status` is the HTTP status, the rest is the JSON body.
+/// `details` is text, or JSON where it lists things (a refused row's problems).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
 #[error("{status} {code}: {message}")]
 pub struct RestError {
@@ -29,7 +31,7 @@ pub struct RestError {
     pub status: u16,
     pub code: String,
     pub message: String,
-    pub details: Option<String>,
+    pub details: Option<Value>,
     pub hint: Option<String>,
 }
 
@@ -55,7 +57,7 @@ impl RestError {
         }
     }
 
-    pub(crate) fn with_details(mut self, details: impl Into<String>) -> Self {
+    pub(crate) fn with_details(mut self, details: impl Into<Value>) -> Self {
         self.details = Some(details.into());
         self
     }
@@ -271,7 +273,7 @@ impl RestError {
             details: pg
                 .and_then(|p| p.detail())
                 .filter(|d| !d.starts_with("Failing row contains"))
-                .map(str::to_owned),
+                .map(Value::from),
             hint: pg.and_then(|p| p.hint()).map(str::to_owned),
         }
     }

@@ -43,7 +43,7 @@ pub(crate) fn validate(validator: Validator, row: &Map<String, Value>) -> Result
     let Some(first) = problems.first() else {
         return Ok(());
     };
-    let details = serde_json::to_string(&problems).unwrap_or_default();
+    let details = serde_json::to_value(&problems).unwrap_or_default();
     Err(RestError::new(400, VALIDATION_FAILED, first.message.clone()).with_details(details))
 }
 
@@ -188,16 +188,14 @@ mod tests {
         assert_eq!(error.status, 400);
         assert_eq!(error.code, VALIDATION_FAILED);
         assert_eq!(error.message, local_messages::NAME_REQUIRED);
-        let details: Vec<Value> =
-            serde_json::from_str(error.details.as_deref().unwrap_or("")).expect("json details");
         assert_eq!(
-            details,
-            vec![
-                json!({"field": "name", "message": local_messages::NAME_REQUIRED}),
-                json!({"field": "subject", "message": messages::SUBJECT_REQUIRED}),
-                json!({"field": "resources", "message": messages::RESOURCES_REQUIRED}),
-                json!({"field": "scopes[0]", "message": messages::SCOPE_EMPTY}),
-            ]
+            error.details,
+            Some(json!([
+                {"field": "name", "message": local_messages::NAME_REQUIRED},
+                {"field": "subject", "message": messages::SUBJECT_REQUIRED},
+                {"field": "resources", "message": messages::RESOURCES_REQUIRED},
+                {"field": "scopes[0]", "message": messages::SCOPE_EMPTY},
+            ]))
         );
     }
 }

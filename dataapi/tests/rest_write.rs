@@ -527,16 +527,16 @@ async fn access_scope_validation_messages(pool: PgPool) {
             "{message}"
         );
         assert_eq!(error.message, message);
-        let details: Vec<Value> =
-            serde_json::from_str(error.details.as_deref().unwrap_or("")).expect("details");
+        let details = error.details.expect("details");
         assert_eq!(details[0]["message"], json!(message));
     }
     let error = post(&pool, me, "access_scopes", "", "", json!({"scopes": [{}]}))
         .await
         .expect_err("all");
-    let details: Vec<Value> =
-        serde_json::from_str(error.details.as_deref().unwrap_or("")).expect("details");
+    let details = error.details.expect("details");
     let messages: Vec<&str> = details
+        .as_array()
+        .expect("a list")
         .iter()
         .filter_map(|d| d["message"].as_str())
         .collect();

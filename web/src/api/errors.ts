@@ -17,22 +17,15 @@ export class ApiError extends Error {
     this.body = body;
   }
 
-  /** Per-field problems: the API's `field`, or the data API's JSON `details`. */
+  /** Per-field problems: the API's `field`, or the data API's `details` list. */
   get fieldProblems(): FieldProblem[] {
     const body = this.body as { field?: unknown; message?: unknown; details?: unknown } | null;
     if (!body || typeof body !== 'object') return [];
     if (typeof body.field === 'string' && typeof body.message === 'string') {
       return [{ field: body.field, message: body.message }];
     }
-    if (typeof body.details === 'string') {
-      try {
-        const parsed: unknown = JSON.parse(body.details);
-        if (Array.isArray(parsed)) {
-          return parsed.filter((p): p is FieldProblem => typeof p?.field === 'string' && typeof p?.message === 'string');
-        }
-      } catch {
-        // details is free text here, not a problem list
-      }
+    if (Array.isArray(body.details)) {
+      return body.details.filter((p): p is FieldProblem => typeof p?.field === 'string' && typeof p?.message === 'string');
     }
     return [];
   }
