@@ -22,7 +22,7 @@ source hack/lib/sample-world.sh
 
 SCHEMATHESIS_VERSION=4.32.5
 SEED=15
-MAX_EXAMPLES=${QD_SCHEMATHESIS_MAX_EXAMPLES:-25}
+MAX_EXAMPLES=${QD_SCHEMATHESIS_MAX_EXAMPLES:-100}
 
 venv="${XDG_CACHE_HOME:-$HOME/.cache}/quarterdeck/schemathesis-$SCHEMATHESIS_VERSION"
 if [ ! -f "$venv/.complete" ]; then
