@@ -90,6 +90,9 @@ pub struct Column {
     pub ty: ColumnType,
     pub access: Access,
     pub reveal: Reveal,
+    /// Whether the column may hold NULL (for a view: whether the registry
+    /// says so; PostgreSQL does not know).
+    pub nullable: bool,
 }
 
 impl Column {

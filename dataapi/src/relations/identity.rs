@@ -8,7 +8,7 @@ pub(super) static RELATIONS: &[Relation] = &[
         "database",
         &[
             ID,
-            w("name", Text),
+            not_null(w("name", Text)),
             personal(w("email", Text)),
             w("avatar", Text),
             w("team_id", Uuid),
@@ -16,7 +16,7 @@ pub(super) static RELATIONS: &[Relation] = &[
             r("type", Text),
             w("properties", Json),
             r("external_id", Text),
-            r("roles", TextArray),
+            not_null(r("roles", TextArray)),
             personal(r("last_login", Timestamp)),
             CREATED_AT,
             UPDATED_AT,
@@ -31,7 +31,7 @@ pub(super) static RELATIONS: &[Relation] = &[
         "database",
         &[
             ID,
-            w("name", Text),
+            not_null(w("name", Text)),
             w("icon", Text),
             holds_secrets(w("spec", Json)),
             SOURCE,
@@ -48,7 +48,12 @@ pub(super) static RELATIONS: &[Relation] = &[
     Relation::new(
         "team_members",
         "database",
-        &[w("team_id", Uuid), w("person_id", Uuid), SOURCE, CREATED_AT],
+        &[
+            not_null(w("team_id", Uuid)),
+            not_null(w("person_id", Uuid)),
+            SOURCE,
+            CREATED_AT,
+        ],
     )
     .writable()
     .guarded()
@@ -62,7 +67,7 @@ pub(super) static RELATIONS: &[Relation] = &[
         "agents",
         &[
             ID,
-            w("name", Text),
+            not_null(w("name", Text)),
             w("description", Text),
             w("hostname", Text),
             w("ip", Text),
@@ -72,7 +77,7 @@ pub(super) static RELATIONS: &[Relation] = &[
             w("properties", Json),
             r("last_seen", Timestamp),
             r("last_received", Timestamp),
-            w("cleanup", Bool),
+            not_null(w("cleanup", Bool)),
             CREATED_BY,
             CREATED_AT,
             UPDATED_AT,

@@ -51,6 +51,14 @@ const fn col(name: &'static str, ty: ColumnType, access: Access) -> Column {
         ty,
         access,
         reveal: Reveal::Everyone,
+        nullable: true,
+    }
+}
+/// A `NOT NULL` column.
+const fn not_null(column: Column) -> Column {
+    Column {
+        nullable: false,
+        ..column
     }
 }
 /// A JSON column that may hold credentials: redacted for non-writers.
@@ -101,13 +109,13 @@ const fn via(fk: &'static str, parent: &'static str) -> ScopeBy {
     ScopeBy::Via { fk, parent }
 }
 
-const ID: Column = i("id", Uuid);
+const ID: Column = not_null(i("id", Uuid));
 const CREATED_BY: Column = i("created_by", Uuid);
-const CREATED_AT: Column = r("created_at", Timestamp);
-const UPDATED_AT: Column = r("updated_at", Timestamp);
+const CREATED_AT: Column = not_null(r("created_at", Timestamp));
+const UPDATED_AT: Column = not_null(r("updated_at", Timestamp));
 const DELETED_AT: Column = w("deleted_at", Timestamp);
-const SOURCE: Column = w("source", Text);
-const AGENT_ID: Column = w("agent_id", Uuid);
+const SOURCE: Column = not_null(w("source", Text));
+const AGENT_ID: Column = not_null(w("agent_id", Uuid));
 const BY: Embed = one("created_by", "people", "created_by");
 const AGENT: Embed = one("agent", "agents", "agent_id");
 
