@@ -9,7 +9,7 @@ it('treats console rows and rows without a source as the UI', () => {
 
 it('names every source, and an unknown one as itself', () => {
   expect(sourceLabel('ConfigFile')).toBe('a local config file');
-  expect(sourceLabel(undefined)).toBe('UI');
+  expect(sourceLabel(undefined)).toBe(sourceLabel(UI_SOURCE));
   expect(sourceLabel('Elsewhere')).toBe('Elsewhere');
 });
 
