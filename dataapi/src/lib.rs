@@ -56,6 +56,7 @@ mod rights;
 mod schema;
 mod scope;
 mod sql;
+pub mod typescript;
 mod validate;
 
 use serde_json::Value;
