@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::Api;
+use common::{Api, Subject};
 use reqwest::{Client, Method, StatusCode};
 use serde_json::{Value, json};
 use sqlx::PgPool;
@@ -85,17 +85,25 @@ async fn each_role_against_the_relations(pool: PgPool) {
                     StatusCode::FORBIDDEN,
                     "{role} {method} {path}: {reply}"
                 );
+                // PostgREST's shape, as every data API error.
+                assert_eq!(reply["code"], "EFORBIDDEN", "{reply}");
+                assert!(reply["message"].is_string(), "{reply}");
                 assert!(
-                    reply["resource"].is_string() && reply["action"].is_string(),
+                    reply["details"]["resource"].is_string()
+                        && reply["details"]["action"].is_string(),
                     "{reply}"
                 );
             }
         }
     }
-    let (status, _) = api
+    let (status, reply) = api
         .call(&Client::new(), Method::GET, "/api/db/canaries", None)
         .await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        reply,
+        json!({"code": "EUNAUTHORIZED", "message": "authentication required", "details": null, "hint": null})
+    );
 }
 
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
@@ -307,11 +315,13 @@ async fn a_guest_sees_exactly_what_their_scopes_match(pool: PgPool) {
     let guest = api.person("guest@example.com", &["guest"], PASSWORD).await;
     api.person("lonely@example.com", &["guest"], PASSWORD).await;
     api.person("root@example.com", &["admin"], PASSWORD).await;
-    sqlx::query("INSERT INTO access_scopes (name, person_id, resources, scopes) VALUES ('prod', $1, '{*}', '[{\"tags\":{\"env\":\"prod\"}}]')")
-        .bind(guest)
-        .execute(&pool)
-        .await
-        .unwrap();
+    api.access_scope(
+        "prod",
+        Subject::Person(guest),
+        &["*"],
+        json!([{"tags": {"env": "prod"}}]),
+    )
+    .await;
     let scoped = api.signed_in("guest@example.com", PASSWORD).await;
     let unscoped = api.signed_in("lonely@example.com", PASSWORD).await;
     let admin = api.signed_in("root@example.com", PASSWORD).await;
@@ -522,11 +532,13 @@ async fn readers_get_no_secrets_contact_details_or_out_of_scope_runs(pool: PgPoo
     api.person("editor@example.com", &["editor"], PASSWORD)
         .await;
     api.person("root@example.com", &["admin"], PASSWORD).await;
-    sqlx::query("INSERT INTO access_scopes (name, person_id, resources, scopes) VALUES ('prod', $1, '{*}', '[{\"tags\":{\"env\":\"prod\"}}]')")
-        .bind(guest)
-        .execute(&pool)
-        .await
-        .unwrap();
+    api.access_scope(
+        "prod",
+        Subject::Person(guest),
+        &["*"],
+        json!([{"tags": {"env": "prod"}}]),
+    )
+    .await;
     sqlx::query(
         "INSERT INTO notifications (name, events, custom_services) \
          VALUES ('hook', '{check.failed}', '[{\"url\": \"https://hooks.example.com/x?token=s3cret\"}]')",

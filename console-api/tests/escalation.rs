@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::Api;
+use common::{Api, Subject};
 use reqwest::{Client, Method, StatusCode};
 use serde_json::{Value, json};
 use sqlx::PgPool;
@@ -62,34 +62,12 @@ impl World {
             .unwrap()
     }
 
-    async fn team(&self, name: &str) -> Uuid {
-        sqlx::query_scalar("INSERT INTO teams (name) VALUES ($1) RETURNING id")
-            .bind(name)
-            .fetch_one(&self.api.pool)
-            .await
-            .unwrap()
-    }
-
-    async fn join(&self, team: Uuid, person: Uuid) {
-        sqlx::query("INSERT INTO team_members (team_id, person_id) VALUES ($1, $2)")
-            .bind(team)
-            .bind(person)
-            .execute(&self.api.pool)
-            .await
-            .unwrap();
-    }
-
     /// A team access scope over canaries labelled env=prod.
     async fn team_scope(&self, team: Uuid, resources: &[&str]) -> Uuid {
-        sqlx::query_scalar(
-            "INSERT INTO access_scopes (name, team_id, resources, scopes) \
-             VALUES ('prod only', $1, $2, '[{\"tags\": {\"env\": \"prod\"}}]') RETURNING id",
-        )
-        .bind(team)
-        .bind(resources.iter().map(|r| r.to_string()).collect::<Vec<_>>())
-        .fetch_one(&self.api.pool)
-        .await
-        .unwrap()
+        let prod = json!([{"tags": {"env": "prod"}}]);
+        self.api
+            .access_scope("prod only", Subject::Team(team), resources, prod)
+            .await
     }
 
     /// A token of the admin with this scope.
@@ -132,11 +110,9 @@ async fn an_editor_cannot_make_itself_admin(pool: PgPool) {
     );
 
     // Even a rule an admin wrote cannot open an admin-only resource.
-    sqlx::query("INSERT INTO permissions (subject_type, person_id, object, action) VALUES ('person', $1, 'people', '*')")
-        .bind(w.editor_id)
-        .execute(&w.api.pool)
-        .await
-        .unwrap();
+    w.api
+        .permission(Subject::Person(w.editor_id), "people", "*", false)
+        .await;
     let (status, _) = w
         .call(
             &w.editor,
@@ -323,11 +299,9 @@ async fn roles_are_assigned_only_by_those_who_hold_them(pool: PgPool) {
     w.api
         .person("second@example.com", &["admin"], PASSWORD)
         .await;
-    sqlx::query("INSERT INTO permissions (subject_type, person_id, object, action, deny) VALUES ('person', $1, 'canaries', 'delete', true)")
-        .bind(w.admin_id)
-        .execute(&w.api.pool)
-        .await
-        .unwrap();
+    w.api
+        .permission(Subject::Person(w.admin_id), "canaries", "delete", true)
+        .await;
     let (status, body) = w
         .call(
             &w.admin,
@@ -365,8 +339,7 @@ async fn access_scopes_are_changed_only_by_those_they_do_not_restrict(pool: PgPo
         .api
         .person("guest@example.com", &["guest"], PASSWORD)
         .await;
-    let team = w.team("prod").await;
-    w.join(team, w.editor_id).await;
+    let team = w.api.team("prod", &[w.editor_id]).await;
     let own = w.team_scope(team, &["canary"]).await;
 
     // Restricted on canaries: it cannot widen a guest's view of them...
@@ -443,12 +416,10 @@ async fn access_scopes_are_changed_only_by_those_they_do_not_restrict(pool: PgPo
 async fn team_membership_is_held_to_the_teams_rights(pool: PgPool) {
     let w = world(pool).await;
     // A team whose rule names something editors lack (a rule an admin wrote).
-    let operators = w.team("operators").await;
-    sqlx::query("INSERT INTO permissions (subject_type, team_id, object, action) VALUES ('team', $1, 'connection', 'read')")
-        .bind(operators)
-        .execute(&w.api.pool)
-        .await
-        .unwrap();
+    let operators = w.api.team("operators", &[]).await;
+    w.api
+        .permission(Subject::Team(operators), "connection", "read", false)
+        .await;
     let join = json!({"team_id": operators, "person_id": w.editor_id});
     let (status, body) = w
         .call(
@@ -466,8 +437,7 @@ async fn team_membership_is_held_to_the_teams_rights(pool: PgPool) {
     assert_eq!(status, StatusCode::CREATED, "{body}");
 
     // Leaving a team sheds its scopes: a member it restricts cannot leave it or delete it.
-    let prod = w.team("prod").await;
-    w.join(prod, w.editor_id).await;
+    let prod = w.api.team("prod", &[w.editor_id]).await;
     w.team_scope(prod, &["canary"]).await;
     let (status, body) = w
         .call(
@@ -548,11 +518,9 @@ async fn run_now_honours_the_token_scope_and_deny_rules(pool: PgPool) {
         .status();
     assert_eq!(status, StatusCode::NOT_FOUND, "the Write preset may");
 
-    sqlx::query("INSERT INTO permissions (subject_type, person_id, object, action, deny) VALUES ('person', $1, 'canaries', 'run', true)")
-        .bind(w.editor_id)
-        .execute(&w.api.pool)
-        .await
-        .unwrap();
+    w.api
+        .permission(Subject::Person(w.editor_id), "canaries", "run", true)
+        .await;
     let (status, _) = w.call(&w.editor, Method::POST, &path, None).await;
     assert_eq!(status, StatusCode::FORBIDDEN, "a deny rule binds Run Now");
 }
@@ -560,8 +528,7 @@ async fn run_now_honours_the_token_scope_and_deny_rules(pool: PgPool) {
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
 async fn a_scoped_writer_stays_inside_its_scope(pool: PgPool) {
     let w = world(pool).await;
-    let team = w.team("prod").await;
-    w.join(team, w.editor_id).await;
+    let team = w.api.team("prod", &[w.editor_id]).await;
     w.team_scope(team, &["canary"]).await;
     let canary = |name: &str, env: &str| json!({"name": name, "namespace": "default", "labels": {"env": env}, "spec": {"http": [{"name": name, "url": "http://127.0.0.1:9/"}]}});
 

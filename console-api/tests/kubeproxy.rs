@@ -249,25 +249,15 @@ async fn callers_limited_by_access_scopes_get_no_cluster_access(pool: PgPool) {
     let get = || reqwest::Client::new().get(&url).bearer_auth(&token).send();
     assert_eq!(get().await.unwrap().status(), StatusCode::OK);
 
-    let team: uuid::Uuid =
-        sqlx::query_scalar("INSERT INTO teams (name) VALUES ('payments') RETURNING id")
-            .fetch_one(&pool)
-            .await
-            .unwrap();
-    sqlx::query("INSERT INTO team_members (team_id, person_id) VALUES ($1, $2)")
-        .bind(team)
-        .bind(editor)
-        .execute(&pool)
-        .await
-        .unwrap();
-    sqlx::query(
-        "INSERT INTO access_scopes (name, team_id, resources, scopes) \
-         VALUES ('payments-only', $1, ARRAY['canary'], '[{\"tags\": {\"team\": \"payments\"}}]')",
+    let team = api.team("payments", &[editor]).await;
+    let payments = serde_json::json!([{"tags": {"team": "payments"}}]);
+    api.access_scope(
+        "payments-only",
+        common::Subject::Team(team),
+        &["canary"],
+        payments,
     )
-    .bind(team)
-    .execute(&pool)
-    .await
-    .unwrap();
+    .await;
     let before = cluster.requests().len();
     let res = get().await.unwrap();
     assert_eq!(res.status(), StatusCode::FORBIDDEN);

@@ -5,7 +5,8 @@
 pub mod tool;
 
 use quarterdeck_api::{AppState, AuthSettings, serve_on};
-use quarterdeck_store::password;
+use quarterdeck_store::testing;
+pub use quarterdeck_store::testing::Subject;
 use reqwest::{Client, StatusCode};
 use serde_json::{Value, json};
 use sqlx::PgPool;
@@ -60,14 +61,53 @@ impl Api {
 
     /// A person with these roles and password.
     pub async fn person(&self, email: &str, roles: &[&str], secret: &str) -> Uuid {
-        sqlx::query_scalar("INSERT INTO people (name, email, roles, password_hash) VALUES ($1, $2, $3, $4) RETURNING id")
-            .bind(email.split('@').next().unwrap_or(email))
-            .bind(email)
-            .bind(roles.iter().map(|r| r.to_string()).collect::<Vec<_>>())
-            .bind(password::hash(secret).unwrap())
-            .fetch_one(&self.pool)
-            .await
-            .unwrap()
+        let person = testing::Person {
+            email: email.into(),
+            roles: roles.iter().map(|r| r.to_string()).collect(),
+            password: secret.into(),
+        };
+        testing::person(&self.pool, &person).await.unwrap()
+    }
+
+    /// A team with these members.
+    pub async fn team(&self, name: &str, members: &[Uuid]) -> Uuid {
+        testing::team(&self.pool, name, members).await.unwrap()
+    }
+
+    /// An access scope of a person or team over `resources`; `scopes` is the JSON array of entries.
+    pub async fn access_scope(
+        &self,
+        name: &str,
+        subject: Subject,
+        resources: &[&str],
+        scopes: Value,
+    ) -> Uuid {
+        let scope = testing::AccessScope {
+            name: name.into(),
+            subject,
+            resources: resources.iter().map(|r| r.to_string()).collect(),
+            scopes,
+            source: "UI".into(),
+        };
+        testing::access_scopes(&self.pool, &[scope]).await.unwrap()[0]
+    }
+
+    /// A permission rule of a person or team on a global object.
+    pub async fn permission(
+        &self,
+        subject: Subject,
+        object: &str,
+        action: &str,
+        deny: bool,
+    ) -> Uuid {
+        let rule = testing::Permission {
+            name: None,
+            subject,
+            object: object.into(),
+            action: action.into(),
+            deny,
+        };
+        testing::permission(&self.pool, &rule).await.unwrap()
     }
 
     /// Signs in through a browser flow; returns the client holding the session cookie.
