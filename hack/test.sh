@@ -63,6 +63,7 @@ say "web: build and sign-in bundle size"
 
 say "web: end to end in headless Chromium against the real API and PostgreSQL"
 cargo build --locked --bin quarterdeck-api --bin quarterdeck-operator
+cargo build --locked -p quarterdeck-store --features testing --bin quarterdeck-seed
 (cd web && CI=true npm run e2e)
 
 say "all checks passed in $((SECONDS - started))s"

@@ -1,7 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { sql } from './db';
+import { seed } from './seed';
 import { ADMIN_STATE, VIEWER_STATE } from './env';
-import { allowConsoleScripts, choose, expectToast, option, snap } from './helpers';
+import { allowConsoleScripts, choose, dbRows, expectToast, option, snap } from './helpers';
 
 const LIST = '/settings/canaries';
 const HTTP = 'e2e-canary-http';
@@ -19,11 +19,16 @@ function row(page: Page, name: string): Locator {
 
 const textbox = (page: Page, name: string) => page.getByRole('textbox', { name, exact: true });
 
-async function specOf(name: string): Promise<{ spec: unknown; labels: unknown; namespace: string; source: string } | undefined> {
-  const [canary] = await sql<{ spec: unknown; labels: unknown; namespace: string; source: string }>(
-    `SELECT spec, labels, namespace, source FROM canaries WHERE name = $1 AND deleted_at IS NULL`,
-    [name],
-  );
+interface Stored {
+  spec: unknown;
+  labels: unknown;
+  namespace: string;
+  source: string;
+}
+
+/** The live canary row, as the admin reads it through the data API. */
+async function specOf(page: Page, name: string): Promise<Stored | undefined> {
+  const [canary] = await dbRows<Stored>(page.request, `canaries?name=eq.${name}&deleted_at=is.null&select=spec,labels,namespace,source`);
   return canary;
 }
 
@@ -36,11 +41,13 @@ async function add(page: Page, type: string): Promise<void> {
 }
 
 test.beforeAll(async () => {
-  await sql(`DELETE FROM canaries WHERE name LIKE 'e2e-canary-%'`);
-  await sql(
-    `INSERT INTO canaries (name, namespace, labels, spec, source) VALUES ($1, 'default', '{"team": "platform"}', $2, 'KubernetesCRD')`,
-    [CRD, { schedule: '@every 5m', http: [{ name: 'crd-home', url: 'https://crd.example' }] }],
-  );
+  await seed('remove', { what: 'canaries', prefix: 'e2e-canary-' });
+  await seed('canary', {
+    name: CRD,
+    labels: { team: 'platform' },
+    spec: { schedule: '@every 5m', http: [{ name: 'crd-home', url: 'https://crd.example' }] },
+    source: 'KubernetesCRD',
+  });
 });
 
 test.describe('as an admin', () => {
@@ -103,7 +110,7 @@ test.describe('as an admin', () => {
     await expect(row(page, HTTP)).toContainText('@every 5m');
     await expect(row(page, HTTP)).toContainText('team:web');
     await snap(page, 'canaries');
-    expect(await specOf(HTTP)).toEqual({
+    expect(await specOf(page, HTTP)).toEqual({
       namespace: 'default',
       source: 'UI',
       labels: { team: 'web' },
@@ -153,7 +160,7 @@ test.describe('as an admin', () => {
     await page.getByRole('button', { name: 'Update', exact: true }).click();
     await expectToast(page, `${HTTP} updated successfully`);
     await expect(page).toHaveURL(new RegExp(`${LIST}$`));
-    expect((await specOf(HTTP))?.spec).toEqual({
+    expect((await specOf(page, HTTP))?.spec).toEqual({
       schedule: '@every 5m',
       http: [{ name: HTTP, url: 'https://example.com/v2', thresholdMillis: 900 }],
     });
@@ -174,7 +181,7 @@ test.describe('as an admin', () => {
       await page.getByRole('button', { name: 'Save', exact: true }).click();
       await expectToast(page, 'spec.exec[0]: exec checks from the console are disabled by the execution policy');
       await expect(page).toHaveURL(`${LIST}/new`);
-      expect(await specOf(EXEC)).toBeUndefined();
+      expect(await specOf(page, EXEC)).toBeUndefined();
 
       const flags = await page.context().newPage();
       await flags.goto('/settings/feature-flags');
@@ -191,7 +198,7 @@ test.describe('as an admin', () => {
     } finally {
       await allowConsoleScripts(page, false);
     }
-    expect((await specOf(EXEC))?.spec).toEqual({ exec: [{ name: 'say-ok', script: 'echo ok' }] });
+    expect((await specOf(page, EXEC))?.spec).toEqual({ exec: [{ name: 'say-ok', script: 'echo ok' }] });
 
     await add(page, 'DNS');
     await expect(page.getByRole('tab', { name: 'Form' })).toHaveCount(0);
@@ -204,7 +211,7 @@ test.describe('as an admin', () => {
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await expectToast(page, `${DNS} created successfully`);
     await expect(row(page, DNS)).toContainText('DNS');
-    expect((await specOf(DNS))?.spec).toEqual({
+    expect((await specOf(page, DNS))?.spec).toEqual({
       schedule: '@every 2h',
       dns: [{ name: 'lookup', query: 'example.com', querytype: 'A' }],
     });
@@ -221,8 +228,8 @@ test.describe('as an admin', () => {
     await expect(page).toHaveURL(new RegExp(`${LIST}$`));
     await expect(row(page, EXEC)).toBeVisible();
     await expect(row(page, DNS)).toHaveCount(0);
-    const [deleted] = await sql<{ deleted: boolean }>(`SELECT deleted_at IS NOT NULL AS deleted FROM canaries WHERE name = $1`, [DNS]);
-    expect(deleted?.deleted).toBe(true);
+    const [deleted] = await dbRows<{ deleted_at: string | null }>(page.request, `canaries?name=eq.${DNS}&select=deleted_at`);
+    expect(deleted?.deleted_at).toBeTruthy();
   });
 
   test('Redis starts at database 0; one folder connection at a time; a new script language starts empty', async ({ page }) => {
@@ -271,13 +278,13 @@ test.describe('as an admin', () => {
     await snap(page, 'canary-crd');
 
     // The server refuses such writes too.
-    const [crd] = await sql<{ id: string }>(`SELECT id FROM canaries WHERE name = $1`, [CRD]);
+    const [crd] = await dbRows<{ id: string }>(page.request, `canaries?name=eq.${CRD}&select=id`);
     const res = await page.request.patch(`/api/db/canaries?id=eq.${crd?.id}`, {
       data: { labels: {} },
       headers: { Origin: new URL(page.url()).origin },
     });
     expect(res.status()).toBe(403);
-    expect((await specOf(CRD))?.labels).toEqual({ team: 'platform' });
+    expect((await specOf(page, CRD))?.labels).toEqual({ team: 'platform' });
   });
 });
 

@@ -1,8 +1,8 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { checkTitle, formatLatency, uptimePercent } from '../src/lib/healthFormat';
-import { sql } from './db';
+import { seed, type SeedRun } from './seed';
 import { ADMIN_STATE, VIEWER, VIEWER_STATE } from './env';
-import { allowConsoleScripts, choose, expectToast, snap } from './helpers';
+import { allowConsoleScripts, choose, dbRows, expectToast, snap } from './helpers';
 
 const NS = 'e2e-detail';
 const CHECK = 'e2e-detail-check';
@@ -30,86 +30,79 @@ let runCheckId = '';
 
 /** A canary with one exec check that passes quickly, scheduled a year away so
  * only Run Now runs it. */
-async function seedCheck(opts: { canary: string; check: string; source: string; lastRunAgo: string; labels: object }): Promise<string> {
-  const spec = { schedule: '@every 1h', exec: [{ name: opts.check, script: 'echo ok' }] };
-  const [canary] = await sql<{ id: string }>(`INSERT INTO canaries (name, namespace, spec, source) VALUES ($1, $2, $3, $4) RETURNING id`, [
-    opts.canary,
-    NS,
-    JSON.stringify(spec),
-    opts.source,
-  ]);
-  const [check] = await sql<{ id: string }>(
-    `INSERT INTO checks (canary_id, type, name, namespace, description, endpoint, spec, labels, severity, status,
-                         last_runtime, next_runtime, last_transition_time)
-     VALUES ($1, 'exec', $2, $3, 'Seeded for the check detail tests', 'echo ok', $4, $5, 'high', 'healthy',
-             now() - $6::interval, now() + interval '1 year', now() - interval '2 hours')
-     RETURNING id`,
-    [canary?.id, opts.check, NS, JSON.stringify(spec.exec[0]), JSON.stringify(opts.labels), opts.lastRunAgo],
-  );
-  if (!check) throw new Error(`seeding ${opts.check} failed`);
-  return check.id;
+async function seedCheck(opts: {
+  canary: string;
+  check: string;
+  source: 'UI' | 'KubernetesCRD';
+  lastRunSecsAgo: number;
+  labels: Record<string, string>;
+  runs?: SeedRun[];
+  rollUpRuns?: boolean;
+}): Promise<string> {
+  const exec = { name: opts.check, script: 'echo ok' };
+  const { checks } = await seed('canary', {
+    name: opts.canary,
+    namespace: NS,
+    spec: { schedule: '@every 1h', exec: [exec] },
+    source: opts.source,
+    checks: [
+      {
+        name: opts.check,
+        type: 'exec',
+        description: 'Seeded for the check detail tests',
+        endpoint: 'echo ok',
+        spec: exec,
+        labels: opts.labels,
+        severity: 'high',
+        status: 'healthy',
+        lastRunSecsAgo: opts.lastRunSecsAgo,
+        transitionedSecsAgo: 2 * 3600,
+        runs: opts.runs ?? [],
+        rollUpRuns: opts.rollUpRuns ?? false,
+      },
+    ],
+  });
+  const [id] = checks;
+  if (!id) throw new Error(`seeding ${opts.check} failed`);
+  return id;
 }
 
 test.beforeAll(async () => {
   // A retried worker seeds afresh.
-  await sql(`DELETE FROM canaries WHERE namespace = $1`, [NS]);
-  await sql(`DELETE FROM components WHERE name = 'e2e-detail-component'`);
-  await sql(`DELETE FROM config_items WHERE name = 'e2e-detail-config'`);
+  await seed('remove', { what: 'canaries', prefix: 'e2e-detail-' });
   checkId = await seedCheck({
     canary: 'e2e-detail-canary',
     check: CHECK,
     source: 'UI',
-    lastRunAgo: '10 minutes',
+    lastRunSecsAgo: 10 * 60,
     labels: { app: 'payments', env: 'prod', region: 'eu-west', team: 'sre', tier: 'backend' },
+    runs: Array.from({ length: RUNS }, (_, i) => ({
+      secsAgo: 10 + i * 50,
+      passed: i % 5 !== 0,
+      durationMs: 20 + i * 50,
+      message: `seeded run ${i}`,
+      ...(i % 5 === 0 ? { error: `seeded failure ${i}` } : {}),
+    })),
+    // The hourly rollups the summary reads, as the engine writes them.
+    rollUpRuns: true,
   });
   crdCheckId = await seedCheck({
     canary: 'e2e-detail-crd',
     check: CRD_CHECK,
     source: 'KubernetesCRD',
-    lastRunAgo: '2 days',
+    lastRunSecsAgo: 2 * 86_400,
     labels: {},
   });
   runCheckId = await seedCheck({
     canary: 'e2e-detail-run',
     check: RUN_CHECK,
     source: 'KubernetesCRD',
-    lastRunAgo: '10 minutes',
+    lastRunSecsAgo: 10 * 60,
     labels: {},
+    runs: [0, 1].map((i) => ({ secsAgo: (10 + i) * 60, passed: true, durationMs: 20, message: `seeded run ${i}` })),
   });
-  await sql(
-    `INSERT INTO check_statuses (check_id, time, status, duration, message)
-     SELECT $1, now() - make_interval(mins => 10 + i), true, 20, 'seeded run ' || i FROM generate_series(0, 1) AS i`,
-    [runCheckId],
-  );
-  await sql(
-    `INSERT INTO check_statuses (check_id, time, status, duration, message, error)
-     SELECT $1, now() - make_interval(secs => 10 + i * 50), i % 5 <> 0, 20 + i * 50, 'seeded run ' || i,
-            CASE WHEN i % 5 = 0 THEN 'seeded failure ' || i END
-     FROM generate_series(0, $2 - 1) AS i`,
-    [checkId, RUNS],
-  );
-  // The hourly rollups the summary reads, as the engine writes them.
-  await sql(
-    `INSERT INTO check_statuses_1h (check_id, created_at, duration, total, passed, failed, latency)
-     SELECT check_id, date_trunc('hour', time), avg(duration)::int, count(*), count(*) FILTER (WHERE status),
-            count(*) FILTER (WHERE NOT status), qd_histogram_sum(qd_histogram_add('{}', qd_latency_bucket(duration)))
-     FROM check_statuses WHERE check_id = $1 GROUP BY 1, 2`,
-    [checkId],
-  );
-  const [component] = await sql<{ id: string }>(
-    `INSERT INTO components (name, type, icon) VALUES ('e2e-detail-component', 'Service', 'server') RETURNING id`,
-  );
-  const [config] = await sql<{ id: string }>(
-    `INSERT INTO config_items (config_class, type, name) VALUES ('Deployment', 'Kubernetes::Deployment', 'e2e-detail-config') RETURNING id`,
-  );
-  await sql(
-    `INSERT INTO check_component_relationships (component_id, check_id, canary_id) SELECT $1, id, canary_id FROM checks WHERE id = $2`,
-    [component?.id, checkId],
-  );
-  await sql(`INSERT INTO check_config_relationships (config_id, check_id, canary_id) SELECT $1, id, canary_id FROM checks WHERE id = $2`, [
-    config?.id,
-    checkId,
-  ]);
+  await seed('component', { name: 'e2e-detail-component', type: 'Service', icon: 'server', check: checkId });
+  await seed('config-item', { name: 'e2e-detail-config', configClass: 'Deployment', type: 'Kubernetes::Deployment', check: checkId });
 });
 
 function dialog(page: Page): Locator {
@@ -124,22 +117,31 @@ function historyRows(page: Page): Locator {
   return dialog(page).getByRole('grid', { name: 'Status history' }).locator('tbody tr');
 }
 
-async function runCount(id: string): Promise<number> {
-  const [row] = await sql<{ n: number }>(`SELECT count(*)::int AS n FROM check_statuses WHERE check_id = $1`, [id]);
-  return row?.n ?? 0;
-}
-
-/** Clicks Run Now and waits for the run's result: the answer comes once the
- * engine has recorded the run. */
-async function runNow(page: Page, modal: Locator): Promise<void> {
-  const answered = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().includes('/api/canary/run/check/'));
-  await modal.getByRole('button', { name: 'Run Now' }).click();
-  expect((await answered).ok()).toBe(true);
+/** The check's recorded runs, as the admin reads them through the data API. */
+async function runCount(page: Page, id: string): Promise<number> {
+  return (await dbRows(page.request, `check_statuses?check_id=eq.${id}&select=time`)).length;
 }
 
 /** The history's total as its pagination shows it ("1 - 50 of 60"). */
-async function expectTotal(page: Page, total: number): Promise<void> {
-  await expect(dialog(page).locator('.pf-v6-c-pagination .pf-v6-c-menu-toggle').first()).toContainText(`of ${total}`);
+async function expectTotal(page: Page, total: number, timeout?: number): Promise<void> {
+  await expect(dialog(page).locator('.pf-v6-c-pagination .pf-v6-c-menu-toggle').first()).toContainText(`of ${total}`, { timeout });
+}
+
+/** How long a Run Now may take on a busy machine: the API waits up to 60 s
+ * for the engine's result. */
+const RUN_NOW_WAIT = 90_000;
+
+/** Clicks Run Now and waits for its outcome, the run in the history (the
+ * button's busy state is too short-lived to wait on); then the answer must
+ * have been a success. */
+async function runNow(page: Page, modal: Locator, before: number): Promise<void> {
+  test.setTimeout(2 * RUN_NOW_WAIT);
+  const answered = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().includes('/api/canary/run/check/'), {
+    timeout: RUN_NOW_WAIT,
+  });
+  await modal.getByRole('button', { name: 'Run Now' }).click();
+  await expectTotal(page, before + 1, RUN_NOW_WAIT);
+  expect((await answered).ok()).toBe(true);
 }
 
 test.describe('as an admin', () => {
@@ -288,10 +290,9 @@ test.describe('as an admin', () => {
   test('Run Now adds a run to the history', async ({ page }) => {
     await page.goto(`/health?checkId=${runCheckId}&timeRange=1h`);
     const modal = dialog(page);
-    const before = await runCount(runCheckId);
+    const before = await runCount(page, runCheckId);
     await expectTotal(page, before);
-    await runNow(page, modal);
-    await expectTotal(page, before + 1);
+    await runNow(page, modal, before);
     await expect(historyRows(page).first()).toContainText('Healthy');
     await expect(historyRows(page).first()).not.toContainText('seeded run');
     await snap(page, 'check-detail-run-now');
@@ -301,10 +302,9 @@ test.describe('as an admin', () => {
     await allowConsoleScripts(page, false);
     await page.goto(`/health?checkId=${checkId}&timeRange=1h`);
     const modal = dialog(page);
-    const before = await runCount(checkId);
+    const before = await runCount(page, checkId);
     await expectTotal(page, before);
-    await runNow(page, modal);
-    await expectTotal(page, before + 1);
+    await runNow(page, modal, before);
     await expect(historyRows(page).first()).toContainText('Unhealthy');
     await expect(historyRows(page).first()).toContainText('exec checks from the console are disabled by the execution policy');
   });
@@ -352,11 +352,7 @@ test.describe('as a viewer', () => {
   });
 
   test('Run Now shows once a permission rule lets the viewer run checks', async ({ page }) => {
-    const [rule] = await sql<{ id: string }>(
-      `INSERT INTO permissions (subject_type, person_id, object, action)
-       SELECT 'person', id, 'canaries', 'run' FROM people WHERE email = $1 RETURNING id`,
-      [VIEWER.email],
-    );
+    await seed('permission', { name: 'e2e-detail-viewer-run', subject: { email: VIEWER.email }, object: 'canaries', action: 'run' });
     try {
       await page.goto(`/health?checkId=${checkId}&timeRange=1h`);
       const modal = dialog(page);
@@ -364,7 +360,7 @@ test.describe('as a viewer', () => {
       await expect(modal.getByRole('button', { name: 'Run Now' })).toBeVisible();
       await expect(modal.getByRole('link', { name: 'Edit' })).toHaveCount(0);
     } finally {
-      await sql(`DELETE FROM permissions WHERE id = $1`, [rule?.id]);
+      await seed('remove', { what: 'permissions', prefix: 'e2e-detail-viewer-run' });
     }
   });
 });

@@ -4,7 +4,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sql } from './db';
+import { dbRows } from './helpers';
+import { seed } from './seed';
 import { ADMIN, ADMIN_STATE, AGENT, CRD_SCOPE, CRD_TEAM, GUEST, MEMBER, USER_PASSWORD, VIEWER, VIEWER_STATE, e2eDatabaseUrl } from './env';
 
 interface Node {
@@ -84,11 +85,11 @@ export default async function globalSetup(config: FullConfig): Promise<void> {
 
   const team = await admin.post('/api/db/teams', { data: { name: CRD_TEAM }, headers: { Prefer: 'return=representation' } });
   if (!team.ok()) throw new Error(`create team: ${team.status()} ${await team.text()}`);
-  await admin.dispose();
 
   // Agents register themselves; the picker needs one to list.
-  await sql(`INSERT INTO agents (name) VALUES ($1)`, [AGENT]);
+  await seed('agent', { name: AGENT });
   syncCrdScope(CRD_TEAM);
-  const [row] = await sql<{ source: string }>(`SELECT source FROM access_scopes WHERE name = $1 AND deleted_at IS NULL`, [CRD_SCOPE]);
+  const [row] = await dbRows<{ source: string }>(admin, `access_scopes?name=eq.${CRD_SCOPE}&deleted_at=is.null&select=source`);
   if (row?.source !== 'KubernetesCRD') throw new Error(`the operator did not sync ${CRD_SCOPE}`);
+  await admin.dispose();
 }

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { sql } from './db';
+import { seed } from './seed';
 import { ADMIN_STATE } from './env';
 import { snap } from './helpers';
 
@@ -23,27 +23,29 @@ function installMarks(): void {
 const marks = (page: Page) => page.evaluate(() => (window as unknown as { __marks: Marks }).__marks);
 
 test.beforeAll(async () => {
-  await sql(`DELETE FROM canaries WHERE name = $1`, [CANARY]);
-  const [canary] = await sql<{ id: string }>(`INSERT INTO canaries (name, namespace, spec) VALUES ($1, $1, '{}') RETURNING id`, [CANARY]);
-  await sql(
-    `INSERT INTO checks (canary_id, type, name, namespace, description, endpoint, labels, status, last_runtime, next_runtime, last_transition_time)
-     SELECT $1, 'http', 'perf-health-' || lpad(g::text, 5, '0'), $2, 'Perf check ' || g, 'https://perf-' || g || '.test',
-            jsonb_build_object('env', (ARRAY['prod', 'dev', 'qa'])[g % 3 + 1], 'team', 'team-' || g % 7),
-            CASE WHEN g % 2 = 0 THEN 'healthy' ELSE 'unhealthy' END,
-            now() - interval '5 minutes', now() + interval '1 year', now() - interval '1 hour'
-     FROM generate_series(1, ${COUNT}) g`,
-    [canary?.id, CANARY],
-  );
-  await sql(
-    `INSERT INTO check_statuses_1h (check_id, created_at, total, passed, failed, latency)
-     SELECT id, date_trunc('hour', now()), 60, 50, 10, array_fill(0, ARRAY[20]) || 60 FROM checks WHERE canary_id = $1`,
-    [canary?.id],
-  );
+  await seed('canary', {
+    name: CANARY,
+    namespace: CANARY,
+    checks: Array.from({ length: COUNT }, (_, i) => {
+      const g = i + 1;
+      return {
+        name: `perf-health-${String(g).padStart(5, '0')}`,
+        type: 'http',
+        description: `Perf check ${g}`,
+        endpoint: `https://perf-${g}.test`,
+        labels: { env: ['prod', 'dev', 'qa'][g % 3] ?? 'prod', team: `team-${g % 7}` },
+        status: g % 2 === 0 ? 'healthy' : 'unhealthy',
+        lastRunSecsAgo: 5 * 60,
+        transitionedSecsAgo: 3600,
+        hourly: { passed: 50, failed: 10, bucket: 20 },
+      };
+    }),
+  });
 });
 
 test.afterAll(async () => {
   // Checks and their rollups go with the canary.
-  await sql(`DELETE FROM canaries WHERE name = $1`, [CANARY]);
+  await seed('remove', { what: 'canaries', prefix: CANARY });
 });
 
 test(`the Health page with ${COUNT} checks becomes interactive`, async ({ page }) => {

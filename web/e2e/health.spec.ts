@@ -1,7 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { sql } from './db';
+import { seed } from './seed';
 import { ADMIN_STATE, AGENT } from './env';
-import { choose, option, snap } from './helpers';
+import { choose, dbRows, option, snap } from './helpers';
 
 test.use({ storageState: ADMIN_STATE });
 
@@ -85,44 +85,29 @@ const SEED: { canary: string; namespace: string; checks: SeedCheck[] }[] = [
 ];
 
 test.beforeAll(async () => {
-  await sql(`DELETE FROM canaries WHERE name LIKE '${PREFIX}-%'`);
+  await seed('remove', { what: 'canaries', prefix: `${PREFIX}-` });
   for (const { canary, namespace, checks } of SEED) {
-    const [row] = await sql<{ id: string }>(`INSERT INTO canaries (name, namespace, spec) VALUES ($1, $2, '{}') RETURNING id`, [
-      canary,
+    await seed('canary', {
+      name: canary,
       namespace,
-    ]);
-    for (const c of checks) {
-      await sql(
-        `WITH c AS (
-           INSERT INTO checks (canary_id, agent_id, type, name, namespace, description, endpoint, labels, status,
-                               last_runtime, next_runtime, last_transition_time)
-           VALUES ($1, CASE WHEN $2 THEN (SELECT id FROM agents WHERE name = $3) ELSE '00000000-0000-0000-0000-000000000000' END,
-                   $4, $5, $6, $7, $8, $9, $10, now() - interval '2 hours', now() + interval '1 year', now() - interval '3 hours')
-           RETURNING id)
-         INSERT INTO check_statuses_1h (check_id, created_at, total, passed, failed, latency)
-         SELECT id, date_trunc('hour', now()), $11::int + $12::int, $11, $12, array_fill(0, ARRAY[$13::int]) || ($11::int + $12::int) FROM c`,
-        [
-          row?.id,
-          Boolean(c.agent),
-          AGENT,
-          c.type,
-          c.name,
-          namespace,
-          c.description ?? null,
-          c.endpoint ?? null,
-          JSON.stringify(c.labels),
-          c.status,
-          c.passed,
-          c.failed,
-          c.bucket,
-        ],
-      );
-    }
+      checks: checks.map((c) => ({
+        name: c.name,
+        type: c.type,
+        status: c.status,
+        labels: c.labels,
+        description: c.description,
+        endpoint: c.endpoint,
+        agent: c.agent ? AGENT : undefined,
+        lastRunSecsAgo: 2 * 3600,
+        transitionedSecsAgo: 3 * 3600,
+        hourly: { passed: c.passed, failed: c.failed, bucket: c.bucket },
+      })),
+    });
   }
 });
 
 test.afterAll(async () => {
-  await sql(`DELETE FROM canaries WHERE name LIKE '${PREFIX}-%'`);
+  await seed('remove', { what: 'canaries', prefix: `${PREFIX}-` });
 });
 
 function table(page: Page): Locator {
@@ -310,7 +295,7 @@ test('the card layout opens the check detail', async ({ page }) => {
 test('a table row opens the check detail', async ({ page }) => {
   await page.goto(`/health?query=${PREFIX}&groupBy=no-group`);
   await row(page, `${PREFIX}-feed`).click();
-  const [check] = await sql<{ id: string }>(`SELECT id FROM checks WHERE name = $1`, [`${PREFIX}-feed`]);
+  const [check] = await dbRows<{ id: string }>(page.request, `checks?name=eq.${PREFIX}-feed&select=id`);
   await expect(page).toHaveURL(new RegExp(`checkId=${check?.id}`));
   await expect(page.getByRole('dialog')).toBeVisible();
 });

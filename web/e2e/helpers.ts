@@ -1,4 +1,4 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { SCREENSHOTS } from './env';
 
@@ -6,6 +6,14 @@ import { SCREENSHOTS } from './env';
 export async function snap(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: `${SCREENSHOTS}${name}.png`, fullPage: true });
+}
+
+/** Rows of the data API (`canaries?name=eq.web&select=spec`), read as the
+ * signed-in user of `request`. */
+export async function dbRows<T>(request: APIRequestContext, query: string): Promise<T[]> {
+  const res = await request.get(`/api/db/${query}`);
+  if (!res.ok()) throw new Error(`GET /api/db/${query}: ${res.status()} ${await res.text()}`);
+  return (await res.json()) as T[];
 }
 
 export async function expectToast(page: Page, text: string): Promise<void> {

@@ -1,7 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { sql } from './db';
+import { seed } from './seed';
 import { ADMIN_STATE, VIEWER_STATE } from './env';
-import { choose, expectToast, snap } from './helpers';
+import { choose, dbRows, expectToast, snap } from './helpers';
 
 const LIST = '/settings/integrations';
 const CRD_TOPOLOGY = 'e2e-crd-topology';
@@ -109,12 +109,12 @@ test.describe('as an admin', () => {
     await snap(page, 'integrations');
 
     // The rows look like the operator's.
-    const [scraper] = await sql<{ spec: unknown; source: string }>(`SELECT spec, source FROM config_scrapers WHERE name = 'e2e-scraper'`);
+    const [scraper] = await dbRows(page.request, 'config_scrapers?name=eq.e2e-scraper&select=spec,source');
     expect(scraper).toEqual({
       source: 'UI',
       spec: { schedule: '@every 30m', kubernetes: [{ clusterName: 'e2e-cluster', maxInflight: 64 }] },
     });
-    const [topology] = await sql(`SELECT namespace, labels, spec, schedule, source FROM topologies WHERE name = 'e2e-topology'`);
+    const [topology] = await dbRows(page.request, 'topologies?name=eq.e2e-topology&select=namespace,labels,spec,schedule,source');
     expect(topology).toEqual({
       namespace: 'default',
       labels: { env: 'e2e' },
@@ -148,7 +148,7 @@ test.describe('as an admin', () => {
     await page.getByRole('button', { name: 'Update', exact: true }).click();
     await expectToast(page, 'e2e-topology updated successfully');
     await expect(page).toHaveURL(new RegExp(`${LIST}$`));
-    const [topology] = await sql(`SELECT spec, schedule FROM topologies WHERE name = 'e2e-topology'`);
+    const [topology] = await dbRows(page.request, 'topologies?name=eq.e2e-topology&select=spec,schedule');
     expect(topology).toEqual({ spec: { type: 'App', schedule: '@every 5m' }, schedule: '@every 5m' });
 
     // The scraper form reads its spec back.
@@ -225,7 +225,7 @@ test.describe('as an admin', () => {
   });
 
   test('the Log Backends tile is hidden while the logs feature is disabled', async ({ page }) => {
-    await sql(`INSERT INTO properties (name, value) VALUES ('logs.disable', 'true')`);
+    await seed('property', { name: 'logs.disable', value: 'true' });
     try {
       await page.goto(LIST);
       const modal = await openAdd(page);
@@ -233,19 +233,16 @@ test.describe('as an admin', () => {
       await expect(direct.getByRole('button', { name: 'Catalog Scraper' })).toBeVisible();
       await expect(direct.getByRole('button', { name: 'Log Backends' })).toHaveCount(0);
     } finally {
-      await sql(`DELETE FROM properties WHERE name = 'logs.disable'`);
+      await seed('remove', { what: 'properties', prefix: 'logs.disable' });
     }
   });
 
   test('a KubernetesCRD integration is read-only', async ({ page }) => {
-    const [crd] = await sql<{ id: string }>(
-      `INSERT INTO topologies (name, namespace, spec, source) VALUES ($1, 'default', '{"type": "App"}', 'KubernetesCRD') RETURNING id`,
-      [CRD_TOPOLOGY],
-    );
+    const crd = await seed('topology', { name: CRD_TOPOLOGY, spec: { type: 'App' }, source: 'KubernetesCRD' });
     await page.goto(LIST);
     await expect(row(page, CRD_TOPOLOGY)).toContainText('KubernetesCRD');
     await row(page, CRD_TOPOLOGY).click();
-    await expect(page).toHaveURL(`${LIST}/topology/${crd?.id}`);
+    await expect(page).toHaveURL(`${LIST}/topology/${crd.id}`);
     await expect(
       page.getByText('Read-Only Mode: This resource is managed by Kubernetes CRD and cannot be edited from the UI.'),
     ).toBeVisible();
@@ -257,7 +254,7 @@ test.describe('as an admin', () => {
     await snap(page, 'integration-crd');
 
     // The server refuses such writes too.
-    const res = await page.request.patch(`/api/db/topologies?id=eq.${crd?.id}`, {
+    const res = await page.request.patch(`/api/db/topologies?id=eq.${crd.id}`, {
       data: { deleted_at: new Date().toISOString() },
       headers: { Origin: new URL(page.url()).origin },
     });
@@ -272,7 +269,7 @@ test.describe('as a viewer', () => {
     await page.goto(LIST);
     await expect(row(page, 'e2e-topology')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Add Integration' })).toHaveCount(0);
-    const [topology] = await sql<{ id: string }>(`SELECT id FROM topologies WHERE name = 'e2e-topology' AND deleted_at IS NULL`);
+    const [topology] = await dbRows<{ id: string }>(page.request, 'topologies?name=eq.e2e-topology&deleted_at=is.null&select=id');
     await page.goto(`${LIST}/topology/${topology?.id}`);
     await expect(page.getByRole('heading', { name: 'Unauthorized', level: 2 })).toBeVisible();
     await expect(page.getByText('You do not have permission to access this page')).toBeVisible();

@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { sql } from './db';
+import { seed, type SeedJob } from './seed';
 import { ADMIN_STATE } from './env';
 import { choose, snap } from './helpers';
 
@@ -17,18 +17,6 @@ function utcDay(days: number): Date {
 }
 
 const isoDate = (d: Date) => d.toISOString().slice(0, 10);
-
-interface Seed {
-  name: string;
-  status: string;
-  resource_type?: string;
-  resource_id?: string;
-  duration_millis: number;
-  details?: unknown;
-  created_at: Date;
-  success_count?: number;
-  error_count?: number;
-}
 
 function table(page: Page): Locator {
   return page.getByRole('grid', { name: 'Job history' }).or(page.getByRole('table', { name: 'Job history' }));
@@ -60,81 +48,64 @@ const fiveDaysAgoNoon = new Date(utcDay(5).getTime() + 12 * 3_600_000);
 const yesterdayNoon = new Date(utcDay(1).getTime() + 12 * 3_600_000);
 
 test.beforeAll(async () => {
-  await sql("DELETE FROM job_history WHERE name LIKE 'e2e-job-%'");
-  await sql('DELETE FROM canaries WHERE name = $1', [CANARY]);
-  [{ id: canaryId }] = await sql<{ id: string }>("INSERT INTO canaries (name, spec) VALUES ($1, '{}') RETURNING id::text", [CANARY]);
-  const jobs: Seed[] = [
+  await seed('remove', { what: 'job_history', prefix: 'e2e-job-' });
+  ({ id: canaryId } = await seed('canary', { name: CANARY }));
+  const jobs: SeedJob[] = [
     {
       name: 'e2e-job-sync',
       status: 'FAILED',
-      resource_type: 'canary',
-      resource_id: canaryId,
-      duration_millis: 1500,
+      resourceType: 'canary',
+      resourceId: canaryId,
+      durationMillis: 1500,
       details: { errors: ['connection refused', 'timed out after 30s'] },
-      created_at: new Date(now - 10 * 60_000),
-      success_count: 3,
-      error_count: 2,
+      at: new Date(now - 10 * 60_000),
+      successCount: 3,
+      errorCount: 2,
     },
     {
       name: 'e2e-job-sync',
       status: 'SUCCESS',
-      resource_type: 'canary',
-      resource_id: canaryId,
-      duration_millis: 900,
-      created_at: new Date(now - 20 * 60_000),
+      resourceType: 'canary',
+      resourceId: canaryId,
+      durationMillis: 900,
+      at: new Date(now - 20 * 60_000),
     },
     {
       name: 'e2e-job-scrape',
       status: 'WARNING',
-      resource_type: 'config_scraper',
-      resource_id: 'scraper-1',
-      duration_millis: 200,
+      resourceType: 'config_scraper',
+      resourceId: 'scraper-1',
+      durationMillis: 200,
       details: { errors: { 'aws/ec2': { error: 'access denied' } }, scrape_summary: { 'AWS::EC2::Instance': { added: 2, updated: 1 } } },
-      created_at: new Date(now - 30 * 60_000),
+      at: new Date(now - 30 * 60_000),
     },
     {
       name: 'e2e-job-topo',
       status: 'RUNNING',
-      resource_type: 'topology',
-      resource_id: 'topology-1',
-      duration_millis: 50,
-      created_at: new Date(now - 40 * 60_000),
+      resourceType: 'topology',
+      resourceId: 'topology-1',
+      durationMillis: 50,
+      at: new Date(now - 40 * 60_000),
     },
     {
       name: 'e2e-job-topo',
       status: 'STOPPED',
-      resource_type: 'topology',
-      resource_id: 'topology-1',
-      duration_millis: 70,
+      resourceType: 'topology',
+      resourceId: 'topology-1',
+      durationMillis: 70,
       details: { errors: [], summary: { reconciled: 3 } },
-      created_at: new Date(now - 50 * 60_000),
+      at: new Date(now - 50 * 60_000),
     },
-    { name: 'e2e-job-old', status: 'FAILED', duration_millis: 10, created_at: fiveDaysAgoNoon },
-    { name: 'e2e-job-yesterday', status: 'FAILED', duration_millis: 10, created_at: yesterdayNoon },
+    { name: 'e2e-job-old', status: 'FAILED', durationMillis: 10, at: fiveDaysAgoNoon },
+    { name: 'e2e-job-yesterday', status: 'FAILED', durationMillis: 10, at: yesterdayNoon },
     ...Array.from({ length: 12 }, (_, i) => ({
       name: 'e2e-job-bulk',
       status: 'FAILED',
-      duration_millis: 100 * (i + 1),
-      created_at: new Date(now - (60 + i) * 60_000),
+      durationMillis: 100 * (i + 1),
+      at: new Date(now - (60 + i) * 60_000),
     })),
   ];
-  for (const job of jobs) {
-    await sql(
-      `INSERT INTO job_history (name, status, resource_type, resource_id, duration_millis, details, success_count, error_count, time_start, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)`,
-      [
-        job.name,
-        job.status,
-        job.resource_type ?? null,
-        job.resource_id ?? null,
-        job.duration_millis,
-        job.details === undefined ? null : JSON.stringify(job.details),
-        job.success_count ?? 0,
-        job.error_count ?? 0,
-        job.created_at,
-      ],
-    );
-  }
+  await seed('job-history', jobs);
 });
 
 test('defaults: SUCCESS excluded, last 2 days, newest first; status colours', async ({ page }) => {
@@ -325,11 +296,15 @@ test('details modal shows only the tabs with content, and none without details',
   await expect(modal.getByRole('tab')).toHaveText(['Reconcile Summary']);
   await expect(modal.getByRole('row').filter({ hasText: 'reconciled' })).toContainText('3');
   await page.keyboard.press('Escape');
+  await expect(modal).toHaveCount(0);
 
-  // No details: no modal.
+  // No details: no modal. Rather than sleep to give one time to show, a
+  // second click opens a modal with details, and it is the only dialog.
   await rows(page, 'e2e-job-topo').filter({ hasText: 'RUNNING' }).locator('td').first().click();
-  await page.waitForTimeout(300);
   await expect(page.getByRole('dialog')).toHaveCount(0);
+  await rows(page, 'e2e-job-topo').filter({ hasText: 'STOPPED' }).click();
+  await expect(modal).toBeVisible();
+  await expect(page.getByRole('dialog')).toHaveCount(1);
 });
 
 test('time range picker: relative and quick ranges; invalid ones are ignored', async ({ page }) => {

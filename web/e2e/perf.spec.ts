@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { sql } from './db';
+import { seed } from './seed';
 import { ADMIN_STATE, GUEST } from './env';
 
 test.use({ storageState: ADMIN_STATE });
@@ -34,11 +34,14 @@ async function clickToEditor(page: Page): Promise<number> {
 }
 
 test('the Access Scopes table with 1,000 rows becomes interactive', async ({ page }) => {
-  await sql(
-    `INSERT INTO access_scopes (name, person_id, resources, scopes)
-     SELECT 'perf-' || lpad(g::text, 4, '0'), p.id, ARRAY['config'], '[{"names":["checkout"]}]'::jsonb
-     FROM generate_series(1, 1000) g, people p WHERE p.email = $1`,
-    [GUEST.email],
+  await seed(
+    'access-scopes',
+    Array.from({ length: 1000 }, (_, i) => ({
+      name: `perf-${String(i + 1).padStart(4, '0')}`,
+      subject: { email: GUEST.email },
+      resources: ['config'],
+      scopes: [{ names: ['checkout'] }],
+    })),
   );
   try {
     await page.addInitScript(installMarks);
@@ -84,6 +87,6 @@ test('the Access Scopes table with 1,000 rows becomes interactive', async ({ pag
       `ACCESS_SCOPES_1000_ROWS in-app navigation: rows rendered ${warmRows} ms after the sidebar click; a row click opens the editor in ${warmClick} ms`,
     );
   } finally {
-    await sql(`DELETE FROM access_scopes WHERE name LIKE 'perf-%'`);
+    await seed('remove', { what: 'access_scopes', prefix: 'perf-' });
   }
 });

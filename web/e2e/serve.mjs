@@ -1,9 +1,9 @@
-// The e2e web server: a fresh database on the server DATABASE_URL names, the
+// The e2e web server: a fresh database on the server DATABASE_URL names (made
+// by quarterdeck-seed, which the tests seed with too), the
 // real quarterdeck-api serving web/dist (or QD_WEB_DIR) on it, and the
 // operator's health check engine (for Run Now).
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 
 const { DATABASE_URL, QD_E2E_DB, QD_E2E_PORT } = process.env;
 if (!DATABASE_URL || !QD_E2E_DB || !QD_E2E_PORT) {
@@ -13,11 +13,11 @@ if (!DATABASE_URL || !QD_E2E_DB || !QD_E2E_PORT) {
 const web = fileURLToPath(new URL('..', import.meta.url));
 const bin = process.env.QD_API_BIN ?? fileURLToPath(new URL('../../target/debug/quarterdeck-api', import.meta.url));
 const operatorBin = process.env.QD_OPERATOR_BIN ?? fileURLToPath(new URL('../../target/debug/quarterdeck-operator', import.meta.url));
+const seedBin = process.env.QD_SEED_BIN ?? fileURLToPath(new URL('../../target/debug/quarterdeck-seed', import.meta.url));
 
-const admin = new pg.Client({ connectionString: DATABASE_URL });
-await admin.connect();
-await admin.query(`CREATE DATABASE "${QD_E2E_DB}"`);
-await admin.end();
+execFileSync(seedBin, ['--database-url', DATABASE_URL, 'create-database', JSON.stringify({ name: QD_E2E_DB })], {
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
 
 const url = new URL(DATABASE_URL);
 url.pathname = `/${QD_E2E_DB}`;

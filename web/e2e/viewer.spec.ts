@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { sql } from './db';
+import { seed } from './seed';
 import { GUEST, VIEWER_STATE } from './env';
 
 test.use({ storageState: VIEWER_STATE });
@@ -29,17 +29,15 @@ test('a viewer sees no Settings and no add buttons', async ({ page }) => {
 });
 
 test("another person's email is withheld: a guest's access scope names the guest", async ({ page }) => {
-  const [scope] = await sql<{ id: string }>(
-    `INSERT INTO access_scopes (name, person_id, resources, scopes)
-     SELECT 'e2e-viewer-scope', id, '{config}', '[{"names": ["e2e-viewer-nothing"]}]' FROM people WHERE email = $1 RETURNING id`,
-    [GUEST.email],
-  );
+  await seed('access-scopes', [
+    { name: 'e2e-viewer-scope', subject: { email: GUEST.email }, resources: ['config'], scopes: [{ names: ['e2e-viewer-nothing'] }] },
+  ]);
   try {
     await page.goto('/settings/access-scopes');
     const row = page.getByRole('row', { name: /e2e-viewer-scope/ });
     await expect(row).toContainText(`${GUEST.first} ${GUEST.last}`);
     await expect(row).not.toContainText(GUEST.email);
   } finally {
-    await sql(`DELETE FROM access_scopes WHERE id = $1`, [scope?.id]);
+    await seed('remove', { what: 'access_scopes', prefix: 'e2e-viewer-scope' });
   }
 });

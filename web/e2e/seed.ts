@@ -1,0 +1,101 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { e2eDatabaseUrl } from './env';
+
+/** The seed fixtures of `store::testing`, as `quarterdeck-seed` takes them. */
+type Subject = { person: string } | { email: string } | { team: string };
+
+export interface SeedRun {
+  secsAgo: number;
+  passed: boolean;
+  durationMs: number;
+  message?: string;
+  error?: string;
+}
+
+export interface SeedCheck {
+  name: string;
+  type: string;
+  status?: 'healthy' | 'unhealthy';
+  labels?: Record<string, string>;
+  description?: string;
+  endpoint?: string;
+  spec?: unknown;
+  severity?: string;
+  /** The agent that runs the check; the local instance when unset. */
+  agent?: string;
+  lastRunSecsAgo?: number;
+  transitionedSecsAgo?: number;
+  /** A year away when unset, so the engine leaves the check as seeded. */
+  nextRunInSecs?: number;
+  runs?: SeedRun[];
+  /** Roll the runs up into hourly rows, as the engine does. */
+  rollUpRuns?: boolean;
+  /** This hour's rollup: every run in latency bucket `bucket` (at most 1.25^bucket ms). */
+  hourly?: { passed: number; failed: number; bucket: number };
+}
+
+export interface SeedJob {
+  name: string;
+  status: string;
+  resourceType?: string;
+  resourceId?: string;
+  durationMillis: number;
+  details?: unknown;
+  successCount?: number;
+  errorCount?: number;
+  at: Date;
+}
+
+type Source = 'UI' | 'KubernetesCRD';
+type Id = { id: string };
+
+interface Fixtures {
+  'drop-database': { args: { name: string }; ids: Record<string, never> };
+  agent: { args: { name: string }; ids: Id };
+  permission: { args: { name?: string; subject: Subject; object: string; action: string; deny?: boolean }; ids: Id };
+  'access-scopes': {
+    args: { name: string; subject: Subject; resources: string[]; scopes: unknown[]; source?: Source }[];
+    ids: { ids: string[] };
+  };
+  /** Replaces a canary of the same namespace and name. */
+  canary: {
+    args: { name: string; namespace?: string; labels?: Record<string, string>; spec?: unknown; source?: Source; checks?: SeedCheck[] };
+    ids: { id: string; checks: string[] };
+  };
+  component: { args: { name: string; type?: string; icon?: string; check?: string }; ids: Id };
+  'config-item': { args: { name: string; configClass: string; type: string; check?: string }; ids: Id };
+  topology: { args: { name: string; namespace?: string; spec?: unknown; source?: Source }; ids: Id };
+  property: { args: { name: string; value: string }; ids: Record<string, never> };
+  'job-history': { args: SeedJob[]; ids: { ids: string[] } };
+  /** Deletes the seeded rows whose name starts with `prefix`. */
+  remove: {
+    args: { what: 'canaries' | 'access_scopes' | 'permissions' | 'properties' | 'job_history'; prefix: string };
+    ids: { removed: number };
+  };
+}
+
+const bin = process.env.QD_SEED_BIN ?? fileURLToPath(new URL('../../target/debug/quarterdeck-seed', import.meta.url));
+
+/** Seeds the e2e database (or `databaseUrl`) with one fixture; answers the ids it created. */
+export function seed<F extends keyof Fixtures>(
+  fixture: F,
+  args: Fixtures[F]['args'],
+  databaseUrl = e2eDatabaseUrl(),
+): Promise<Fixtures[F]['ids']> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, ['--database-url', databaseUrl, fixture], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('error', (e) =>
+      reject(new Error(`${bin}: ${e.message} (build it: cargo build -p quarterdeck-store --features testing --bin quarterdeck-seed)`)),
+    );
+    child.on('close', (code) => {
+      if (code === 0) resolve(JSON.parse(out) as Fixtures[F]['ids']);
+      else reject(new Error(`seed ${fixture} failed (${code}): ${err.trim()}`));
+    });
+    child.stdin.end(JSON.stringify(args));
+  });
+}
