@@ -25,7 +25,7 @@ fi
 shopt -s nullglob
 crds=("$crd_dir"/*.yaml)
 if ((${#crds[@]} == 0)); then
-  echo "no CRDs in $crd_dir; run: cargo run -p quarterdeck-crds --bin crdgen" >&2
+  echo "no CRDs in $crd_dir; run: cargo xtask crdgen" >&2
   exit 1
 fi
 

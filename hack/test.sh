@@ -36,7 +36,8 @@ say "cargo test"
 cargo test --workspace --locked
 
 say "CRD YAML: drift and offline validation"
-cargo run --quiet --locked -p quarterdeck-crds --bin crdgen -- --check
+cargo xtask crdgen --check
+cargo xtask openapi --check
 hack/check-crds.sh
 
 say "CRD YAML: the CustomResourceDefinition validation of the oldest Kubernetes the chart supports"

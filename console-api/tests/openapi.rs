@@ -5,7 +5,7 @@ mod common;
 use common::Api;
 use sqlx::PgPool;
 
-const REGENERATE: &str = "cargo run -p quarterdeck-api --bin openapi > console-api/openapi.json";
+const REGENERATE: &str = "cargo xtask openapi";
 
 #[test]
 fn the_committed_document_is_up_to_date() {

@@ -1,7 +1,7 @@
 //! Quarterdeck's custom resources (`quarterdeck.dev/v1`, all namespaced).
 //!
 //! Field names follow the public product Quarterdeck resembles, so its manifests migrate by
-//! changing `apiVersion` only. The crate does no IO; `crdgen` writes the generated YAML.
+//! changing `apiVersion` only. The crate does no IO; `cargo xtask crdgen` writes the generated YAML.
 
 pub mod access_scope;
 pub mod canary;

@@ -5,7 +5,7 @@ mod common;
 use std::collections::BTreeSet;
 use std::fs;
 
-const REGENERATE: &str = "run `cargo run -p quarterdeck-crds --bin crdgen` and commit the result";
+const REGENERATE: &str = "run `cargo xtask crdgen` and commit the result";
 
 #[test]
 fn committed_crds_match_the_types() {
