@@ -48,10 +48,7 @@ impl Caller {
         if self.authorizer.can(resource, action) {
             Ok(())
         } else {
-            Err(ApiError::Denied {
-                resource: resource.to_owned(),
-                action: action.as_str(),
-            })
+            Err(ApiError::denied(resource, action.as_str()))
         }
     }
 
@@ -209,7 +206,7 @@ pub fn check_same_origin(
         return Ok(());
     }
     let refuse = |why: String| {
-        Err(ApiError::Forbidden(format!(
+        Err(ApiError::forbidden(format!(
             "cross-site request refused: {why}"
         )))
     };

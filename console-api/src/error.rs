@@ -1,31 +1,42 @@
+use std::borrow::Cow;
+
 use axum::Json;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde_json::{Value, json};
+use serde::Serialize;
+use utoipa::ToSchema;
 
-/// An error answered as JSON `{ "error": code, "message": text, ... }`.
-/// Internal causes are logged, never sent to the client.
+use crate::integrations::ValueError;
+
+/// An error answered as an [`ErrorBody`]. Internal causes are logged, never
+/// sent to the client.
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
     #[error("authentication required")]
     Unauthorized,
-    /// The caller lacks `action` on `resource`.
-    #[error("forbidden: {action} on {resource} is not allowed")]
-    Denied {
-        resource: String,
-        action: &'static str,
+    /// Refused; `resource` and `action` when a right of the matrix is missing.
+    #[error("{message}")]
+    Forbidden {
+        message: String,
+        resource: Option<String>,
+        action: Option<&'static str>,
     },
-    #[error("{0}")]
-    Forbidden(String),
     #[error("{0}")]
     NotFound(String),
     #[error("{0}")]
     BadRequest(String),
-    /// Bad input in one field.
+    /// Bad input in one field; `errors` when it fails a JSON Schema.
     #[error("{message}")]
     Invalid {
-        field: &'static str,
+        field: Cow<'static, str>,
         message: String,
+        errors: Option<Vec<ValueError>>,
+    },
+    /// The path answers only `allow`.
+    #[error("{message}")]
+    MethodNotAllowed {
+        message: String,
+        allow: &'static str,
     },
     #[error("{0}")]
     Conflict(String),
@@ -44,6 +55,28 @@ pub enum ApiError {
     Sqlx(#[from] sqlx::Error),
 }
 
+/// An error of the console API.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ErrorBody {
+    /// `EUNAUTHORIZED`, `EFORBIDDEN`, `ENOTFOUND`, `EINVALID`, `EMETHOD`,
+    /// `ECONFLICT`, `EGONE`, `ETOOMANYREQUESTS`, `EUNAVAILABLE`, `EINTERNAL`.
+    pub error: &'static str,
+    pub message: String,
+    /// With EFORBIDDEN for a missing right: the resource refused.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resource: Option<String>,
+    /// With EFORBIDDEN for a missing right: the action refused.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub action: Option<&'static str>,
+    /// With EINVALID: the field at fault.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// With EINVALID on a value checked against a JSON Schema: every way it
+    /// fails, ordered by path.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub errors: Option<Vec<ValueError>>,
+}
+
 impl From<quarterdeck_store::Error> for ApiError {
     fn from(e: quarterdeck_store::Error) -> Self {
         match e {
@@ -54,19 +87,39 @@ impl From<quarterdeck_store::Error> for ApiError {
 }
 
 impl ApiError {
-    pub fn invalid(field: &'static str, message: impl Into<String>) -> Self {
+    pub fn invalid(field: impl Into<Cow<'static, str>>, message: impl Into<String>) -> Self {
         ApiError::Invalid {
-            field,
+            field: field.into(),
             message: message.into(),
+            errors: None,
+        }
+    }
+
+    pub fn forbidden(message: impl Into<String>) -> Self {
+        ApiError::Forbidden {
+            message: message.into(),
+            resource: None,
+            action: None,
+        }
+    }
+
+    /// The caller lacks `action` on `resource`.
+    pub fn denied(resource: impl Into<String>, action: &'static str) -> Self {
+        let resource = resource.into();
+        ApiError::Forbidden {
+            message: format!("forbidden: {action} on {resource} is not allowed"),
+            resource: Some(resource),
+            action: Some(action),
         }
     }
 
     pub(crate) fn status_and_code(&self) -> (StatusCode, &'static str) {
         match self {
             Self::Unauthorized => (StatusCode::UNAUTHORIZED, "EUNAUTHORIZED"),
-            Self::Denied { .. } | Self::Forbidden(_) => (StatusCode::FORBIDDEN, "EFORBIDDEN"),
+            Self::Forbidden { .. } => (StatusCode::FORBIDDEN, "EFORBIDDEN"),
             Self::NotFound(_) => (StatusCode::NOT_FOUND, "ENOTFOUND"),
             Self::BadRequest(_) | Self::Invalid { .. } => (StatusCode::BAD_REQUEST, "EINVALID"),
+            Self::MethodNotAllowed { .. } => (StatusCode::METHOD_NOT_ALLOWED, "EMETHOD"),
             Self::Conflict(_) => (StatusCode::CONFLICT, "ECONFLICT"),
             Self::Gone(_) => (StatusCode::GONE, "EGONE"),
             Self::TooManyRequests { .. } => (StatusCode::TOO_MANY_REQUESTS, "ETOOMANYREQUESTS"),
@@ -76,41 +129,68 @@ impl ApiError {
             }
         }
     }
-}
 
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let (status, code) = self.status_and_code();
+    /// The body this error is answered with.
+    pub(crate) fn body(self) -> ErrorBody {
+        let (status, error) = self.status_and_code();
         let message = if status == StatusCode::INTERNAL_SERVER_ERROR {
             tracing::error!(error = %self, "request failed");
             "internal error".to_owned()
         } else {
             self.to_string()
         };
-        let mut body = json!({ "error": code, "message": message });
-        match &self {
-            Self::Denied { resource, action } => {
-                body["resource"] = Value::from(resource.as_str());
-                body["action"] = Value::from(*action);
+        let mut body = ErrorBody {
+            error,
+            message,
+            resource: None,
+            action: None,
+            field: None,
+            errors: None,
+        };
+        match self {
+            Self::Forbidden {
+                resource, action, ..
+            } => {
+                body.resource = resource;
+                body.action = action;
             }
-            Self::Invalid { field, .. } => body["field"] = Value::from(*field),
+            Self::Invalid { field, errors, .. } => {
+                body.field = Some(field.into_owned());
+                body.errors = errors;
+            }
             _ => {}
         }
-        let mut response = (status, Json(body)).into_response();
+        body
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let (status, _) = self.status_and_code();
+        let challenge = matches!(self, Self::Unauthorized);
+        let retry_after = match &self {
+            Self::TooManyRequests { retry_after, .. } => Some(*retry_after),
+            _ => None,
+        };
+        let allow = match &self {
+            Self::MethodNotAllowed { allow, .. } => Some(*allow),
+            _ => None,
+        };
+        let mut response = (status, Json(self.body())).into_response();
         let headers = response.headers_mut();
-        match &self {
-            Self::Unauthorized => {
-                // A Bearer challenge: browsers only prompt for Basic, and a
-                // prompt would hang the console's own requests.
-                headers.insert(
-                    header::WWW_AUTHENTICATE,
-                    HeaderValue::from_static("Bearer realm=\"quarterdeck\""),
-                );
-            }
-            Self::TooManyRequests { retry_after, .. } => {
-                headers.insert(header::RETRY_AFTER, HeaderValue::from(*retry_after));
-            }
-            _ => {}
+        if challenge {
+            // A Bearer challenge: browsers only prompt for Basic, and a
+            // prompt would hang the console's own requests.
+            headers.insert(
+                header::WWW_AUTHENTICATE,
+                HeaderValue::from_static("Bearer realm=\"quarterdeck\""),
+            );
+        }
+        if let Some(allow) = allow {
+            headers.insert(header::ALLOW, HeaderValue::from_static(allow));
+        }
+        if let Some(seconds) = retry_after {
+            headers.insert(header::RETRY_AFTER, HeaderValue::from(seconds));
         }
         response
     }

@@ -7,7 +7,9 @@ use axum::body::Body;
 use axum::http::header::{self, HeaderName};
 use axum::http::{HeaderMap, HeaderValue, Method, Request, StatusCode};
 use axum::response::{IntoResponse, Response};
-use serde_json::json;
+use serde::Serialize;
+use serde_json::Value;
+use utoipa::ToSchema;
 
 use quarterdeck_dataapi::{self as rest, Visibility};
 
@@ -117,10 +119,7 @@ impl KubeProxy {
             }
             &self.reader
         } else {
-            return error_status(ApiError::Denied {
-                resource: RESOURCE.to_owned(),
-                action: Action::Read.as_str(),
-            });
+            return Status::from(ApiError::denied(RESOURCE, Action::Read.as_str())).into_response();
         };
         if request.headers().contains_key(header::UPGRADE) {
             return status(
@@ -236,43 +235,78 @@ fn forwarded_headers(headers: &HeaderMap) -> HeaderMap {
 }
 
 /// An error as a Kubernetes `Status`, which kubectl prints.
-pub fn status(code: StatusCode, reason: &str, message: String) -> Response {
-    let body = json!({
-        "kind": "Status",
-        "apiVersion": "v1",
-        "metadata": {},
-        "status": "Failure",
-        "message": message,
-        "reason": reason,
-        "code": code.as_u16(),
-    });
-    (code, axum::Json(body)).into_response()
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Status {
+    /// `Status`.
+    kind: &'static str,
+    /// `v1`.
+    api_version: &'static str,
+    #[schema(value_type = Object)]
+    metadata: Value,
+    /// `Failure`.
+    status: &'static str,
+    message: String,
+    /// `Unauthorized`, `Forbidden`, `BadRequest`, `NotImplemented`,
+    /// `RequestEntityTooLarge`, `ServiceUnavailable`, ...
+    reason: &'static str,
+    /// The HTTP status.
+    code: u16,
+}
+
+impl Status {
+    pub fn failure(code: StatusCode, reason: &'static str, message: String) -> Self {
+        Status {
+            kind: "Status",
+            api_version: "v1",
+            metadata: Value::Object(Default::default()),
+            status: "Failure",
+            message,
+            reason,
+            code: code.as_u16(),
+        }
+    }
+}
+
+impl IntoResponse for Status {
+    fn into_response(self) -> Response {
+        let code = StatusCode::from_u16(self.code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        let mut response = (code, axum::Json(self)).into_response();
+        if code == StatusCode::UNAUTHORIZED {
+            response.headers_mut().insert(
+                header::WWW_AUTHENTICATE,
+                HeaderValue::from_static("Bearer realm=\"quarterdeck\""),
+            );
+        }
+        response
+    }
 }
 
 /// A refusal of the API (401, 403, 503, ...) in the proxy's `Status` shape.
-pub fn error_status(error: ApiError) -> Response {
-    let (code, _) = error.status_and_code();
-    let reason = match code {
-        StatusCode::UNAUTHORIZED => "Unauthorized",
-        StatusCode::FORBIDDEN => "Forbidden",
-        StatusCode::SERVICE_UNAVAILABLE => "ServiceUnavailable",
-        StatusCode::TOO_MANY_REQUESTS => "TooManyRequests",
-        _ => "InternalError",
-    };
-    let message = if code == StatusCode::INTERNAL_SERVER_ERROR {
-        tracing::error!(error = %error, "proxy request failed");
-        "internal error".to_owned()
-    } else {
-        error.to_string()
-    };
-    let mut response = status(code, reason, message);
-    if code == StatusCode::UNAUTHORIZED {
-        response.headers_mut().insert(
-            header::WWW_AUTHENTICATE,
-            HeaderValue::from_static("Bearer realm=\"quarterdeck\""),
-        );
+impl From<ApiError> for Status {
+    fn from(error: ApiError) -> Self {
+        let (code, _) = error.status_and_code();
+        let reason = match code {
+            StatusCode::UNAUTHORIZED => "Unauthorized",
+            StatusCode::FORBIDDEN => "Forbidden",
+            StatusCode::SERVICE_UNAVAILABLE => "ServiceUnavailable",
+            StatusCode::TOO_MANY_REQUESTS => "TooManyRequests",
+            StatusCode::BAD_REQUEST => "BadRequest",
+            _ => "InternalError",
+        };
+        let message = if code == StatusCode::INTERNAL_SERVER_ERROR {
+            tracing::error!(error = %error, "proxy request failed");
+            "internal error".to_owned()
+        } else {
+            error.to_string()
+        };
+        Status::failure(code, reason, message)
     }
-    response
+}
+
+/// The response of [`Status::failure`].
+pub fn status(code: StatusCode, reason: &'static str, message: String) -> Response {
+    Status::failure(code, reason, message).into_response()
 }
 
 #[cfg(test)]

@@ -14,7 +14,8 @@ use crate::Error;
 use crate::rbac::{Action, Authorizer};
 
 /// One allow or deny rule.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
+#[schema(as = PermissionRule)]
 pub struct Rule {
     pub id: Uuid,
     pub subject_type: String,
@@ -29,6 +30,7 @@ pub struct Rule {
     /// The rows the rule is about, when it selects them (`spec.object` of a
     /// Permission resource; see `rbac::selector`).
     #[serde(default)]
+    #[schema(value_type = Option<Object>)]
     pub object_selector: Option<serde_json::Value>,
 }
 

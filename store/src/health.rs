@@ -372,7 +372,7 @@ pub fn percentile(histogram: &[i32], p: f64) -> Option<f64> {
 }
 
 /// Uptime counts of a check over a range.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, utoipa::ToSchema)]
 pub struct Uptime {
     pub passed: i64,
     pub failed: i64,
@@ -380,12 +380,14 @@ pub struct Uptime {
     pub last_fail: Option<DateTime<Utc>>,
 }
 
-/// Latency percentiles of a check over a range, in milliseconds.
-#[derive(Debug, Clone, Default, Serialize)]
+/// Latency percentiles of a check over a range, in milliseconds (the
+/// summary's come from hourly histograms, within 25 %).
+#[derive(Debug, Clone, Default, Serialize, utoipa::ToSchema)]
 pub struct Latency {
     pub p95: Option<f64>,
     pub p97: Option<f64>,
     pub p99: Option<f64>,
+    /// p95 over the last hour.
     #[serde(rename = "rolling1h")]
     pub rolling_1h: Option<f64>,
 }
@@ -401,8 +403,8 @@ impl Latency {
     }
 }
 
-/// One row of the health summary.
-#[derive(Debug, Clone, Serialize)]
+/// One row of the health summary: a check with its uptime and latency.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct CheckSummary {
     pub id: Uuid,
     pub canary_id: Uuid,
@@ -413,10 +415,12 @@ pub struct CheckSummary {
     pub namespace: Option<String>,
     #[serde(rename = "type")]
     pub check_type: String,
+    /// `healthy`, `unhealthy`, or null before the first run.
     pub status: Option<String>,
     pub description: Option<String>,
     pub endpoint: Option<String>,
     pub icon: Option<String>,
+    #[schema(value_type = Object)]
     pub labels: Value,
     pub owner: Option<String>,
     pub severity: Option<String>,
@@ -598,7 +602,7 @@ pub async fn visible(
 }
 
 /// One entry of a check's status history.
-#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct StatusEntry {
     pub time: DateTime<Utc>,
     /// Milliseconds.
@@ -606,6 +610,7 @@ pub struct StatusEntry {
     pub status: bool,
     pub message: Option<String>,
     pub error: Option<String>,
+    #[schema(value_type = Option<Object>)]
     pub details: Option<Json<Value>>,
 }
 
@@ -657,7 +662,8 @@ pub async fn history(
 }
 
 /// A check's uptime and latency over a range, and its runs bucketed for a chart.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[schema(as = CheckMetrics)]
 pub struct Metrics {
     pub uptime: Uptime,
     pub latency: Latency,
@@ -665,7 +671,7 @@ pub struct Metrics {
 }
 
 /// Runs within one bucket of time.
-#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct SeriesPoint {
     pub time: DateTime<Utc>,
     pub passed: i64,

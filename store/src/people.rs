@@ -10,12 +10,13 @@ use crate::{Error, password};
 pub const ADMIN_EMAIL: &str = "admin@localhost";
 
 /// A person as the API shows them: never the password hash.
-#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct Person {
     pub id: Uuid,
     pub name: String,
     pub email: Option<String>,
     pub avatar: Option<String>,
+    /// null for humans; `agent` or `access_token` for machine identities.
     #[sqlx(rename = "type")]
     #[serde(rename = "type")]
     pub kind: Option<String>,
@@ -128,7 +129,7 @@ pub const ROLES: &[&str] = &[
 ];
 
 /// A person as the user-management screen lists them.
-#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct PersonWithRoles {
     #[sqlx(flatten)]
     #[serde(flatten)]

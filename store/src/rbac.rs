@@ -18,8 +18,10 @@
 /// lists the variants in order, and parsing anything else fails naming the
 /// field ([`Unknown`]).
 macro_rules! named_enum {
+    // `$text` is a `tt`, not a `literal`: a `literal` reaches derive macros
+    // wrapped in an invisible group, and utoipa then misses the serde rename.
     ($(#[$meta:meta])* pub enum $name:ident as $field:literal {
-        $($(#[$vmeta:meta])* $variant:ident = $text:literal,)*
+        $($(#[$vmeta:meta])* $variant:ident = $text:tt,)*
     }) => {
         $(#[$meta])*
         #[derive(

@@ -78,7 +78,8 @@ pub struct IntegrationOption {
 }
 
 /// One way the values fail the schema.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[schema(as = ValueProblem)]
 pub struct ValueError {
     /// A JSON Pointer into the values; empty for the values object itself.
     pub path: String,

@@ -3,23 +3,25 @@
 
 use std::time::{Duration, Instant};
 
+use axum::Json;
 use axum::body::Bytes;
-use axum::extract::{Path, Query, State};
+use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use axum::{Json, Router};
 use chrono::{DateTime, Utc};
 use futures::FutureExt;
 use quarterdeck_dataapi as rest;
-use quarterdeck_store::health::{self, HistoryQuery};
+use quarterdeck_store::health::{self, HistoryQuery, StatusEntry};
 use quarterdeck_store::placement;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 use uuid::Uuid;
 
 use crate::auth::Caller;
-use crate::body::Body;
+use crate::body::{Body, Path, Query};
+use crate::error::ErrorBody;
 use crate::rbac::Action;
 use crate::summary_cache::Key;
 use crate::{ApiError, AppState};
@@ -29,15 +31,12 @@ const RUN_NOW_WAIT: Duration = Duration::from_secs(60);
 /// The range the summary covers when none is given.
 const DEFAULT_RANGE: Duration = Duration::from_secs(3600);
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route(
-            "/api/canary/api/summary",
-            get(summary_get).post(summary_post),
-        )
-        .route("/api/canary/api", get(history))
-        .route("/api/canary/api/graph", get(graph))
-        .route("/api/canary/run/check/{id}", post(run_now))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(summary_get, summary_post))
+        .routes(routes!(history))
+        .routes(routes!(graph))
+        .routes(routes!(run_now))
 }
 
 /// A point in time: RFC 3339, or a duration ago such as `1h` or `7d`.
@@ -61,7 +60,8 @@ fn canary_rules(caller: &Caller) -> Option<Vec<rest::ScopeRule>> {
     rest::visibility(&caller.person.roles, &caller.access_scopes).canary
 }
 
-#[derive(Debug, Default, Deserialize, utoipa::IntoParams, utoipa::ToSchema)]
+#[derive(Debug, Default, Deserialize, IntoParams, ToSchema)]
+#[into_params(parameter_in = Query)]
 pub(crate) struct SummaryQuery {
     /// Start of the range: RFC 3339 or a duration ago (`1h`, `7d`); default 1h.
     since: Option<String>,
@@ -69,8 +69,14 @@ pub(crate) struct SummaryQuery {
     check_id: Option<Uuid>,
 }
 
+/// Every check the caller may see, with uptime and latency over the range.
 #[utoipa::path(get, path = "/api/canary/api/summary", tag = "health", params(SummaryQuery),
-    responses((status = 200, body = crate::openapi::HealthSummary), (status = 400, body = crate::openapi::ErrorBody), (status = 401, body = crate::openapi::ErrorBody), (status = 403, body = crate::openapi::ErrorBody)))]
+    responses(
+        (status = 200, body = Summary),
+        (status = 400, body = ErrorBody),
+        (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody)))]
+#[tracing::instrument(skip_all, fields(person = %caller.person.id, check = ?query.check_id))]
 pub(crate) async fn summary_get(
     State(state): State<AppState>,
     caller: Caller,
@@ -79,8 +85,14 @@ pub(crate) async fn summary_get(
     summary(&state, &caller, query).await
 }
 
+/// As GET, with the query as a JSON body.
 #[utoipa::path(post, path = "/api/canary/api/summary", tag = "health", request_body = SummaryQuery,
-    responses((status = 200, body = crate::openapi::HealthSummary), (status = 400, body = crate::openapi::ErrorBody), (status = 401, body = crate::openapi::ErrorBody), (status = 403, body = crate::openapi::ErrorBody)))]
+    responses(
+        (status = 200, body = Summary),
+        (status = 400, body = ErrorBody),
+        (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody)))]
+#[tracing::instrument(skip_all, fields(person = %caller.person.id, check = ?query.check_id))]
 pub(crate) async fn summary_post(
     State(state): State<AppState>,
     caller: Caller,
@@ -138,8 +150,12 @@ async fn summary(
     Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
 }
 
-#[derive(Serialize)]
+/// The health summary. Served from a cache shared by callers with the
+/// same access scopes, so the handler answers its serialized bytes.
+#[derive(Serialize, ToSchema)]
+#[schema(as = HealthSummary)]
 pub(crate) struct Summary {
+    /// Milliseconds the summary took.
     duration: u64,
     #[serde(rename = "runnerName")]
     runner_name: &'static str,
@@ -157,8 +173,9 @@ async fn require_visible(state: &AppState, caller: &Caller, check: Uuid) -> Resu
     }
 }
 
-#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[derive(Debug, Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
 pub(crate) struct HistoryParams {
     /// The check id.
     check: Uuid,
@@ -177,13 +194,30 @@ pub(crate) struct HistoryParams {
     duration: Option<i32>,
 }
 
+/// A page of a check's status history, newest first.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct StatusHistory {
+    data: Vec<StatusEntry>,
+    #[serde(rename = "totalEntries")]
+    total_entries: i64,
+    /// Always null: errors answer an error status.
+    error: Option<String>,
+}
+
+/// A check's status history.
 #[utoipa::path(get, path = "/api/canary/api", tag = "health", params(HistoryParams),
-    responses((status = 200, body = crate::openapi::StatusHistory), (status = 400, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody)))]
+    responses(
+        (status = 200, body = StatusHistory),
+        (status = 400, body = ErrorBody),
+        (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody)))]
+#[tracing::instrument(skip_all, fields(person = %caller.person.id, check = %params.check))]
 pub(crate) async fn history(
     State(state): State<AppState>,
     caller: Caller,
     Query(params): Query<HistoryParams>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<StatusHistory>, ApiError> {
     require_visible(&state, &caller, params.check).await?;
     let now = Utc::now();
     let page_size = params.page_size.unwrap_or(50);
@@ -222,12 +256,15 @@ pub(crate) async fn history(
         page_size,
     };
     let (data, total) = health::history(&state.db, params.check, &query).await?;
-    Ok(Json(
-        json!({ "data": data, "totalEntries": total, "error": null }),
-    ))
+    Ok(Json(StatusHistory {
+        data,
+        total_entries: total,
+        error: None,
+    }))
 }
 
-#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub(crate) struct GraphParams {
     /// The check id.
     check: Uuid,
@@ -237,8 +274,15 @@ pub(crate) struct GraphParams {
     end: Option<String>,
 }
 
+/// A check's uptime, latency and runs over time.
 #[utoipa::path(get, path = "/api/canary/api/graph", tag = "health", params(GraphParams),
-    responses((status = 200, body = crate::openapi::CheckMetrics), (status = 400, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody)))]
+    responses(
+        (status = 200, body = health::Metrics),
+        (status = 400, body = ErrorBody),
+        (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody)))]
+#[tracing::instrument(skip_all, fields(person = %caller.person.id, check = %params.check))]
 pub(crate) async fn graph(
     State(state): State<AppState>,
     caller: Caller,
@@ -261,14 +305,30 @@ pub(crate) async fn graph(
     ))
 }
 
+/// The result of a Run Now.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RunNowResult {
+    check_id: Uuid,
+    result: StatusEntry,
+}
+
+/// Runs a check now and answers its result.
 #[utoipa::path(post, path = "/api/canary/run/check/{id}", tag = "health",
     params(("id" = Uuid, Path, description = "The check id")),
-    responses((status = 200, body = crate::openapi::RunNowResult), (status = 403, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody), (status = 409, body = crate::openapi::ErrorBody), (status = 503, body = crate::openapi::ErrorBody)))]
+    responses(
+        (status = 200, body = RunNowResult),
+        (status = 400, description = "The id is not a UUID", body = ErrorBody),
+        (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody),
+        (status = 503, body = ErrorBody)))]
+#[tracing::instrument(skip_all, fields(person = %caller.person.id, check = %id))]
 pub(crate) async fn run_now(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<Uuid>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<RunNowResult>, ApiError> {
     // Run is a matrix action of its own (decision 3.4), narrowed by deny rules and the token's scope.
     caller.require("canaries", Action::Run)?;
     require_visible(&state, &caller, id).await?;
@@ -303,7 +363,10 @@ pub(crate) async fn run_now(
         }
     };
     match tokio::time::timeout(RUN_NOW_WAIT, wait).await {
-        Ok(result) => Ok(Json(json!({ "check_id": id, "result": result? }))),
+        Ok(result) => Ok(Json(RunNowResult {
+            check_id: id,
+            result: result?,
+        })),
         Err(_) => Err(ApiError::Unavailable(format!(
             "no health check engine ran the check within {}s; is quarterdeck-operator running?",
             RUN_NOW_WAIT.as_secs()

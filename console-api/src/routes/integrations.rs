@@ -1,27 +1,27 @@
 //! The GitOps options of the Add Integration modal and their previews.
 
+use axum::Json;
 use axum::extract::State;
-use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::auth::Caller;
 use crate::body::Body;
-use crate::integrations::{self, PreviewError, ValueError, options};
+use crate::error::ErrorBody;
+use crate::integrations::{self, PreviewError, options};
 use crate::rbac::Action;
 use crate::{ApiError, AppState};
 
 /// The matrix resource both endpoints need read on.
 const RESOURCE: &str = "integrations";
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/integrations/options", get(list_options))
-        .route("/api/integrations/preview", post(preview))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list_options))
+        .routes(routes!(preview))
 }
 
 /// A GitOps option: a chart and the JSON Schema of its values.
@@ -41,8 +41,9 @@ pub(crate) struct IntegrationOption {
 #[utoipa::path(get, path = "/api/integrations/options", tag = "integrations", operation_id = "list_integration_options",
     responses(
         (status = 200, body = Vec<IntegrationOption>),
-        (status = 401, body = crate::openapi::ErrorBody),
-        (status = 403, body = crate::openapi::ErrorBody)))]
+        (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody)))]
+#[tracing::instrument(skip_all, fields(person = %caller.person.id))]
 pub(crate) async fn list_options(caller: Caller) -> Result<Json<Vec<IntegrationOption>>, ApiError> {
     caller.require(RESOURCE, Action::Read)?;
     let all = options::all().map_err(|e| ApiError::Internal(e.to_string()))?;
@@ -87,78 +88,21 @@ pub(crate) struct Preview {
     warning: &'static str,
 }
 
-/// A refused preview: the API's EINVALID error, with the schema errors
-/// when the values are at fault.
-#[derive(ToSchema)]
-#[allow(dead_code)]
-pub(crate) struct InvalidPreview {
-    /// `EINVALID`.
-    error: String,
-    message: String,
-    /// The field at fault: `option`, `namespace` or `values`.
-    field: String,
-    /// When the values fail the chart's schema: every way they do, ordered by path.
-    errors: Option<Vec<ValueProblem>>,
-}
-
-/// One way the values fail the schema.
-#[derive(ToSchema)]
-#[allow(dead_code)]
-pub(crate) struct ValueProblem {
-    /// JSON Pointer into `values`, such as `/scraper/schedule`; empty for
-    /// `values` itself (a missing or unknown property).
-    path: String,
-    message: String,
-}
-
-/// Why a preview was refused: an API error, or values failing the schema.
-pub(crate) enum Rejection {
-    Api(ApiError),
-    Values {
-        message: String,
-        errors: Vec<ValueError>,
-    },
-}
-
-impl From<ApiError> for Rejection {
-    fn from(e: ApiError) -> Self {
-        Rejection::Api(e)
-    }
-}
-
-impl IntoResponse for Rejection {
-    fn into_response(self) -> Response {
-        match self {
-            Rejection::Api(e) => e.into_response(),
-            // The API's EINVALID shape, with the schema errors added.
-            Rejection::Values { message, errors } => (
-                StatusCode::BAD_REQUEST,
-                Json(json!({
-                    "error": "EINVALID",
-                    "message": message,
-                    "field": "values",
-                    "errors": errors,
-                })),
-            )
-                .into_response(),
-        }
-    }
-}
-
 /// The Flux manifests and Helm commands installing an option's chart with
 /// these values.
 #[utoipa::path(post, path = "/api/integrations/preview", tag = "integrations", operation_id = "preview_integration",
     request_body = PreviewRequest,
     responses(
         (status = 200, body = Preview),
-        (status = 400, description = "A bad field, named by `field`", body = InvalidPreview),
-        (status = 401, body = crate::openapi::ErrorBody),
-        (status = 403, body = crate::openapi::ErrorBody)))]
+        (status = 400, description = "A bad field (`option`, `namespace` or `values`), named by `field`; `errors` lists every way the values fail the chart's schema", body = ErrorBody),
+        (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody)))]
+#[tracing::instrument(skip_all, fields(person = %caller.person.id))]
 pub(crate) async fn preview(
     State(state): State<AppState>,
     caller: Caller,
     Body(request): Body<PreviewRequest>,
-) -> Result<Json<Preview>, Rejection> {
+) -> Result<Json<Preview>, ApiError> {
     caller.require(RESOURCE, Action::Read)?;
     let option = match &request.option {
         Value::String(id) => id.as_str(),
@@ -167,27 +111,27 @@ pub(crate) async fn preview(
     let namespace = match &request.namespace {
         Value::Null => integrations::DEFAULT_NAMESPACE,
         Value::String(namespace) => namespace.as_str(),
-        _ => return Err(ApiError::invalid("namespace", "namespace must be a string").into()),
+        _ => return Err(ApiError::invalid("namespace", "namespace must be a string")),
     };
     let values = match request.values {
         Value::Null => Map::new(),
         Value::Object(values) => values,
-        _ => return Err(ApiError::invalid("values", "values must be an object").into()),
+        _ => return Err(ApiError::invalid("values", "values must be an object")),
     };
     let preview = integrations::preview(option, namespace, &values, &state.chart_repository_url)
         .map_err(|e| match e {
             PreviewError::UnknownOption(_) => {
                 ApiError::invalid("option", format!("option must be one of {}", option_ids()))
-                    .into()
             }
-            PreviewError::InvalidNamespace => ApiError::invalid("namespace", e.to_string()).into(),
-            PreviewError::InvalidValues { ref errors, .. } => Rejection::Values {
+            PreviewError::InvalidNamespace => ApiError::invalid("namespace", e.to_string()),
+            PreviewError::InvalidValues { ref errors, .. } => ApiError::Invalid {
+                field: "values".into(),
                 message: e.to_string(),
-                errors: errors.clone(),
+                errors: Some(errors.clone()),
             },
-            PreviewError::Helm(_) => ApiError::invalid("values", e.to_string()).into(),
+            PreviewError::Helm(_) => ApiError::invalid("values", e.to_string()),
             PreviewError::Catalog(_) | PreviewError::Flux(_) => {
-                ApiError::Internal(format!("integration preview: {e}")).into()
+                ApiError::Internal(format!("integration preview: {e}"))
             }
         })?;
     Ok(Json(Preview {

@@ -1,12 +1,13 @@
 use axum::extract::State;
-use axum::http::{StatusCode, header};
+use axum::http::header;
 use axum::response::IntoResponse;
-use axum::routing::get;
-use axum::{Json, Router};
 use quarterdeck_store::tokens;
 use serde_json::json;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::auth::{Caller, Via};
+use crate::error::ErrorBody;
 use crate::kube_proxy::RESOURCE;
 use crate::rbac::Action;
 use crate::{ApiError, AppState};
@@ -14,24 +15,21 @@ use crate::{ApiError, AppState};
 /// The name the kubeconfig is saved under; the console's instructions use it.
 pub const FILE_NAME: &str = "quarterdeck-kubeconfig.yaml";
 
-pub fn router() -> Router<AppState> {
-    Router::new().route("/api/kubeconfig", get(refuse_get).post(kubeconfig))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(refuse_get, kubeconfig))
 }
 
 /// Issuing a kubeconfig creates an access token, which a plain GET (a link,
 /// an image, a prefetch) must not do.
 #[utoipa::path(get, path = "/api/kubeconfig", tag = "auth", operation_id = "kubeconfig_get_refused",
     responses(
-        (status = 405, description = "Use POST: a kubeconfig carries a new access token", body = crate::openapi::ErrorBody)))]
-pub(crate) async fn refuse_get() -> impl IntoResponse {
-    (
-        StatusCode::METHOD_NOT_ALLOWED,
-        [(header::ALLOW, "POST")],
-        Json(json!({
-            "error": "EMETHOD",
-            "message": "use POST /api/kubeconfig: a kubeconfig carries a new access token",
-        })),
-    )
+        (status = 405, description = "Use POST: a kubeconfig carries a new access token", body = ErrorBody)))]
+#[tracing::instrument]
+pub(crate) async fn refuse_get() -> ApiError {
+    ApiError::MethodNotAllowed {
+        message: "use POST /api/kubeconfig: a kubeconfig carries a new access token".into(),
+        allow: "POST",
+    }
 }
 
 /// A kubeconfig for the cluster behind `/kubeproxy`, carrying a fresh access
@@ -39,8 +37,9 @@ pub(crate) async fn refuse_get() -> impl IntoResponse {
 #[utoipa::path(post, path = "/api/kubeconfig", tag = "auth",
     responses(
         (status = 200, description = "kubeconfig YAML, as an attachment", content_type = "application/yaml", body = String),
-        (status = 401, body = crate::openapi::ErrorBody),
-        (status = 403, body = crate::openapi::ErrorBody)))]
+        (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody)))]
+#[tracing::instrument(skip_all, fields(person = %caller.person.id))]
 pub(crate) async fn kubeconfig(
     State(state): State<AppState>,
     caller: Caller,
@@ -48,8 +47,8 @@ pub(crate) async fn kubeconfig(
     caller.require(RESOURCE, Action::Create)?;
     // A token cannot mint tokens: it could outlive its own revocation.
     if caller.via == Via::Token {
-        return Err(ApiError::Forbidden(
-            "access tokens cannot download a kubeconfig".into(),
+        return Err(ApiError::forbidden(
+            "access tokens cannot download a kubeconfig",
         ));
     }
     let name = format!(

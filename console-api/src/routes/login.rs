@@ -4,32 +4,35 @@
 //! the flow-based identity provider the console was built against, so its
 //! flow handling maps directly.
 
-use axum::extract::{Query, State};
+use axum::Json;
+use axum::extract::State;
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use axum::{Json, Router};
+use chrono::{DateTime, Utc};
 use quarterdeck_store::login::{self, Flow};
 use quarterdeck_store::people::Person;
 use quarterdeck_store::{secret, sessions};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 use uuid::Uuid;
 
 use crate::auth::{
     CSRF_COOKIE, SESSION_COOKIE, check_same_origin, client_ip, cookie, set_cookie, verify_password,
 };
-use crate::body::Body;
+use crate::body::{Body, Query};
+use crate::error::ErrorBody;
 use crate::{ApiError, AppState};
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/auth/login/browser", get(create_flow))
-        .route("/api/auth/login/flows", get(get_flow))
-        .route("/api/auth/login", post(submit))
-        .route("/api/auth/session", get(session))
-        .route("/api/auth/logout", post(logout))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(create_flow))
+        .routes(routes!(get_flow))
+        .routes(routes!(submit))
+        .routes(routes!(session))
+        .routes(routes!(logout))
 }
 
 const INVALID_CREDENTIALS: &str = "The provided credentials are invalid, check for spelling mistakes in your password or username, email address, or phone number.";
@@ -37,11 +40,14 @@ const FLOW_EXPIRED: &str = "Your interaction expired, please fill out the form a
 const CSRF_VIOLATION: &str = "A security violation was detected, please fill out the form again.";
 const RETURN_TO_FORBIDDEN: &str = "The return_to address is not allowed.";
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub(crate) struct CreateFlow {
+    /// A path on this origin to go to after signing in.
     return_to: Option<String>,
     #[serde(default)]
     refresh: Option<bool>,
+    /// `aal2` asks for a second factor, which this server does not offer.
     aal: Option<String>,
 }
 
@@ -64,57 +70,183 @@ fn allowed_return_to(return_to: &str, public_url: &str) -> bool {
             .is_ok_and(|url| url.origin() == base.origin())
 }
 
-fn flow_error(status: StatusCode, id: &str, message: &str) -> Response {
-    (
-        status,
-        Json(json!({ "error": { "id": id, "code": status.as_u16(), "message": message, "reason": message } })),
-    )
-        .into_response()
+/// An error of the sign-in flow, in the provider's shape.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FlowError {
+    error: FlowErrorDetail,
+    /// With 410: the fresh flow to continue with.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    use_flow_id: Option<Uuid>,
+    /// The fresh flow's CSRF cookie, sent with `use_flow_id`.
+    #[serde(skip)]
+    cookie: Option<String>,
 }
 
-/// The flow in the provider's shape: a form of nodes, messages on top.
-fn render(flow: &Flow, csrf: Option<&str>, messages: Vec<Value>, identifier: &str) -> Value {
-    let node = |name: &str, kind: &str, value: Value, label: Option<&str>, required: bool| {
-        let mut node = json!({
-            "type": "input",
-            "group": if name == "csrf_token" { "default" } else { "password" },
-            "attributes": { "name": name, "type": kind, "value": value, "required": required, "disabled": false },
-            "messages": [],
-            "meta": {},
-        });
-        if let Some(label) = label {
-            node["meta"] = json!({ "label": { "text": label } });
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FlowErrorDetail {
+    /// `self_service_flow_not_found`, `self_service_flow_expired`,
+    /// `security_csrf_violation`, `self_service_flow_return_to_forbidden`,
+    /// `session_inactive`.
+    id: &'static str,
+    /// The HTTP status.
+    code: u16,
+    message: &'static str,
+    reason: &'static str,
+}
+
+impl FlowError {
+    fn new(status: StatusCode, id: &'static str, message: &'static str) -> Self {
+        FlowError {
+            error: FlowErrorDetail {
+                id,
+                code: status.as_u16(),
+                message,
+                reason: message,
+            },
+            use_flow_id: None,
+            cookie: None,
         }
-        node
+    }
+}
+
+impl IntoResponse for FlowError {
+    fn into_response(self) -> Response {
+        let status =
+            StatusCode::from_u16(self.error.code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        let mut response = (status, Json(&self)).into_response();
+        if let Some(value) = self.cookie.as_deref().and_then(|c| c.parse().ok()) {
+            response.headers_mut().insert(header::SET_COOKIE, value);
+        }
+        response
+    }
+}
+
+/// A sign-in flow in the provider's shape: a form of nodes, messages on top.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LoginFlow {
+    id: Uuid,
+    /// `browser`.
+    #[serde(rename = "type")]
+    kind: &'static str,
+    issued_at: DateTime<Utc>,
+    expires_at: DateTime<Utc>,
+    return_to: Option<String>,
+    refresh: bool,
+    requested_aal: String,
+    ui: FlowUi,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FlowUi {
+    /// Where to POST the form.
+    action: String,
+    method: &'static str,
+    messages: Vec<UiText>,
+    nodes: Vec<UiNode>,
+}
+
+/// A message of the form: `info` or `error`, with the provider's id.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct UiText {
+    id: u32,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    text: &'static str,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct UiNode {
+    /// `input`.
+    #[serde(rename = "type")]
+    kind: &'static str,
+    /// `default` or `password`.
+    group: &'static str,
+    attributes: UiNodeAttributes,
+    messages: Vec<UiText>,
+    meta: UiNodeMeta,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct UiNodeAttributes {
+    name: &'static str,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    value: String,
+    required: bool,
+    disabled: bool,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct UiNodeMeta {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    label: Option<UiLabel>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct UiLabel {
+    text: &'static str,
+}
+
+fn render(flow: &Flow, csrf: Option<&str>, messages: Vec<UiText>, identifier: &str) -> LoginFlow {
+    let node = |name: &'static str,
+                kind: &'static str,
+                value: &str,
+                label: Option<&'static str>,
+                required: bool| UiNode {
+        kind: "input",
+        group: if name == "csrf_token" {
+            "default"
+        } else {
+            "password"
+        },
+        attributes: UiNodeAttributes {
+            name,
+            kind,
+            value: value.to_owned(),
+            required,
+            disabled: false,
+        },
+        messages: vec![],
+        meta: UiNodeMeta {
+            label: label.map(|text| UiLabel { text }),
+        },
     };
-    json!({
-        "id": flow.id,
-        "type": "browser",
-        "issued_at": flow.created_at,
-        "expires_at": flow.expires_at,
-        "return_to": flow.return_to,
-        "refresh": flow.refresh,
-        "requested_aal": flow.aal,
-        "ui": {
-            "action": format!("/api/auth/login?flow={}", flow.id),
-            "method": "POST",
-            "messages": messages,
-            "nodes": [
-                node("csrf_token", "hidden", json!(csrf.unwrap_or_default()), None, true),
-                node("identifier", "text", json!(identifier), Some("Email"), true),
-                node("password", "password", json!(""), Some("Password"), true),
-                node("method", "submit", json!("password"), Some("Sign in"), false),
+    LoginFlow {
+        id: flow.id,
+        kind: "browser",
+        issued_at: flow.created_at,
+        expires_at: flow.expires_at,
+        return_to: flow.return_to.clone(),
+        refresh: flow.refresh,
+        requested_aal: flow.aal.clone(),
+        ui: FlowUi {
+            action: format!("/api/auth/login?flow={}", flow.id),
+            method: "POST",
+            messages,
+            nodes: vec![
+                node("csrf_token", "hidden", csrf.unwrap_or_default(), None, true),
+                node("identifier", "text", identifier, Some("Email"), true),
+                node("password", "password", "", Some("Password"), true),
+                node("method", "submit", "password", Some("Sign in"), false),
             ],
         },
-    })
+    }
 }
 
-fn info(id: u32, text: &str) -> Value {
-    json!({ "id": id, "type": "info", "text": text })
+fn info(id: u32, text: &'static str) -> UiText {
+    UiText {
+        id,
+        kind: "info",
+        text,
+    }
 }
 
-fn error(id: u32, text: &str) -> Value {
-    json!({ "id": id, "type": "error", "text": text })
+fn error(id: u32, text: &'static str) -> UiText {
+    UiText {
+        id,
+        kind: "error",
+        text,
+    }
 }
 
 /// A new flow, with its CSRF cookie set.
@@ -155,7 +287,12 @@ async fn new_flow(
         .into_response())
 }
 
-#[utoipa::path(get, path = "/api/auth/login/browser", tag = "auth", params(("return_to" = Option<String>, Query, description = "A path on this origin to go to after signing in"), ("refresh" = Option<bool>, Query), ("aal" = Option<String>, Query)), responses((status = 200, description = "A new sign-in flow; sets the CSRF cookie", body = Object), (status = 400, description = "return_to is not allowed", body = Object)))]
+/// Starts a sign-in flow.
+#[utoipa::path(get, path = "/api/auth/login/browser", tag = "auth", params(CreateFlow),
+    responses(
+        (status = 200, description = "A new sign-in flow; sets the CSRF cookie", body = LoginFlow),
+        (status = 400, description = "return_to is not allowed", body = FlowError)))]
+#[tracing::instrument(skip_all)]
 pub(crate) async fn create_flow(
     State(state): State<AppState>,
     Query(q): Query<CreateFlow>,
@@ -163,11 +300,12 @@ pub(crate) async fn create_flow(
     if let Some(return_to) = &q.return_to
         && !allowed_return_to(return_to, &state.auth.public_url)
     {
-        return Ok(flow_error(
+        return Ok(FlowError::new(
             StatusCode::BAD_REQUEST,
             "self_service_flow_return_to_forbidden",
             RETURN_TO_FORBIDDEN,
-        ));
+        )
+        .into_response());
     }
     let aal = if q.aal.as_deref() == Some("aal2") {
         "aal2"
@@ -201,21 +339,27 @@ async fn expired(state: &AppState, flow: &Flow) -> Result<Response, ApiError> {
         state.auth.login_flow_lifetime.as_secs(),
         "Strict",
     );
-    Ok((
-        StatusCode::GONE,
-        [(header::SET_COOKIE, cookie)],
-        Json(json!({
-            "error": { "id": "self_service_flow_expired", "code": 410, "message": FLOW_EXPIRED, "reason": FLOW_EXPIRED },
-            "use_flow_id": fresh.id,
-        })),
-    )
-        .into_response())
+    let mut error = FlowError::new(StatusCode::GONE, "self_service_flow_expired", FLOW_EXPIRED);
+    error.use_flow_id = Some(fresh.id);
+    error.cookie = Some(cookie);
+    Ok(error.into_response())
 }
 
-#[derive(Debug, Deserialize)]
+/// The flow, by `id` or (as the form's action names it) `flow`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub(crate) struct FlowId {
     id: Option<String>,
     flow: Option<String>,
+}
+
+fn not_found() -> Response {
+    FlowError::new(
+        StatusCode::NOT_FOUND,
+        "self_service_flow_not_found",
+        "This sign-in flow does not exist.",
+    )
+    .into_response()
 }
 
 impl FlowId {
@@ -227,18 +371,20 @@ impl FlowId {
     }
 }
 
-#[utoipa::path(get, path = "/api/auth/login/flows", tag = "auth", params(("id" = String, Query)), responses((status = 200, body = Object), (status = 404, body = Object), (status = 410, description = "Expired; use_flow_id names a fresh flow", body = Object)))]
+/// A sign-in flow.
+#[utoipa::path(get, path = "/api/auth/login/flows", tag = "auth", params(FlowId),
+    responses(
+        (status = 200, body = LoginFlow),
+        (status = 404, body = FlowError),
+        (status = 410, description = "Expired; use_flow_id names a fresh flow", body = FlowError)))]
+#[tracing::instrument(skip_all, fields(flow = ?q.parse()))]
 pub(crate) async fn get_flow(
     State(state): State<AppState>,
     headers: HeaderMap,
     Query(q): Query<FlowId>,
 ) -> Result<Response, ApiError> {
     let Some((flow, csrf_hash)) = lookup(&state, &q).await? else {
-        return Ok(flow_error(
-            StatusCode::NOT_FOUND,
-            "self_service_flow_not_found",
-            "This sign-in flow does not exist.",
-        ));
+        return Ok(not_found());
     };
     if flow.expired() || flow.used_at.is_some() {
         return expired(&state, &flow).await;
@@ -255,45 +401,65 @@ async fn lookup(state: &AppState, q: &FlowId) -> Result<Option<(Flow, String)>, 
     }
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(as = SubmitLogin)]
 pub(crate) struct Submit {
+    /// `password`.
     #[serde(default)]
     method: Option<String>,
     #[serde(default)]
+    #[schema(required = true)]
     identifier: String,
     #[serde(default)]
+    #[schema(required = true)]
     password: String,
+    /// The value of the flow's hidden `csrf_token` node.
     #[serde(default)]
+    #[schema(required = true)]
     csrf_token: String,
 }
 
-#[utoipa::path(post, path = "/api/auth/login", tag = "auth", params(("flow" = String, Query)), request_body = crate::openapi::SubmitLogin, responses((status = 200, description = "Signed in; sets the session cookie", body = Object), (status = 400, description = "The flow again, with messages", body = Object), (status = 403, description = "CSRF violation", body = Object), (status = 410, body = Object), (status = 429, body = crate::openapi::ErrorBody)))]
+/// Submits a sign-in flow.
+#[utoipa::path(post, path = "/api/auth/login", tag = "auth", params(FlowId), request_body = Submit,
+    responses(
+        (status = 200, description = "Signed in; sets the session cookie", body = SignedIn),
+        (status = 400, description = "The flow again, with messages", body = LoginFlow),
+        (status = 403, description = "CSRF violation", body = FlowError),
+        (status = 404, body = FlowError),
+        (status = 410, body = FlowError),
+        (status = 429, body = ErrorBody)))]
+#[tracing::instrument(skip_all, fields(flow = ?q.parse()))]
 pub(crate) async fn submit(
     State(state): State<AppState>,
     parts: Parts,
     Query(q): Query<FlowId>,
-    Body(body): Body<Submit>,
+    body: Result<Body<Submit>, ApiError>,
 ) -> Result<Response, ApiError> {
     let Some((flow, csrf_hash)) = lookup(&state, &q).await? else {
-        return Ok(flow_error(
-            StatusCode::NOT_FOUND,
-            "self_service_flow_not_found",
-            "This sign-in flow does not exist.",
-        ));
+        return Ok(not_found());
     };
     if flow.expired() || flow.used_at.is_some() {
         return expired(&state, &flow).await;
     }
+    let Ok(Body(body)) = body else {
+        let message = error(4000001, "The sign-in form must be a JSON object.");
+        return Ok((
+            StatusCode::BAD_REQUEST,
+            Json(render(&flow, None, vec![message], "")),
+        )
+            .into_response());
+    };
     let cookie_csrf = cookie(&parts.headers, CSRF_COOKIE).unwrap_or_default();
     if body.csrf_token.is_empty()
         || secret::digest(&body.csrf_token) != csrf_hash
         || cookie_csrf != body.csrf_token
     {
-        return Ok(flow_error(
+        return Ok(FlowError::new(
             StatusCode::FORBIDDEN,
             "security_csrf_violation",
             CSRF_VIOLATION,
-        ));
+        )
+        .into_response());
     }
     if body.method.as_deref().is_some_and(|m| m != "password") {
         return Ok(invalid(
@@ -319,17 +485,24 @@ pub(crate) async fn submit(
     }
     let return_to = flow.return_to.clone().unwrap_or_else(|| "/".into());
     let mut response = start_session(&state, &parts, &person).await?;
-    *response.body_mut() = Json(json!({
-        "session": session_json(&person, None),
-        "return_to": return_to,
-    }))
+    *response.body_mut() = Json(SignedIn {
+        session: Session::of(&person, None),
+        return_to,
+    })
     .into_response()
     .into_body();
     Ok(response)
 }
 
+/// Signed in: the session, and where to go.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SignedIn {
+    session: Session,
+    return_to: String,
+}
+
 /// A 400 with the flow shown again, its message on top.
-fn invalid(flow: &Flow, body: &Submit, message: Value) -> Response {
+fn invalid(flow: &Flow, body: &Submit, message: UiText) -> Response {
     (
         StatusCode::BAD_REQUEST,
         Json(render(
@@ -365,7 +538,7 @@ pub async fn start_session(
     )
     .await?;
     let lifetime = state.auth.session_lifetime.as_secs();
-    let mut response = Json(session_json(person, Some(new.expires_at))).into_response();
+    let mut response = Json(Session::of(person, Some(new.expires_at))).into_response();
     let headers = response.headers_mut();
     for cookie in [
         set_cookie(
@@ -386,24 +559,59 @@ pub async fn start_session(
 }
 
 /// A session as the provider describes it, with the identity's traits.
-fn session_json(person: &Person, expires_at: Option<chrono::DateTime<chrono::Utc>>) -> Value {
-    let mut names = person.name.splitn(2, ' ');
-    let first = names.next().unwrap_or_default();
-    let last = names.next().unwrap_or_default();
-    json!({
-        "active": true,
-        "expires_at": expires_at,
-        "authenticator_assurance_level": "aal1",
-        "identity": {
-            "id": person.id,
-            "traits": { "email": person.email, "name": { "first": first, "last": last } },
-            "roles": person.roles,
-        },
-    })
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Session {
+    active: bool,
+    expires_at: Option<DateTime<Utc>>,
+    /// `aal1`.
+    authenticator_assurance_level: &'static str,
+    identity: Identity,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Identity {
+    id: Uuid,
+    traits: Traits,
+    roles: Vec<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Traits {
+    email: Option<String>,
+    name: PersonName,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PersonName {
+    first: String,
+    last: String,
+}
+
+impl Session {
+    fn of(person: &Person, expires_at: Option<DateTime<Utc>>) -> Self {
+        let mut names = person.name.splitn(2, ' ');
+        let first = names.next().unwrap_or_default().to_owned();
+        let last = names.next().unwrap_or_default().to_owned();
+        Session {
+            active: true,
+            expires_at,
+            authenticator_assurance_level: "aal1",
+            identity: Identity {
+                id: person.id,
+                traits: Traits {
+                    email: person.email.clone(),
+                    name: PersonName { first, last },
+                },
+                roles: person.roles.clone(),
+            },
+        }
+    }
 }
 
 /// The current browser session (the provider's `toSession`).
-#[utoipa::path(get, path = "/api/auth/session", tag = "auth", responses((status = 200, body = Object), (status = 401, body = Object)))]
+#[utoipa::path(get, path = "/api/auth/session", tag = "auth",
+    responses((status = 200, body = Session), (status = 401, body = FlowError)))]
+#[tracing::instrument(skip_all)]
 pub(crate) async fn session(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -414,18 +622,23 @@ pub(crate) async fn session(
     };
     match found {
         Some((person, expires_at, _)) => {
-            Ok(Json(session_json(&person, Some(expires_at))).into_response())
+            Ok(Json(Session::of(&person, Some(expires_at))).into_response())
         }
-        None => Ok(flow_error(
+        None => Ok(FlowError::new(
             StatusCode::UNAUTHORIZED,
             "session_inactive",
             "No active session was found in this request.",
-        )),
+        )
+        .into_response()),
     }
 }
 
 /// Ends the browser session and clears its cookie.
-#[utoipa::path(post, path = "/api/auth/logout", tag = "auth", responses((status = 204, description = "Signed out; the session cookie is cleared"), (status = 403, description = "A cross-site request", body = crate::openapi::ErrorBody)))]
+#[utoipa::path(post, path = "/api/auth/logout", tag = "auth",
+    responses(
+        (status = 204, description = "Signed out; the session cookie is cleared"),
+        (status = 403, description = "A cross-site request", body = ErrorBody)))]
+#[tracing::instrument(skip_all)]
 pub(crate) async fn logout(
     State(state): State<AppState>,
     headers: HeaderMap,

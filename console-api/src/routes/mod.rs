@@ -1,6 +1,14 @@
+//! The console API's routes. Each module's router registers its handlers
+//! with `routes!`, so a route and its entry in the OpenAPI document are one
+//! list.
+
 use axum::Router;
+use utoipa::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::AppState;
+use crate::openapi::{self, Info};
 
 pub(crate) mod about;
 pub(crate) mod auth;
@@ -13,8 +21,9 @@ pub mod login;
 pub(crate) mod people;
 pub(crate) mod settings;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
+/// Every route with its document.
+pub(crate) fn api() -> OpenApiRouter<AppState> {
+    OpenApiRouter::with_openapi(Info::openapi())
         .merge(about::router())
         .merge(auth::router())
         .merge(login::router())
@@ -25,8 +34,9 @@ pub fn router() -> Router<AppState> {
         .merge(kubeconfig::router())
         .merge(kubeproxy::router())
         .merge(settings::router())
-        .route(
-            "/api/openapi.json",
-            axum::routing::get(crate::openapi::openapi_json),
-        )
+        .routes(routes!(openapi::openapi_json))
+}
+
+pub fn router() -> Router<AppState> {
+    api().split_for_parts().0
 }

@@ -1,36 +1,37 @@
 //! People: inviting, changing roles, removing, and one-time links (invites
 //! and password resets) that work without a mail server.
 
-use axum::extract::{Path, Query, State};
+use axum::Json;
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::http::request::Parts;
 use axum::response::Response;
-use axum::routing::{delete, get, post};
-use axum::{Json, Router};
-use quarterdeck_store::links::{self, Kind, LinkError, LinkTarget};
-use quarterdeck_store::people::{self, PersonWithRoles};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use chrono::{DateTime, Utc};
+use quarterdeck_store::links::{self, Kind, LinkError};
+use quarterdeck_store::people::{self, Person, PersonWithRoles};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 use uuid::Uuid;
 
 use crate::auth::Caller;
-use crate::body::Body;
+use crate::body::{Body, Path, Query};
+use crate::error::ErrorBody;
 use crate::rbac::{Action, Coverage, Role, Unknown};
+use crate::routes::auth::Success;
 use crate::routes::login::start_session;
 use crate::{ApiError, AppState};
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/auth/invite_user", post(invite))
-        .route("/api/auth/invite", get(peek_invite).post(accept_invite))
-        .route(
-            "/api/auth/password_reset",
-            get(peek_reset).post(redeem_reset),
-        )
-        .route("/api/people/{id}/password_reset", post(issue_reset))
-        .route("/api/people_roles", get(list))
-        .route("/api/people/update", post(update))
-        .route("/api/people/{id}", delete(remove))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(invite))
+        .routes(routes!(peek_invite, accept_invite))
+        .routes(routes!(peek_reset, redeem_reset))
+        .routes(routes!(issue_reset))
+        .routes(routes!(list))
+        .routes(routes!(update))
+        .routes(routes!(remove))
 }
 
 /// The password rule, stated to users as this message.
@@ -67,7 +68,7 @@ fn check_role(caller: &Caller, role: &str) -> Result<(), ApiError> {
         .parse()
         .map_err(|e: Unknown| ApiError::invalid("role", e.to_string()))?;
     if !caller.authorizer.holds(&Coverage::of_role(known)) {
-        return Err(ApiError::Forbidden(format!(
+        return Err(ApiError::forbidden(format!(
             "you cannot assign the {role} role: it grants rights you do not hold"
         )));
     }
@@ -81,25 +82,49 @@ fn link_url(state: &AppState, path: &str, token: &str) -> String {
     )
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = InviteUser)]
 pub(crate) struct Invite {
     #[serde(default)]
+    #[schema(required = true)]
     first_name: String,
     #[serde(default)]
+    #[schema(required = true)]
     last_name: String,
     #[serde(default)]
+    #[schema(required = true)]
     email: String,
+    /// admin, editor, viewer, guest, commander or responder.
     #[serde(default)]
+    #[schema(required = true)]
     role: String,
 }
 
-#[utoipa::path(post, path = "/api/auth/invite_user", tag = "people", request_body = crate::openapi::InviteUser, responses((status = 201, body = crate::openapi::LinkCreated), (status = 400, body = crate::openapi::ErrorBody), (status = 403, body = crate::openapi::ErrorBody), (status = 409, body = crate::openapi::ErrorBody)))]
+/// A one-time link to hand to the person.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LinkPayload {
+    /// The invited person (invitations only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<Uuid>,
+    link: String,
+}
+
+/// Invites a person: creates them without a password and answers the link
+/// that lets them choose one.
+#[utoipa::path(post, path = "/api/auth/invite_user", tag = "people", request_body = Invite,
+    responses(
+        (status = 201, body = Success<LinkPayload>),
+        (status = 400, body = ErrorBody),
+        (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody),
+        (status = 409, body = ErrorBody)))]
+#[tracing::instrument(skip_all, fields(person = %caller.person.id, role = %body.role))]
 pub(crate) async fn invite(
     State(state): State<AppState>,
     caller: Caller,
     Body(body): Body<Invite>,
-) -> Result<(StatusCode, Json<Value>), ApiError> {
+) -> Result<(StatusCode, Json<Success<LinkPayload>>), ApiError> {
     caller.require("identities", Action::Create)?;
     let email = body.email.trim();
     check_email(email)?;
@@ -117,17 +142,20 @@ pub(crate) async fn invite(
         state.auth.link_lifetime,
     )
     .await?;
+    tracing::info!(invited = %id, "person invited");
     Ok((
         StatusCode::CREATED,
-        Json(json!({
-            "message": "success",
-            "payload": { "id": id, "link": link_url(&state, "/invite", &token) },
-        })),
+        Success::new(LinkPayload {
+            id: Some(id),
+            link: link_url(&state, "/invite", &token),
+        }),
     ))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub(crate) struct TokenQuery {
+    /// The link's secret.
     token: String,
 }
 
@@ -138,40 +166,67 @@ fn link_error(e: LinkError) -> ApiError {
     }
 }
 
-fn target_json(target: &LinkTarget) -> Json<Value> {
-    Json(
-        json!({ "email": target.email, "name": target.name, "expires_at": target.expires_at, "policy": PASSWORD_POLICY }),
-    )
+/// Who a link is for, to greet them.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = LinkTarget)]
+pub struct LinkInfo {
+    email: Option<String>,
+    name: String,
+    expires_at: DateTime<Utc>,
+    /// The password rule, to show beside the field.
+    policy: &'static str,
 }
 
-async fn peek(state: &AppState, kind: Kind, token: &str) -> Result<Json<Value>, ApiError> {
-    links::peek(&state.db, kind, token)
+async fn peek(state: &AppState, kind: Kind, token: &str) -> Result<Json<LinkInfo>, ApiError> {
+    let target = links::peek(&state.db, kind, token)
         .await?
-        .map(|t| target_json(&t))
-        .map_err(link_error)
+        .map_err(link_error)?;
+    Ok(Json(LinkInfo {
+        email: target.email,
+        name: target.name,
+        expires_at: target.expires_at,
+        policy: PASSWORD_POLICY,
+    }))
 }
 
-#[utoipa::path(get, path = "/api/auth/invite", tag = "people", params(("token" = String, Query)), responses((status = 200, body = crate::openapi::LinkTarget), (status = 404, body = crate::openapi::ErrorBody), (status = 410, body = crate::openapi::ErrorBody)))]
+/// Who an invitation is for.
+#[utoipa::path(get, path = "/api/auth/invite", tag = "people", params(TokenQuery),
+    responses(
+        (status = 200, body = LinkInfo),
+        (status = 400, description = "No token", body = ErrorBody),
+        (status = 404, body = ErrorBody),
+        (status = 410, body = ErrorBody)))]
+#[tracing::instrument(skip_all)]
 pub(crate) async fn peek_invite(
     State(state): State<AppState>,
     Query(q): Query<TokenQuery>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<LinkInfo>, ApiError> {
     peek(&state, Kind::Invite, &q.token).await
 }
 
-#[utoipa::path(get, path = "/api/auth/password_reset", tag = "people", params(("token" = String, Query)), responses((status = 200, body = crate::openapi::LinkTarget), (status = 404, body = crate::openapi::ErrorBody), (status = 410, body = crate::openapi::ErrorBody)))]
+/// Who a password reset link is for.
+#[utoipa::path(get, path = "/api/auth/password_reset", tag = "people", params(TokenQuery),
+    responses(
+        (status = 200, body = LinkInfo),
+        (status = 400, description = "No token", body = ErrorBody),
+        (status = 404, body = ErrorBody),
+        (status = 410, body = ErrorBody)))]
+#[tracing::instrument(skip_all)]
 pub(crate) async fn peek_reset(
     State(state): State<AppState>,
     Query(q): Query<TokenQuery>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<LinkInfo>, ApiError> {
     peek(&state, Kind::Reset, &q.token).await
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(as = RedeemLink)]
 pub(crate) struct Redeem {
     #[serde(default)]
+    #[schema(required = true)]
     token: String,
     #[serde(default)]
+    #[schema(required = true)]
     password: String,
 }
 
@@ -192,7 +247,14 @@ async fn redeem(
     start_session(state, parts, &person).await
 }
 
-#[utoipa::path(post, path = "/api/auth/invite", tag = "people", request_body = crate::openapi::RedeemLink, responses((status = 200, description = "Password set and signed in", body = Object), (status = 400, body = crate::openapi::ErrorBody), (status = 410, body = crate::openapi::ErrorBody)))]
+/// Sets the password through an invitation and signs the person in.
+#[utoipa::path(post, path = "/api/auth/invite", tag = "people", request_body = Redeem,
+    responses(
+        (status = 200, description = "Password set and signed in; sets the session cookie", body = crate::routes::login::Session),
+        (status = 400, body = ErrorBody),
+        (status = 404, body = ErrorBody),
+        (status = 410, body = ErrorBody)))]
+#[tracing::instrument(skip_all)]
 pub(crate) async fn accept_invite(
     State(state): State<AppState>,
     parts: Parts,
@@ -201,7 +263,14 @@ pub(crate) async fn accept_invite(
     redeem(&state, &parts, Kind::Invite, body).await
 }
 
-#[utoipa::path(post, path = "/api/auth/password_reset", tag = "people", request_body = crate::openapi::RedeemLink, responses((status = 200, description = "Password set and signed in", body = Object), (status = 400, body = crate::openapi::ErrorBody), (status = 410, body = crate::openapi::ErrorBody)))]
+/// Sets the password through a reset link and signs the person in.
+#[utoipa::path(post, path = "/api/auth/password_reset", tag = "people", request_body = Redeem,
+    responses(
+        (status = 200, description = "Password set and signed in; sets the session cookie", body = crate::routes::login::Session),
+        (status = 400, body = ErrorBody),
+        (status = 404, body = ErrorBody),
+        (status = 410, body = ErrorBody)))]
+#[tracing::instrument(skip_all)]
 pub(crate) async fn redeem_reset(
     State(state): State<AppState>,
     parts: Parts,
@@ -210,12 +279,20 @@ pub(crate) async fn redeem_reset(
     redeem(&state, &parts, Kind::Reset, body).await
 }
 
-#[utoipa::path(post, path = "/api/people/{id}/password_reset", tag = "people", params(("id" = uuid::Uuid, Path)), responses((status = 201, body = crate::openapi::LinkCreated), (status = 403, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody)))]
+/// A password reset link for a person, to hand to them.
+#[utoipa::path(post, path = "/api/people/{id}/password_reset", tag = "people", params(("id" = Uuid, Path)),
+    responses(
+        (status = 201, body = Success<LinkPayload>),
+        (status = 400, description = "The id is not a UUID", body = ErrorBody),
+        (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody)))]
+#[tracing::instrument(skip_all, fields(person = %caller.person.id, target = %id))]
 pub(crate) async fn issue_reset(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<Uuid>,
-) -> Result<(StatusCode, Json<Value>), ApiError> {
+) -> Result<(StatusCode, Json<Success<LinkPayload>>), ApiError> {
     caller.require("identities", Action::Update)?;
     if people::find(&state.db, id).await?.is_none() {
         return Err(ApiError::NotFound(format!("no person {id}")));
@@ -224,13 +301,20 @@ pub(crate) async fn issue_reset(
         links::issue_reset(&state.db, caller.person.id, id, state.auth.link_lifetime).await?;
     Ok((
         StatusCode::CREATED,
-        Json(
-            json!({ "message": "success", "payload": { "link": link_url(&state, "/reset-password", &token) } }),
-        ),
+        Success::new(LinkPayload {
+            id: None,
+            link: link_url(&state, "/reset-password", &token),
+        }),
     ))
 }
 
-#[utoipa::path(get, path = "/api/people_roles", tag = "people", responses((status = 200, body = Vec<crate::openapi::PersonWithRoles>), (status = 403, body = crate::openapi::ErrorBody)))]
+/// Every live human with their roles.
+#[utoipa::path(get, path = "/api/people_roles", tag = "people", operation_id = "list_people",
+    responses(
+        (status = 200, body = Vec<PersonWithRoles>),
+        (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody)))]
+#[tracing::instrument(skip_all, fields(person = %caller.person.id))]
 pub(crate) async fn list(
     State(state): State<AppState>,
     caller: Caller,
@@ -239,7 +323,8 @@ pub(crate) async fn list(
     Ok(Json(people::list_with_roles(&state.db).await?))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(as = UpdatePerson)]
 pub(crate) struct Update {
     id: Uuid,
     name: Option<String>,
@@ -247,12 +332,21 @@ pub(crate) struct Update {
     roles: Option<Vec<String>>,
 }
 
-#[utoipa::path(post, path = "/api/people/update", tag = "people", request_body = crate::openapi::UpdatePerson, responses((status = 200, body = Object), (status = 400, body = crate::openapi::ErrorBody), (status = 403, body = crate::openapi::ErrorBody), (status = 409, body = crate::openapi::ErrorBody)))]
+/// Changes a person's name, email or roles.
+#[utoipa::path(post, path = "/api/people/update", tag = "people", operation_id = "update_person", request_body = Update,
+    responses(
+        (status = 200, body = Success<Person>),
+        (status = 400, body = ErrorBody),
+        (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody)))]
+#[tracing::instrument(skip_all, fields(person = %caller.person.id, target = %body.id))]
 pub(crate) async fn update(
     State(state): State<AppState>,
     caller: Caller,
     Body(body): Body<Update>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Success<Person>>, ApiError> {
     caller.require("identities", Action::Update)?;
     if let Some(email) = &body.email {
         check_email(email.trim())?;
@@ -280,10 +374,19 @@ pub(crate) async fn update(
     )
     .await?
     .ok_or_else(|| ApiError::NotFound(format!("no person {}", body.id)))?;
-    Ok(Json(json!({ "message": "success", "payload": person })))
+    Ok(Success::new(person))
 }
 
-#[utoipa::path(delete, path = "/api/people/{id}", tag = "people", params(("id" = uuid::Uuid, Path)), responses((status = 204), (status = 403, body = crate::openapi::ErrorBody), (status = 409, body = crate::openapi::ErrorBody)))]
+/// Removes a person and ends their sessions and tokens.
+#[utoipa::path(delete, path = "/api/people/{id}", tag = "people", operation_id = "remove_person", params(("id" = Uuid, Path)),
+    responses(
+        (status = 204, description = "Removed"),
+        (status = 400, description = "The id is not a UUID", body = ErrorBody),
+        (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody)))]
+#[tracing::instrument(skip_all, fields(person = %caller.person.id, target = %id))]
 pub(crate) async fn remove(
     State(state): State<AppState>,
     caller: Caller,

@@ -1,26 +1,25 @@
 //! Settings only admins change. The execution policy lives here rather than
 //! in `properties`, which editors may write through the data API.
 
+use axum::Json;
 use axum::extract::State;
-use axum::routing::get;
-use axum::{Json, Router};
 use quarterdeck_store::execution_policy::{self, ExecutionPolicy};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::auth::Caller;
 use crate::body::Body;
+use crate::error::ErrorBody;
 use crate::rbac::Action;
 use crate::{ApiError, AppState};
 
 /// The RBAC resource whose readers may see the policy (the Feature Flags screen).
 const RESOURCE: &str = "feature_flags";
 
-pub fn router() -> Router<AppState> {
-    Router::new().route(
-        "/api/settings/execution-policy",
-        get(execution_policy).put(set_execution_policy),
-    )
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(execution_policy, set_execution_policy))
 }
 
 /// What canaries written in the console may make the operator do.
@@ -44,8 +43,9 @@ impl From<ExecutionPolicy> for ExecutionPolicyBody {
 #[utoipa::path(get, path = "/api/settings/execution-policy", tag = "settings",
     responses(
         (status = 200, body = ExecutionPolicyBody),
-        (status = 401, body = crate::openapi::ErrorBody),
-        (status = 403, body = crate::openapi::ErrorBody)))]
+        (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody)))]
+#[tracing::instrument(skip_all, fields(person = %caller.person.id))]
 pub(crate) async fn execution_policy(
     State(state): State<AppState>,
     caller: Caller,
@@ -59,17 +59,18 @@ pub(crate) async fn execution_policy(
     request_body = ExecutionPolicyBody,
     responses(
         (status = 200, body = ExecutionPolicyBody),
-        (status = 400, body = crate::openapi::ErrorBody),
-        (status = 401, body = crate::openapi::ErrorBody),
-        (status = 403, body = crate::openapi::ErrorBody)))]
+        (status = 400, description = "A malformed body, naming the field", body = ErrorBody),
+        (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody)))]
+#[tracing::instrument(skip_all, fields(person = %caller.person.id))]
 pub(crate) async fn set_execution_policy(
     State(state): State<AppState>,
     caller: Caller,
     Body(body): Body<ExecutionPolicyBody>,
 ) -> Result<Json<ExecutionPolicyBody>, ApiError> {
     if !caller.authorizer.is_admin() {
-        return Err(ApiError::Forbidden(
-            "only admins can change the execution policy".into(),
+        return Err(ApiError::forbidden(
+            "only admins can change the execution policy",
         ));
     }
     let policy = ExecutionPolicy {

@@ -30,6 +30,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Creates an access token of the caller. */
         post: operations["create_token"];
         delete?: never;
         options?: never;
@@ -44,8 +45,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Who an invitation is for. */
         get: operations["peek_invite"];
         put?: never;
+        /** Sets the password through an invitation and signs the person in. */
         post: operations["accept_invite"];
         delete?: never;
         options?: never;
@@ -62,6 +65,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Invites a person: creates them without a password and answers the link
+         *     that lets them choose one.
+         */
         post: operations["invite"];
         delete?: never;
         options?: never;
@@ -78,6 +85,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Submits a sign-in flow. */
         post: operations["submit"];
         delete?: never;
         options?: never;
@@ -92,6 +100,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Starts a sign-in flow. */
         get: operations["create_flow"];
         put?: never;
         post?: never;
@@ -108,6 +117,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** A sign-in flow. */
         get: operations["get_flow"];
         put?: never;
         post?: never;
@@ -141,8 +151,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Who a password reset link is for. */
         get: operations["peek_reset"];
         put?: never;
+        /** Sets the password through a reset link and signs the person in. */
         post: operations["redeem_reset"];
         delete?: never;
         options?: never;
@@ -177,6 +189,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /** Revokes a token: the caller's own, or any for admins. */
         delete: operations["revoke_token"];
         options?: never;
         head?: never;
@@ -207,6 +220,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The caller, their roles, rules and rights. */
         get: operations["whoami"];
         put?: never;
         post?: never;
@@ -223,6 +237,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** A check's status history. */
         get: operations["history"];
         put?: never;
         post?: never;
@@ -239,6 +254,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** A check's uptime, latency and runs over time. */
         get: operations["graph"];
         put?: never;
         post?: never;
@@ -255,8 +271,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Every check the caller may see, with uptime and latency over the range. */
         get: operations["summary_get"];
         put?: never;
+        /** As GET, with the query as a JSON body. */
         post: operations["summary_post"];
         delete?: never;
         options?: never;
@@ -273,6 +291,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Runs a check now and answers its result. */
         post: operations["run_now"];
         delete?: never;
         options?: never;
@@ -287,14 +306,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Reads rows of an allow-listed relation with PostgREST syntax: filters `col=op.value` (eq, neq, gt, gte, lt, lte, like, ilike, in, is, not.), `or=(...)`, `select` with embeds, `order`, `limit`, `offset`; `Range` and `Prefer: count=exact` give `Content-Range`. POST, PATCH and DELETE on the same path write (PATCH and DELETE need a filter). */
-        get: operations["handle"];
+        /** @description Reads rows of an allow-listed relation with PostgREST syntax: filters `col=op.value` (eq, neq, gt, gte, lt, lte, like, ilike, in, is, not.), `or=(...)`, `select` with embeds, `order`, `limit`, `offset`; `Range` and `Prefer: count=exact` give `Content-Range`. */
+        get: operations["read"];
         put?: never;
-        post?: never;
-        delete?: never;
+        /** @description Inserts a row or an array of rows (at most 1000). `Prefer: return=representation` answers the rows written. */
+        post: operations["create"];
+        /** @description Deletes the rows the filters select (a filter is required); soft-deleting relations set `deleted_at`. */
+        delete: operations["remove"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** @description Changes the columns given on the rows the filters select (a filter is required). */
+        patch: operations["update"];
         trace?: never;
     };
     "/api/integrations/options": {
@@ -384,7 +406,8 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: operations["update"];
+        /** Changes a person's name, email or roles. */
+        post: operations["update_person"];
         delete?: never;
         options?: never;
         head?: never;
@@ -401,7 +424,8 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        delete: operations["remove"];
+        /** Removes a person and ends their sessions and tokens. */
+        delete: operations["remove_person"];
         options?: never;
         head?: never;
         patch?: never;
@@ -416,6 +440,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** A password reset link for a person, to hand to them. */
         post: operations["issue_reset"];
         delete?: never;
         options?: never;
@@ -430,7 +455,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["list"];
+        /** Every live human with their roles. */
+        get: operations["list_people"];
         put?: never;
         post?: never;
         delete?: never;
@@ -464,8 +490,48 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness: the process serves HTTP. */
+        /** The chart's older name of `/livez`. */
         get: operations["healthz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/kubeproxy/{path}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The cluster's API server, as the caller's impersonated reader or writer
+         *     identity; kubectl's requests pass through as they are (every method, and
+         *     `/kubeproxy` itself). Refusals are Kubernetes `Status` objects.
+         *     The path is taken from the URI as sent: still percent-encoded, as the
+         *     API server expects it.
+         */
+        get: operations["kubeproxy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/livez": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness: the process serves HTTP. */
+        get: operations["livez"];
         put?: never;
         post?: never;
         delete?: never;
@@ -502,12 +568,18 @@ export interface components {
             reason?: string | null;
             version: string;
         };
+        /**
+         * @description An action on a resource.
+         * @enum {string}
+         */
+        Action: "read" | "create" | "update" | "delete" | "run";
+        /** @description A check's uptime and latency over a range, and its runs bucketed for a chart. */
         CheckMetrics: {
             latency: components["schemas"]["Latency"];
             series: components["schemas"]["SeriesPoint"][];
             uptime: components["schemas"]["Uptime"];
         };
-        /** @description A check with its uptime and latency. */
+        /** @description One row of the health summary: a check with its uptime and latency. */
         CheckSummary: {
             /** Format: uuid */
             agent_id: string;
@@ -546,22 +618,30 @@ export interface components {
             uptime: components["schemas"]["Uptime"];
         };
         CreateToken: {
-            autoRenew?: boolean | null;
+            autoRenew?: boolean;
             /** @description `30d`, `90d` (default), `180d`, `365d`, `never`, or any duration such as `720h`. */
             expiry?: string | null;
             name: string;
             scope?: components["schemas"]["ScopeGrant"][] | null;
         };
-        /** @description An error of the API. */
+        /** @description An error of the console API. */
         ErrorBody: {
-            /** @description With EFORBIDDEN: the action refused. */
+            /** @description With EFORBIDDEN for a missing right: the action refused. */
             action?: string | null;
-            /** @description `EUNAUTHORIZED`, `EFORBIDDEN`, `ENOTFOUND`, `EINVALID`, `ECONFLICT`, `EGONE`, ... */
+            /**
+             * @description `EUNAUTHORIZED`, `EFORBIDDEN`, `ENOTFOUND`, `EINVALID`, `EMETHOD`,
+             *     `ECONFLICT`, `EGONE`, `ETOOMANYREQUESTS`, `EUNAVAILABLE`, `EINTERNAL`.
+             */
             error: string;
+            /**
+             * @description With EINVALID on a value checked against a JSON Schema: every way it
+             *     fails, ordered by path.
+             */
+            errors?: components["schemas"]["ValueProblem"][] | null;
             /** @description With EINVALID: the field at fault. */
             field?: string | null;
             message: string;
-            /** @description With EFORBIDDEN: the resource refused. */
+            /** @description With EFORBIDDEN for a missing right: the resource refused. */
             resource?: string | null;
         };
         /** @description What canaries written in the console may make the operator do. */
@@ -572,6 +652,41 @@ export interface components {
              */
             allowConsoleScripts: boolean;
         };
+        /** @description An error of the sign-in flow, in the provider's shape. */
+        FlowError: {
+            error: components["schemas"]["FlowErrorDetail"];
+            /**
+             * Format: uuid
+             * @description With 410: the fresh flow to continue with.
+             */
+            use_flow_id?: string | null;
+        };
+        FlowErrorDetail: {
+            /**
+             * Format: int32
+             * @description The HTTP status.
+             */
+            code: number;
+            /**
+             * @description `self_service_flow_not_found`, `self_service_flow_expired`,
+             *     `security_csrf_violation`, `self_service_flow_return_to_forbidden`,
+             *     `session_inactive`.
+             */
+            id: string;
+            message: string;
+            reason: string;
+        };
+        FlowUi: {
+            /** @description Where to POST the form. */
+            action: string;
+            messages: components["schemas"]["UiText"][];
+            method: string;
+            nodes: components["schemas"]["UiNode"][];
+        };
+        /**
+         * @description The health summary. Served from a cache shared by callers with the
+         *     same access scopes, so the handler answers its serialized bytes.
+         */
         HealthSummary: {
             checks_summary: components["schemas"]["CheckSummary"][];
             /**
@@ -580,6 +695,12 @@ export interface components {
              */
             duration: number;
             runnerName: string;
+        };
+        Identity: {
+            /** Format: uuid */
+            id: string;
+            roles: string[];
+            traits: components["schemas"]["Traits"];
         };
         /** @description A GitOps option: a chart and the JSON Schema of its values. */
         IntegrationOption: {
@@ -591,19 +712,6 @@ export interface components {
             /** @description JSON Schema (draft 2020-12) of the chart's values. */
             schema: Record<string, never>;
         };
-        /**
-         * @description A refused preview: the API's EINVALID error, with the schema errors
-         *     when the values are at fault.
-         */
-        InvalidPreview: {
-            /** @description `EINVALID`. */
-            error: string;
-            /** @description When the values fail the chart's schema: every way they do, ordered by path. */
-            errors?: components["schemas"]["ValueProblem"][] | null;
-            /** @description The field at fault: `option`, `namespace` or `values`. */
-            field: string;
-            message: string;
-        };
         InviteUser: {
             email: string;
             firstName: string;
@@ -612,8 +720,8 @@ export interface components {
             role: string;
         };
         /**
-         * @description Latency percentiles in milliseconds (the summary's come from hourly
-         *     histograms, within 25 %).
+         * @description Latency percentiles of a check over a range, in milliseconds (the
+         *     summary's come from hourly histograms, within 25 %).
          */
         Latency: {
             /** Format: double */
@@ -628,16 +736,16 @@ export interface components {
              */
             rolling1h?: number | null;
         };
-        LinkCreated: {
-            message: string;
-            payload: components["schemas"]["LinkPayload"];
-        };
+        /** @description A one-time link to hand to the person. */
         LinkPayload: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The invited person (invitations only).
+             */
             id?: string | null;
-            /** @description The one-time link to hand to the person. */
             link: string;
         };
+        /** @description Who a link is for, to greet them. */
         LinkTarget: {
             email?: string | null;
             /** Format: date-time */
@@ -646,24 +754,44 @@ export interface components {
             /** @description The password rule, to show beside the field. */
             policy: string;
         };
-        /** @description A permission rule applying to the caller. */
+        /** @description A sign-in flow in the provider's shape: a form of nodes, messages on top. */
+        LoginFlow: {
+            /** Format: date-time */
+            expires_at: string;
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            issued_at: string;
+            refresh: boolean;
+            requested_aal: string;
+            return_to?: string | null;
+            /** @description `browser`. */
+            type: string;
+            ui: components["schemas"]["FlowUi"];
+        };
+        /** @description One allow or deny rule. */
         PermissionRule: {
+            /** @description Comma-separated actions (`read`, `playbook:run`, `*`, ...). */
             action: string;
             deny: boolean;
             /** Format: uuid */
             id: string;
+            /** @description A global object (`canaries`, `playbooks`, `*`, ...), when the rule is not about one resource. */
             object?: string | null;
             /**
-             * @description The rows the rule is about (`spec.object` of a Permission resource:
-             *     `configs`, `components`, `playbooks`, `connections`, `views`).
+             * @description The rows the rule is about, when it selects them (`spec.object` of a
+             *     Permission resource; see `rbac::selector`).
              */
             object_selector?: Record<string, never> | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The one resource the rule is about, if any.
+             */
             resource_id?: string | null;
             subject?: string | null;
             subject_type: string;
         };
-        /** @description A person as the API shows them. */
+        /** @description A person as the API shows them: never the password hash. */
         Person: {
             avatar?: string | null;
             email?: string | null;
@@ -674,19 +802,18 @@ export interface components {
             /** @description null for humans; `agent` or `access_token` for machine identities. */
             type?: string | null;
         };
-        PersonWithRoles: {
-            /** @description false while an invitation is pending. */
+        PersonName: {
+            first: string;
+            last: string;
+        };
+        /** @description A person as the user-management screen lists them. */
+        PersonWithRoles: components["schemas"]["Person"] & {
+            /** @description Whether the person has chosen a password (false while an invite is pending). */
             active: boolean;
-            avatar?: string | null;
             /** Format: date-time */
             created_at: string;
-            email?: string | null;
-            /** Format: uuid */
-            id: string;
             /** Format: date-time */
             last_login?: string | null;
-            name: string;
-            roles: string[];
         };
         /** @description Both tabs of the preview. */
         Preview: {
@@ -717,27 +844,36 @@ export interface components {
             token: string;
         };
         /**
-         * @description An action on an RBAC resource.
-         * @enum {string}
+         * @description An error answer: `status` is the HTTP status, the rest is the JSON body.
+         *     `details` is text, or JSON where it lists things (a refused row's problems).
          */
-        RightAction: "read" | "create" | "update" | "delete" | "run";
+        RestError: {
+            code: string;
+            details?: unknown;
+            hint?: string | null;
+            message: string;
+        };
+        /** @description The result of a Run Now. */
         RunNowResult: {
             /** Format: uuid */
             check_id: string;
-            result?: components["schemas"]["StatusEntry"] | null;
+            result: components["schemas"]["StatusEntry"];
         };
-        /** @description One grant of a token scope. */
+        /** @description One entry of a token's scope. */
         ScopeGrant: {
-            /** @description Comma-separated: `read`, `create`, `update`, `delete`, `*`, `playbook:run`, `playbook:approve`. */
+            /**
+             * @description Comma-separated on the wire, e.g. `read,create`.
+             * @example read,create
+             */
             action: string;
-            /** @description `mcp`, `canaries`, `catalog`, `application`, `playbooks` or `notification`. */
-            object: string;
+            object: components["schemas"]["TokenObject"];
             subject?: string | null;
         };
+        /** @description Runs within one bucket of time. */
         SeriesPoint: {
             /**
              * Format: double
-             * @description Average milliseconds.
+             * @description Average duration in milliseconds.
              */
             duration?: number | null;
             /** Format: int64 */
@@ -747,7 +883,42 @@ export interface components {
             /** Format: date-time */
             time: string;
         };
-        /** @description One run of a check. */
+        /** @description A session as the provider describes it, with the identity's traits. */
+        Session: {
+            active: boolean;
+            /** @description `aal1`. */
+            authenticator_assurance_level: string;
+            /** Format: date-time */
+            expires_at?: string | null;
+            identity: components["schemas"]["Identity"];
+        };
+        /** @description Signed in: the session, and where to go. */
+        SignedIn: {
+            return_to: string;
+            session: components["schemas"]["Session"];
+        };
+        /** @description An error as a Kubernetes `Status`, which kubectl prints. */
+        Status: {
+            /** @description `v1`. */
+            apiVersion: string;
+            /**
+             * Format: int32
+             * @description The HTTP status.
+             */
+            code: number;
+            /** @description `Status`. */
+            kind: string;
+            message: string;
+            metadata: Record<string, never>;
+            /**
+             * @description `Unauthorized`, `Forbidden`, `BadRequest`, `NotImplemented`,
+             *     `RequestEntityTooLarge`, `ServiceUnavailable`, ...
+             */
+            reason: string;
+            /** @description `Failure`. */
+            status: string;
+        };
+        /** @description One entry of a check's status history. */
         StatusEntry: {
             details?: Record<string, never> | null;
             /**
@@ -761,8 +932,10 @@ export interface components {
             /** Format: date-time */
             time: string;
         };
+        /** @description A page of a check's status history, newest first. */
         StatusHistory: {
             data: components["schemas"]["StatusEntry"][];
+            /** @description Always null: errors answer an error status. */
             error?: string | null;
             /** Format: int64 */
             totalEntries: number;
@@ -775,6 +948,77 @@ export interface components {
             method?: string | null;
             password: string;
         };
+        /** @description The console's success envelope. */
+        Success_LinkPayload: {
+            /** @description `success`. */
+            message: string;
+            /** @description A one-time link to hand to the person. */
+            payload: {
+                /**
+                 * Format: uuid
+                 * @description The invited person (invitations only).
+                 */
+                id?: string | null;
+                link: string;
+            };
+        };
+        /** @description The console's success envelope. */
+        Success_Person: {
+            /** @description `success`. */
+            message: string;
+            /** @description A person as the API shows them: never the password hash. */
+            payload: {
+                avatar?: string | null;
+                email?: string | null;
+                /** Format: uuid */
+                id: string;
+                name: string;
+                roles: string[];
+                /** @description null for humans; `agent` or `access_token` for machine identities. */
+                type?: string | null;
+            };
+        };
+        /** @description The console's success envelope. */
+        Success_TokenCreatedPayload: {
+            /** @description `success`. */
+            message: string;
+            payload: {
+                /** Format: date-time */
+                expires_at?: string | null;
+                /** Format: uuid */
+                id: string;
+                /** @description The token; shown this once only. */
+                token: string;
+            };
+        };
+        /** @description The console's success envelope. */
+        Success_WhoamiPayload: {
+            /** @description `success`. */
+            message: string;
+            payload: {
+                /**
+                 * @description The actions of `rights` that hold on some rows only, per resource:
+                 *     permission rules with selectors grant or deny them row by row, and
+                 *     the API acts on the rows they allow (lists leave the others out,
+                 *     writes to them answer 403). Resources not listed hold on every row.
+                 */
+                limited_rights: {
+                    [key: string]: components["schemas"]["Action"][];
+                };
+                permissions: components["schemas"]["PermissionRule"][];
+                /**
+                 * @description Every RBAC resource with the actions the caller may do on it, on
+                 *     some rows at least (`read`, `create`, `update`, `delete`, and `run`
+                 *     on `canaries`): roles, permission rules and the token's scope already
+                 *     applied. The console decides from this alone.
+                 */
+                rights: {
+                    [key: string]: components["schemas"]["Action"][];
+                };
+                roles: string[];
+                user: components["schemas"]["Person"];
+            };
+        };
         SummaryQuery: {
             /**
              * Format: uuid
@@ -784,10 +1028,6 @@ export interface components {
             /** @description Start of the range: RFC 3339 or a duration ago (`1h`, `7d`); default 1h. */
             since?: string | null;
         };
-        TokenCreated: {
-            message: string;
-            payload: components["schemas"]["TokenCreatedPayload"];
-        };
         TokenCreatedPayload: {
             /** Format: date-time */
             expires_at?: string | null;
@@ -796,6 +1036,7 @@ export interface components {
             /** @description The token; shown this once only. */
             token: string;
         };
+        /** @description A token as listed: never its value. */
         TokenInfo: {
             auto_renew: boolean;
             /** Format: date-time */
@@ -811,6 +1052,44 @@ export interface components {
             person_id: string;
             scope?: components["schemas"]["ScopeGrant"][] | null;
         };
+        /**
+         * @description What a token's scope may name.
+         * @enum {string}
+         */
+        TokenObject: "mcp" | "canaries" | "catalog" | "application" | "playbooks" | "notification";
+        Traits: {
+            email?: string | null;
+            name: components["schemas"]["PersonName"];
+        };
+        UiLabel: {
+            text: string;
+        };
+        UiNode: {
+            attributes: components["schemas"]["UiNodeAttributes"];
+            /** @description `default` or `password`. */
+            group: string;
+            messages: components["schemas"]["UiText"][];
+            meta: components["schemas"]["UiNodeMeta"];
+            /** @description `input`. */
+            type: string;
+        };
+        UiNodeAttributes: {
+            disabled: boolean;
+            name: string;
+            required: boolean;
+            type: string;
+            value: string;
+        };
+        UiNodeMeta: {
+            label?: components["schemas"]["UiLabel"] | null;
+        };
+        /** @description A message of the form: `info` or `error`, with the provider's id. */
+        UiText: {
+            /** Format: int32 */
+            id: number;
+            text: string;
+            type: string;
+        };
         UpdatePerson: {
             email?: string | null;
             /** Format: uuid */
@@ -818,7 +1097,7 @@ export interface components {
             name?: string | null;
             roles?: string[] | null;
         };
-        /** @description Uptime of a check over a range. */
+        /** @description Uptime counts of a check over a range. */
         Uptime: {
             /** Format: int64 */
             failed: number;
@@ -832,15 +1111,8 @@ export interface components {
         /** @description One way the values fail the schema. */
         ValueProblem: {
             message: string;
-            /**
-             * @description JSON Pointer into `values`, such as `/scraper/schedule`; empty for
-             *     `values` itself (a missing or unknown property).
-             */
+            /** @description A JSON Pointer into the values; empty for the values object itself. */
             path: string;
-        };
-        Whoami: {
-            message: string;
-            payload: components["schemas"]["WhoamiPayload"];
         };
         WhoamiPayload: {
             /**
@@ -850,7 +1122,7 @@ export interface components {
              *     writes to them answer 403). Resources not listed hold on every row.
              */
             limited_rights: {
-                [key: string]: components["schemas"]["RightAction"][];
+                [key: string]: components["schemas"]["Action"][];
             };
             permissions: components["schemas"]["PermissionRule"][];
             /**
@@ -860,7 +1132,7 @@ export interface components {
              *     applied. The console decides from this alone.
              */
             rights: {
-                [key: string]: components["schemas"]["RightAction"][];
+                [key: string]: components["schemas"]["Action"][];
             };
             roles: string[];
             user: components["schemas"]["Person"];
@@ -920,10 +1192,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TokenCreated"];
+                    "application/json": components["schemas"]["Success_TokenCreatedPayload"];
                 };
             };
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -953,6 +1233,7 @@ export interface operations {
     peek_invite: {
         parameters: {
             query: {
+                /** @description The link's secret. */
                 token: string;
             };
             header?: never;
@@ -967,6 +1248,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LinkTarget"];
+                };
+            };
+            /** @description No token */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             404: {
@@ -1000,16 +1290,24 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Password set and signed in */
+            /** @description Password set and signed in; sets the session cookie */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Session"];
                 };
             };
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1045,10 +1343,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LinkCreated"];
+                    "application/json": components["schemas"]["Success_LinkPayload"];
                 };
             };
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1076,8 +1382,9 @@ export interface operations {
     };
     submit: {
         parameters: {
-            query: {
-                flow: string;
+            query?: {
+                id?: string;
+                flow?: string;
             };
             header?: never;
             path?: never;
@@ -1095,7 +1402,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["SignedIn"];
                 };
             };
             /** @description The flow again, with messages */
@@ -1104,7 +1411,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["LoginFlow"];
                 };
             };
             /** @description CSRF violation */
@@ -1113,7 +1420,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["FlowError"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowError"];
                 };
             };
             410: {
@@ -1121,7 +1436,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["FlowError"];
                 };
             };
             429: {
@@ -1137,9 +1452,10 @@ export interface operations {
     create_flow: {
         parameters: {
             query?: {
-                /** @description A path on this origin to go to after signing in */
+                /** @description A path on this origin to go to after signing in. */
                 return_to?: string;
                 refresh?: boolean;
+                /** @description `aal2` asks for a second factor, which this server does not offer. */
                 aal?: string;
             };
             header?: never;
@@ -1154,7 +1470,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["LoginFlow"];
                 };
             };
             /** @description return_to is not allowed */
@@ -1163,15 +1479,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["FlowError"];
                 };
             };
         };
     };
     get_flow: {
         parameters: {
-            query: {
-                id: string;
+            query?: {
+                id?: string;
+                flow?: string;
             };
             header?: never;
             path?: never;
@@ -1184,7 +1501,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["LoginFlow"];
                 };
             };
             404: {
@@ -1192,7 +1509,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["FlowError"];
                 };
             };
             /** @description Expired; use_flow_id names a fresh flow */
@@ -1201,7 +1518,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["FlowError"];
                 };
             };
         };
@@ -1236,6 +1553,7 @@ export interface operations {
     peek_reset: {
         parameters: {
             query: {
+                /** @description The link's secret. */
                 token: string;
             };
             header?: never;
@@ -1250,6 +1568,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LinkTarget"];
+                };
+            };
+            /** @description No token */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             404: {
@@ -1283,16 +1610,24 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Password set and signed in */
+            /** @description Password set and signed in; sets the session cookie */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Session"];
                 };
             };
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1324,7 +1659,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Session"];
                 };
             };
             401: {
@@ -1332,7 +1667,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["FlowError"];
                 };
             };
         };
@@ -1348,11 +1683,29 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Revoked */
             204: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The id is not a UUID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
             /** @description A cross-site request */
             403: {
@@ -1390,6 +1743,14 @@ export interface operations {
                     "application/json": components["schemas"]["TokenInfo"][];
                 };
             };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     whoami: {
@@ -1406,7 +1767,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Whoami"];
+                    "application/json": components["schemas"]["Success_WhoamiPayload"];
                 };
             };
             401: {
@@ -1425,17 +1786,17 @@ export interface operations {
                 /** @description The check id. */
                 check: string;
                 /** @description Start: RFC 3339 or a duration ago (`1h`). */
-                start?: string | null;
+                start?: string;
                 /** @description End: RFC 3339 or a duration ago. */
-                end?: string | null;
+                end?: string;
                 /** @description Zero-based page. */
                 pageIndex?: number;
                 /** @description Entries per page (default 50, at most 1000). */
-                pageSize?: number | null;
+                pageSize?: number;
                 /** @description `1` for passed runs only, `0` for failed ones. */
-                status?: number | null;
+                status?: number;
                 /** @description Only runs that took at least this many milliseconds. */
-                duration?: number | null;
+                duration?: number;
             };
             header?: never;
             path?: never;
@@ -1459,6 +1820,22 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1475,9 +1852,9 @@ export interface operations {
                 /** @description The check id. */
                 check: string;
                 /** @description Start: RFC 3339 or a duration ago (default `1h`). */
-                start?: string | null;
+                start?: string;
                 /** @description End: RFC 3339 or a duration ago (default now). */
-                end?: string | null;
+                end?: string;
             };
             header?: never;
             path?: never;
@@ -1501,6 +1878,22 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1515,9 +1908,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Start of the range: RFC 3339 or a duration ago (`1h`, `7d`); default 1h. */
-                since?: string | null;
+                since?: string;
                 /** @description Only this check (also when deleted). */
-                check_id?: string | null;
+                check_id?: string;
             };
             header?: never;
             path?: never;
@@ -1626,6 +2019,23 @@ export interface operations {
                     "application/json": components["schemas"]["RunNowResult"];
                 };
             };
+            /** @description The id is not a UUID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1660,7 +2070,7 @@ export interface operations {
             };
         };
     };
-    handle: {
+    read: {
         parameters: {
             query?: {
                 select?: string;
@@ -1670,7 +2080,7 @@ export interface operations {
                 offset?: number;
             };
             header?: {
-                /** @description return=representation, count=exact */
+                /** @description count=exact */
                 Prefer?: string | null;
                 /** @description e.g. 0-49 */
                 Range?: string | null;
@@ -1681,12 +2091,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description POST: a row or an array of rows; PATCH: the columns to change */
-        requestBody: {
-            content: {
-                "application/json": Record<string, never>;
-            };
-        };
+        requestBody?: never;
         responses: {
             /** @description The rows */
             200: {
@@ -1697,47 +2102,49 @@ export interface operations {
                     "application/json": Record<string, never>[];
                 };
             };
-            /** @description A PostgREST error: {code, message, details, hint} */
+            /** @description PGRST201: an ambiguous embed */
+            300: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestError"];
+                };
+            };
+            /** @description A query the data API cannot read */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["RestError"];
                 };
             };
+            /** @description EUNAUTHORIZED: no caller */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["RestError"];
                 };
             };
+            /** @description EFORBIDDEN: the caller may not read the relation or an embedded one */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["RestError"];
                 };
             };
-            /** @description Unknown relation */
+            /** @description PGRST205: unknown relation */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
-                };
-            };
-            /** @description A constraint refused a write; the message names columns, never other rows */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["RestError"];
                 };
             };
             /** @description ETOOLARGE: the answer would pass a limit (2000 rows, 2000 embedded rows, 32 MiB); the hint says what to narrow */
@@ -1746,7 +2153,304 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["RestError"];
+                };
+            };
+            /** @description The query string is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestError"];
+                };
+            };
+            /** @description PGRST103: a bad Range header */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestError"];
+                };
+            };
+        };
+    };
+    create: {
+        parameters: {
+            query?: {
+                /** @description The columns of the representation */
+                select?: string;
+            };
+            header?: {
+                /** @description return=representation */
+                Prefer?: string | null;
+            };
+            path: {
+                relation: string;
+            };
+            cookie?: never;
+        };
+        /** @description A row, or an array of rows */
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Written; with return=representation, the rows */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>[];
+                };
+            };
+            /** @description A body or query the data API cannot write, or a row a rule refuses (PGRST400: `details` lists every `{field, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestError"];
+                };
+            };
+            /** @description EUNAUTHORIZED: no caller */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestError"];
+                };
+            };
+            /** @description EFORBIDDEN: the caller may not write the relation; EREADONLY: a row managed outside the console */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestError"];
+                };
+            };
+            /** @description PGRST205: unknown relation */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestError"];
+                };
+            };
+            /** @description PGRST117: the relation is read-only */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestError"];
+                };
+            };
+            /** @description A constraint refused the write; the message names columns, never other rows */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestError"];
+                };
+            };
+            /** @description More than 1000 rows */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestError"];
+                };
+            };
+        };
+    };
+    remove: {
+        parameters: {
+            query?: {
+                /** @description The columns of the representation */
+                select?: string;
+            };
+            header?: {
+                /** @description return=representation */
+                Prefer?: string | null;
+            };
+            path: {
+                relation: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description With return=representation: the rows deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>[];
+                };
+            };
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No filter, or a query the data API cannot read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestError"];
+                };
+            };
+            /** @description EUNAUTHORIZED: no caller */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestError"];
+                };
+            };
+            /** @description EFORBIDDEN: the caller may not delete on the relation; EREADONLY: a row managed outside the console */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestError"];
+                };
+            };
+            /** @description PGRST205: unknown relation */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestError"];
+                };
+            };
+            /** @description PGRST117: the relation is read-only */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestError"];
+                };
+            };
+            /** @description Rows still refer to a row deleted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestError"];
+                };
+            };
+        };
+    };
+    update: {
+        parameters: {
+            query?: {
+                /** @description The columns of the representation */
+                select?: string;
+            };
+            header?: {
+                /** @description return=representation */
+                Prefer?: string | null;
+            };
+            path: {
+                relation: string;
+            };
+            cookie?: never;
+        };
+        /** @description The columns to change */
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description With return=representation: the rows written */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>[];
+                };
+            };
+            /** @description Written */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No filter, or a body or query the data API cannot write */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestError"];
+                };
+            };
+            /** @description EUNAUTHORIZED: no caller */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestError"];
+                };
+            };
+            /** @description EFORBIDDEN: the caller may not write the relation; EREADONLY: a row managed outside the console */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestError"];
+                };
+            };
+            /** @description PGRST205: unknown relation */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestError"];
+                };
+            };
+            /** @description PGRST117: the relation is read-only */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestError"];
+                };
+            };
+            /** @description A constraint refused the write */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestError"];
                 };
             };
         };
@@ -1807,13 +2511,13 @@ export interface operations {
                     "application/json": components["schemas"]["Preview"];
                 };
             };
-            /** @description A bad field, named by `field` */
+            /** @description A bad field (`option`, `namespace` or `values`), named by `field`; `errors` lists every way the values fail the chart's schema */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InvalidPreview"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             401: {
@@ -1910,7 +2614,7 @@ export interface operations {
             };
         };
     };
-    update: {
+    update_person: {
         parameters: {
             query?: never;
             header?: never;
@@ -1928,7 +2632,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Success_Person"];
                 };
             };
             400: {
@@ -1939,7 +2643,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1957,7 +2677,7 @@ export interface operations {
             };
         };
     };
-    remove: {
+    remove_person: {
         parameters: {
             query?: never;
             header?: never;
@@ -1968,13 +2688,39 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Removed */
             204: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
+            /** @description The id is not a UUID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2008,7 +2754,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LinkCreated"];
+                    "application/json": components["schemas"]["Success_LinkPayload"];
+                };
+            };
+            /** @description The id is not a UUID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             403: {
@@ -2029,7 +2792,7 @@ export interface operations {
             };
         };
     };
-    list: {
+    list_people: {
         parameters: {
             query?: never;
             header?: never;
@@ -2044,6 +2807,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PersonWithRoles"][];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             403: {
@@ -2112,6 +2883,7 @@ export interface operations {
                     "application/json": components["schemas"]["ExecutionPolicyBody"];
                 };
             };
+            /** @description A malformed body, naming the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2139,6 +2911,108 @@ export interface operations {
         };
     };
     healthz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process serves HTTP */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    kubeproxy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An API server path, such as `api/v1/namespaces` */
+                path: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The API server's answer, streamed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description exec, attach and port-forward */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The API server could not be reached */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description No cluster connected */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+        };
+    };
+    livez: {
         parameters: {
             query?: never;
             header?: never;

@@ -8,7 +8,7 @@ import type { Resource } from '../api/rules.gen';
 /** What whoami says: for each resource, the actions the caller may do. */
 export type Rights = Schemas['WhoamiPayload']['rights'];
 export type { Resource };
-type Action = Schemas['RightAction'];
+type Action = Schemas['Action'];
 /** `write` is any of create, update and delete; `run` is Run Now (canaries). */
 export type Access = Extract<Action, 'read' | 'run'> | 'write';
 

@@ -75,7 +75,7 @@ export function actionsOf(object: TokenObject, level: string): string[] {
 
 export interface ScopeGrant {
   subject?: string;
-  object: string;
+  object: TokenObject;
   action: string;
 }
 

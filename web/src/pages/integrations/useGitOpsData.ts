@@ -29,7 +29,7 @@ export interface PreviewProblems {
 
 export function previewProblems(error: unknown): PreviewProblems | undefined {
   if (!(error instanceof ApiError) || error.status !== 400) return undefined;
-  const body = error.body as Partial<Schemas['InvalidPreview']> | null;
+  const body = error.body as Partial<Schemas['ErrorBody']> | null;
   if (body?.field === 'namespace') return { namespace: body.message ?? error.message, values: [] };
   if (body?.field !== 'values') return undefined;
   const problems = body.errors ?? [];
