@@ -1,12 +1,14 @@
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderName, Request};
+use axum::middleware;
 use axum::routing::any;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
 use sqlx::PgPool;
 
+use crate::metrics::{self, Metrics};
 use crate::run_results::RunResults;
 use crate::summary_cache::SummaryCache;
 use tower::ServiceBuilder;
@@ -33,6 +35,8 @@ pub struct AppState {
     pub summary_cache: Arc<SummaryCache>,
     /// The one listener Run Now waits on.
     pub run_results: Arc<RunResults>,
+    /// Request counts and latencies, served by [`metrics_router`].
+    pub metrics: Arc<Metrics>,
 }
 
 impl AppState {
@@ -45,6 +49,7 @@ impl AppState {
             kube_proxy: None,
             chart_repository_url: Arc::from(DEFAULT_CHART_REPOSITORY_URL),
             summary_cache: Arc::new(SummaryCache::new(std::time::Duration::ZERO)),
+            metrics: Arc::new(Metrics::default()),
         }
     }
 
@@ -99,12 +104,22 @@ pub fn router(state: AppState) -> Router {
         Some(dir) => app.merge(web::router(dir)),
         None => app.fallback(|| async { ApiError::NotFound("no such endpoint".into()) }),
     };
-    app.with_state(state).layer(
-        ServiceBuilder::new()
-            .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
-            .layer(trace)
-            .layer(PropagateRequestIdLayer::new(REQUEST_ID)),
-    )
+    let metrics = state.metrics.clone();
+    app.with_state(state)
+        // Inside the router, so each request's matched route is known.
+        .layer(middleware::from_fn_with_state(metrics, metrics::track))
+        .layer(
+            ServiceBuilder::new()
+                .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
+                .layer(trace)
+                .layer(PropagateRequestIdLayer::new(REQUEST_ID)),
+        )
+}
+
+/// `/metrics` of the application `state` serves, for its own listener: the
+/// main port is public (behind the Ingress), the metrics port is not.
+pub fn metrics_router(state: &AppState) -> Router {
+    metrics::router(state.metrics.clone(), state.db.clone())
 }
 
 /// Serves the application on the listener (with client addresses, which

@@ -19,6 +19,11 @@ pub struct Config {
     #[arg(long, env = "QUARTERDECK_LISTEN", default_value = "127.0.0.1:8080")]
     pub listen: SocketAddr,
 
+    /// Address of the Prometheus `/metrics` listener, unauthenticated and
+    /// apart from the public port; when unset, no metrics are served.
+    #[arg(long, env = "QUARTERDECK_METRICS_LISTEN")]
+    pub metrics_listen: Option<SocketAddr>,
+
     /// Directory of the built web console (`npm run build` in web/); when
     /// it has no index.html, only the API is served.
     #[arg(long, env = "QUARTERDECK_WEB_DIR", default_value = "web/dist")]

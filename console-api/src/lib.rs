@@ -7,6 +7,7 @@ mod config;
 mod error;
 mod integrations;
 mod kube_proxy;
+mod metrics;
 pub mod openapi;
 pub mod rbac;
 mod routes;
@@ -17,7 +18,7 @@ mod web;
 #[cfg(test)]
 mod yaml11_check;
 
-pub use app::{AppState, router, serve_on};
+pub use app::{AppState, metrics_router, router, serve_on};
 pub use config::{AuthSettings, Config, KubeProxySettings};
 pub use error::ApiError;
 pub use kube_proxy::KubeProxy;

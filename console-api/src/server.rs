@@ -2,7 +2,7 @@ use quarterdeck_store::Database;
 use quarterdeck_store::people::{self, AdminBootstrap};
 use tokio::net::TcpListener;
 
-use crate::{AppState, Config, KubeProxy, serve_on};
+use crate::{AppState, Config, KubeProxy, metrics_router, serve_on};
 
 /// Opens the database, makes sure the admin exists, and serves until
 /// SIGINT or SIGTERM; then drains requests and stops the embedded database.
@@ -32,6 +32,17 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
             Ok(proxy) => state = state.with_kube_proxy(proxy),
             Err(e) => tracing::info!(reason = %e, "no Kubernetes cluster: /kubeproxy answers 503"),
         }
+    }
+    if let Some(address) = config.metrics_listen {
+        let metrics = TcpListener::bind(address).await?;
+        tracing::info!(address = %metrics.local_addr()?, "quarterdeck-api metrics listening");
+        let router = metrics_router(&state);
+        // Ends with the process; it holds no requests worth draining.
+        tokio::spawn(async move {
+            if let Err(e) = axum::serve(metrics, router).await {
+                tracing::error!(error = %e, "the metrics listener stopped");
+            }
+        });
     }
     let served = serve_on(listener, state, quarterdeck_runtime::shutdown_signal()).await;
     database.close().await?;
