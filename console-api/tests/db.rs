@@ -85,17 +85,25 @@ async fn each_role_against_the_relations(pool: PgPool) {
                     StatusCode::FORBIDDEN,
                     "{role} {method} {path}: {reply}"
                 );
+                // PostgREST's shape, as every data API error.
+                assert_eq!(reply["code"], "EFORBIDDEN", "{reply}");
+                assert!(reply["message"].is_string(), "{reply}");
                 assert!(
-                    reply["resource"].is_string() && reply["action"].is_string(),
+                    reply["details"]["resource"].is_string()
+                        && reply["details"]["action"].is_string(),
                     "{reply}"
                 );
             }
         }
     }
-    let (status, _) = api
+    let (status, reply) = api
         .call(&Client::new(), Method::GET, "/api/db/canaries", None)
         .await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        reply,
+        json!({"code": "EUNAUTHORIZED", "message": "authentication required", "details": null, "hint": null})
+    );
 }
 
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]

@@ -103,6 +103,24 @@ const ENDPOINTS: &[(&str, &str, Needs, &str)] = &[
         r#"{}"#,
     ),
     (
+        "POST",
+        "/api/db/{relation}",
+        Needs::Right("database", Action::Create),
+        r#"{}"#,
+    ),
+    (
+        "PATCH",
+        "/api/db/{relation}",
+        Needs::Right("database", Action::Update),
+        r#"{}"#,
+    ),
+    (
+        "DELETE",
+        "/api/db/{relation}",
+        Needs::Right("database", Action::Delete),
+        r#"{}"#,
+    ),
+    (
         "GET",
         "/api/integrations/options",
         Needs::Right("integrations", Action::Read),

@@ -24,7 +24,7 @@ const BODY_BUDGET: &str = "QD002";
 
 /// An error answer: `status` is the HTTP status, the rest is the JSON body.
 /// `details` is text, or JSON where it lists things (a refused row's problems).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema, thiserror::Error)]
 #[error("{status} {code}: {message}")]
 pub struct RestError {
     #[serde(skip)]

@@ -1,121 +1,298 @@
 //! The data API: `/api/db/{relation}`, a PostgREST-compatible subset over
 //! allow-listed relations. Authorization happens here (the relation's RBAC
 //! resource, and read access on every embedded relation); access scopes are
-//! applied by the store's query layer to every read and write.
+//! applied by the store's query layer to every read and write. Every error,
+//! the caller's 401 and 403 included, answers PostgREST's shape
+//! ([`DataApiError`]).
 
 use axum::Json;
-use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{Path, RawQuery, State};
-use axum::http::{HeaderMap, Method, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
 use quarterdeck_dataapi::{self as rest, RestError, Schema};
+use serde_json::json;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::auth::Caller;
 use crate::rbac::Action;
 use crate::{ApiError, AppState};
 
-pub fn router() -> Router<AppState> {
-    Router::new().route(
-        "/api/db/{relation}",
-        get(handle).post(handle).patch(handle).delete(handle),
-    )
+pub(crate) fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(read, create, update, remove))
 }
 
-fn rest_error(e: RestError) -> Response {
-    let status = StatusCode::from_u16(e.status).unwrap_or(StatusCode::BAD_REQUEST);
-    (status, Json(e)).into_response()
+/// An answer of the data API that is not a success, as PostgREST shapes it:
+/// `{code, message, details, hint}` with the status of the error.
+#[derive(Debug)]
+pub(crate) struct DataApiError(RestError);
+
+impl From<RestError> for DataApiError {
+    fn from(e: RestError) -> Self {
+        Self(e)
+    }
+}
+
+/// The console's refusals (no caller, a denied right, a cross-site write) in
+/// the data API's shape, with the console's code (`EUNAUTHORIZED`,
+/// `EFORBIDDEN`, ...); a denied right names its resource and action in
+/// `details`.
+impl From<ApiError> for DataApiError {
+    fn from(e: ApiError) -> Self {
+        let status = e.status_and_code().0.as_u16();
+        let body = e.body();
+        let details = body
+            .resource
+            .map(|resource| json!({ "resource": resource, "action": body.action }));
+        Self(RestError {
+            status,
+            code: body.error.to_owned(),
+            message: body.message,
+            details,
+            hint: None,
+        })
+    }
+}
+
+impl IntoResponse for DataApiError {
+    fn into_response(self) -> Response {
+        let status = StatusCode::from_u16(self.0.status).unwrap_or(StatusCode::BAD_REQUEST);
+        let mut response = (status, Json(self.0)).into_response();
+        if status == StatusCode::UNAUTHORIZED {
+            // As the console's 401: a Bearer challenge, which browsers do not prompt for.
+            response.headers_mut().insert(
+                header::WWW_AUTHENTICATE,
+                HeaderValue::from_static("Bearer realm=\"quarterdeck\""),
+            );
+        }
+        response
+    }
 }
 
 #[utoipa::path(
     get,
     path = "/api/db/{relation}",
     tag = "data",
-    description = "Reads rows of an allow-listed relation with PostgREST syntax: filters `col=op.value` (eq, neq, gt, gte, lt, lte, like, ilike, in, is, not.), `or=(...)`, `select` with embeds, `order`, `limit`, `offset`; `Range` and `Prefer: count=exact` give `Content-Range`. POST, PATCH and DELETE on the same path write (PATCH and DELETE need a filter).",
-    request_body(content = Object, description = "POST: a row or an array of rows; PATCH: the columns to change", content_type = "application/json"),
+    description = "Reads rows of an allow-listed relation with PostgREST syntax: filters `col=op.value` (eq, neq, gt, gte, lt, lte, like, ilike, in, is, not.), `or=(...)`, `select` with embeds, `order`, `limit`, `offset`; `Range` and `Prefer: count=exact` give `Content-Range`.",
     params(
         ("relation" = String, Path, description = "access_scopes, permissions, teams, team_members, people, properties, canaries, checks, config_items, components, playbooks, ..."),
         ("select" = Option<String>, Query),
         ("order" = Option<String>, Query),
         ("limit" = Option<u32>, Query, description = "At most 2000"),
         ("offset" = Option<u32>, Query),
-        ("Prefer" = Option<String>, Header, description = "return=representation, count=exact"),
+        ("Prefer" = Option<String>, Header, description = "count=exact"),
         ("Range" = Option<String>, Header, description = "e.g. 0-49"),
     ),
     responses(
         (status = 200, description = "The rows", body = Vec<Object>),
-        (status = 400, description = "A PostgREST error: {code, message, details, hint}", body = Object),
-        (status = 401, body = crate::openapi::ErrorBody),
-        (status = 403, body = crate::openapi::ErrorBody),
-        (status = 404, description = "Unknown relation", body = Object),
-        (status = 409, description = "A constraint refused a write; the message names columns, never other rows", body = Object),
-        (status = 413, description = "ETOOLARGE: the answer would pass a limit (2000 rows, 2000 embedded rows, 32 MiB); the hint says what to narrow", body = Object),
+        (status = 300, description = "PGRST201: an ambiguous embed", body = RestError),
+        (status = 400, description = "A query the data API cannot read", body = RestError),
+        (status = 401, description = "EUNAUTHORIZED: no caller", body = RestError),
+        (status = 403, description = "EFORBIDDEN: the caller may not read the relation or an embedded one", body = RestError),
+        (status = 404, description = "PGRST205: unknown relation", body = RestError),
+        (status = 413, description = "ETOOLARGE: the answer would pass a limit (2000 rows, 2000 embedded rows, 32 MiB); the hint says what to narrow", body = RestError),
+        (status = 414, description = "The query string is too long", body = RestError),
+        (status = 416, description = "PGRST103: a bad Range header", body = RestError),
     )
 )]
-pub(crate) async fn handle(
+pub(crate) async fn read(
     State(state): State<AppState>,
-    caller: Caller,
-    method: Method,
+    caller: Result<Caller, ApiError>,
+    Path(relation): Path<String>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Result<Response, DataApiError> {
+    let caller = caller?;
+    handle(
+        &state,
+        &caller,
+        rest::Method::Get,
+        &relation,
+        query,
+        &headers,
+        &[],
+    )
+    .await
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/db/{relation}",
+    tag = "data",
+    description = "Inserts a row or an array of rows (at most 1000). `Prefer: return=representation` answers the rows written.",
+    request_body(content = Object, description = "A row, or an array of rows", content_type = "application/json"),
+    params(
+        ("relation" = String, Path),
+        ("select" = Option<String>, Query, description = "The columns of the representation"),
+        ("Prefer" = Option<String>, Header, description = "return=representation"),
+    ),
+    responses(
+        (status = 201, description = "Written; with return=representation, the rows", body = Vec<Object>),
+        (status = 400, description = "A body or query the data API cannot write, or a row a rule refuses (PGRST400: `details` lists every `{field, message}`)", body = RestError),
+        (status = 401, description = "EUNAUTHORIZED: no caller", body = RestError),
+        (status = 403, description = "EFORBIDDEN: the caller may not write the relation; EREADONLY: a row managed outside the console", body = RestError),
+        (status = 404, description = "PGRST205: unknown relation", body = RestError),
+        (status = 405, description = "PGRST117: the relation is read-only", body = RestError),
+        (status = 409, description = "A constraint refused the write; the message names columns, never other rows", body = RestError),
+        (status = 413, description = "More than 1000 rows", body = RestError),
+    )
+)]
+pub(crate) async fn create(
+    State(state): State<AppState>,
+    caller: Result<Caller, ApiError>,
     Path(relation): Path<String>,
     RawQuery(query): RawQuery,
     headers: HeaderMap,
     body: Bytes,
-) -> Result<Response, ApiError> {
-    let (rest_method, action) = match method {
-        Method::GET => (rest::Method::Get, Action::Read),
-        Method::POST => (rest::Method::Post, Action::Create),
-        Method::PATCH => (rest::Method::Patch, Action::Update),
-        Method::DELETE => (rest::Method::Delete, Action::Delete),
-        _ => return Err(ApiError::BadRequest(format!("{method} is not supported"))),
+) -> Result<Response, DataApiError> {
+    let caller = caller?;
+    handle(
+        &state,
+        &caller,
+        rest::Method::Post,
+        &relation,
+        query,
+        &headers,
+        &body,
+    )
+    .await
+}
+
+#[utoipa::path(
+    patch,
+    path = "/api/db/{relation}",
+    tag = "data",
+    description = "Changes the columns given on the rows the filters select (a filter is required).",
+    request_body(content = Object, description = "The columns to change", content_type = "application/json"),
+    params(
+        ("relation" = String, Path),
+        ("select" = Option<String>, Query, description = "The columns of the representation"),
+        ("Prefer" = Option<String>, Header, description = "return=representation"),
+    ),
+    responses(
+        (status = 200, description = "With return=representation: the rows written", body = Vec<Object>),
+        (status = 204, description = "Written"),
+        (status = 400, description = "No filter, or a body or query the data API cannot write", body = RestError),
+        (status = 401, description = "EUNAUTHORIZED: no caller", body = RestError),
+        (status = 403, description = "EFORBIDDEN: the caller may not write the relation; EREADONLY: a row managed outside the console", body = RestError),
+        (status = 404, description = "PGRST205: unknown relation", body = RestError),
+        (status = 405, description = "PGRST117: the relation is read-only", body = RestError),
+        (status = 409, description = "A constraint refused the write", body = RestError),
+    )
+)]
+pub(crate) async fn update(
+    State(state): State<AppState>,
+    caller: Result<Caller, ApiError>,
+    Path(relation): Path<String>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, DataApiError> {
+    let caller = caller?;
+    handle(
+        &state,
+        &caller,
+        rest::Method::Patch,
+        &relation,
+        query,
+        &headers,
+        &body,
+    )
+    .await
+}
+
+#[utoipa::path(
+    delete,
+    path = "/api/db/{relation}",
+    tag = "data",
+    description = "Deletes the rows the filters select (a filter is required); soft-deleting relations set `deleted_at`.",
+    params(
+        ("relation" = String, Path),
+        ("select" = Option<String>, Query, description = "The columns of the representation"),
+        ("Prefer" = Option<String>, Header, description = "return=representation"),
+    ),
+    responses(
+        (status = 200, description = "With return=representation: the rows deleted", body = Vec<Object>),
+        (status = 204, description = "Deleted"),
+        (status = 400, description = "No filter, or a query the data API cannot read", body = RestError),
+        (status = 401, description = "EUNAUTHORIZED: no caller", body = RestError),
+        (status = 403, description = "EFORBIDDEN: the caller may not delete on the relation; EREADONLY: a row managed outside the console", body = RestError),
+        (status = 404, description = "PGRST205: unknown relation", body = RestError),
+        (status = 405, description = "PGRST117: the relation is read-only", body = RestError),
+        (status = 409, description = "Rows still refer to a row deleted", body = RestError),
+    )
+)]
+pub(crate) async fn remove(
+    State(state): State<AppState>,
+    caller: Result<Caller, ApiError>,
+    Path(relation): Path<String>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Result<Response, DataApiError> {
+    let caller = caller?;
+    handle(
+        &state,
+        &caller,
+        rest::Method::Delete,
+        &relation,
+        query,
+        &headers,
+        &[],
+    )
+    .await
+}
+
+async fn handle(
+    state: &AppState,
+    caller: &Caller,
+    method: rest::Method,
+    relation: &str,
+    query: Option<String>,
+    headers: &HeaderMap,
+    body: &[u8],
+) -> Result<Response, DataApiError> {
+    let action = match method {
+        rest::Method::Get => Action::Read,
+        rest::Method::Post => Action::Create,
+        rest::Method::Patch => Action::Update,
+        rest::Method::Delete => Action::Delete,
     };
-    let Some(schema) = Schema::console().relation(&relation) else {
-        return Ok(rest_error(RestError::unknown_relation(&relation)));
-    };
+    let schema = Schema::console()
+        .relation(relation)
+        .ok_or_else(|| RestError::unknown_relation(relation))?;
     caller.require_on(schema, action)?;
     let query = query.unwrap_or_default();
-    let embedded = match rest::embedded_resources(&relation, &query) {
-        Ok(resources) => resources,
-        Err(e) => return Ok(rest_error(e)),
-    };
-    for resource in embedded {
+    for resource in rest::embedded_resources(relation, &query)? {
         caller.require(resource, Action::Read)?;
     }
     let body = if body.iter().all(u8::is_ascii_whitespace) {
         None
     } else {
-        match serde_json::from_slice(&body) {
-            Ok(value) => Some(value),
-            Err(e) => {
-                return Ok(rest_error(RestError::body(format!(
-                    "invalid JSON body: {e}"
-                ))));
-            }
-        }
+        Some(
+            serde_json::from_slice(body)
+                .map_err(|e| RestError::body(format!("invalid JSON body: {e}")))?,
+        )
     };
     let header = |name: header::HeaderName| headers.get(name).and_then(|v| v.to_str().ok());
     let request = rest::Request {
-        method: rest_method,
-        relation: &relation,
+        method,
+        relation,
         query: &query,
         prefer: header(header::HeaderName::from_static("prefer")).unwrap_or_default(),
         range: header(header::RANGE),
         body,
     };
-    match rest::execute(&state.db, request, &caller.rest()).await {
-        Ok(response) => {
-            let status = StatusCode::from_u16(response.status).unwrap_or(StatusCode::OK);
-            let mut out = match response.body {
-                Some(body) => (status, Json(body)).into_response(),
-                None => status.into_response(),
-            };
-            if let Some(range) = response.content_range
-                && let Ok(value) = range.parse()
-            {
-                out.headers_mut().insert(header::CONTENT_RANGE, value);
-            }
-            Ok(out)
-        }
-        Err(e) => Ok(rest_error(e)),
+    let response = rest::execute(&state.db, request, &caller.rest()).await?;
+    let status = StatusCode::from_u16(response.status).unwrap_or(StatusCode::OK);
+    let mut out = match response.body {
+        Some(body) => (status, Json(body)).into_response(),
+        None => status.into_response(),
+    };
+    if let Some(range) = response.content_range
+        && let Ok(value) = range.parse()
+    {
+        out.headers_mut().insert(header::CONTENT_RANGE, value);
     }
+    Ok(out)
 }
