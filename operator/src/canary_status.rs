@@ -127,6 +127,7 @@ struct StatusApply<'a> {
     status: &'a CanaryStatus,
 }
 
+#[tracing::instrument(skip_all, fields(kind = "Canary", namespace = %canary.namespace, name = %canary.name))]
 async fn apply(
     client: &Client,
     canary: &CanaryFigures,

@@ -258,6 +258,7 @@ async fn sweep_orphans<K: Reconciled>(ctx: &Context) {
     }
 }
 
+#[tracing::instrument(skip_all, fields(kind = K::KIND))]
 async fn sweep<K: Reconciled>(ctx: &Context) -> Result<(), Error> {
     let delete_error = |e: ApplyError| match e {
         ApplyError::Fenced => Error::Fenced,
@@ -300,6 +301,7 @@ fn key<K: Resource>(obj: &K) -> String {
 
 /// Reconciles one object: the finalizer, then its row and status, or its
 /// cleanup when it is being deleted.
+#[tracing::instrument(skip_all, fields(kind = K::KIND, namespace = %obj.namespace().unwrap_or_default(), name = %obj.name_any()))]
 pub async fn reconcile<K: Reconciled>(obj: Arc<K>, ctx: Arc<Context>) -> Result<Action, Error> {
     let _timer = ctx.metrics.reconcile(K::KIND);
     let namespace = obj.namespace().unwrap_or_else(|| "default".into());
@@ -343,6 +345,7 @@ fn uid<K: Resource>(obj: &K) -> Option<Uuid> {
         .and_then(|u| Uuid::parse_str(u).ok())
 }
 
+#[tracing::instrument(skip_all)]
 async fn apply<K: Reconciled>(api: &Api<K>, obj: &K, ctx: &Context) -> Result<Action, Error> {
     let Some(id) = uid(obj) else {
         return invalid(api, obj, ctx, "metadata.uid is not a UUID".into()).await;
@@ -474,6 +477,7 @@ async fn report<K: Reconciled>(
     Ok(())
 }
 
+#[tracing::instrument(skip_all)]
 async fn cleanup<K: Reconciled>(obj: &K, ctx: &Context) -> Result<Action, Error> {
     let Some(id) = uid(obj) else {
         return Ok(Action::await_change());

@@ -16,6 +16,7 @@ use quarterdeck_crds::{AccessScope, Canary, Permission, Playbook, ScrapeConfig, 
 use quarterdeck_store::crd::{self, ApplyError, Row, Table, Takeover};
 use serde_json::Value as Json;
 use sqlx::PgPool;
+use tracing::Instrument;
 use uuid::Uuid;
 
 use crate::mapping::Reconciled;
@@ -181,6 +182,7 @@ fn describe(doc: &Json) -> String {
 /// that does not parse, or a document of ours that does not decode (a type
 /// error, a `kind` or `apiVersion` typo), may have produced any row, so
 /// such a pass removes nothing.
+#[tracing::instrument(skip_all, fields(dir = %dir.display()))]
 pub async fn sync(db: &PgPool, dir: &Path, options: Options) -> Result<Report, Error> {
     let folder = files::read(dir)?;
     let mut report = Report {
@@ -196,7 +198,7 @@ pub async fn sync(db: &PgPool, dir: &Path, options: Options) -> Result<Report, E
 
     // The document each row comes from; a row listed here is kept.
     let mut seen: HashMap<(Table, Uuid), String> = HashMap::new();
-    let mut rows: Vec<(String, Row)> = Vec::new();
+    let mut rows: Vec<(String, Row, tracing::Span)> = Vec::new();
     let mut foreign = Vec::new();
     for (origin, doc) in folder.documents {
         let kind = match classify(&doc) {
@@ -263,7 +265,10 @@ pub async fn sync(db: &PgPool, dir: &Path, options: Options) -> Result<Report, E
             continue;
         }
         match decoded.row {
-            Ok(row) => rows.push((origin, row)),
+            Ok(row) => {
+                let span = tracing::info_span!("apply", kind = kind.name, namespace = %row.namespace, name = %row.name);
+                rows.push((origin, row, span));
+            }
             Err(invalid) => report.problems.push(format!("{origin}: {invalid}")),
         }
     }
@@ -294,14 +299,16 @@ pub async fn sync(db: &PgPool, dir: &Path, options: Options) -> Result<Report, E
         }
     }
 
-    let results: Vec<(String, Result<crd::Applied, ApplyError>)> =
-        futures::stream::iter(rows)
-            .map(|(origin, row)| async move {
-                (origin, crd::apply(db, &row, None, options.takeover).await)
-            })
-            .buffer_unordered(CONCURRENCY)
-            .collect()
-            .await;
+    let results: Vec<(String, Result<crd::Applied, ApplyError>)> = futures::stream::iter(rows)
+        .map(|(origin, row, span)| async move {
+            let applied = crd::apply(db, &row, None, options.takeover)
+                .instrument(span)
+                .await;
+            (origin, applied)
+        })
+        .buffer_unordered(CONCURRENCY)
+        .collect()
+        .await;
     for (origin, result) in results {
         match result {
             Ok(applied) if applied.written => report.applied += 1,
