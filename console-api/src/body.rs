@@ -2,8 +2,8 @@
 //! field at fault where serde names it.
 
 use axum::extract::path::ErrorKind;
-use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
-use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::extract::rejection::{JsonRejection, PathRejection};
+use axum::extract::{FromRequest, FromRequestParts, RawPathParams, Request};
 use axum::http::request::Parts;
 use serde::de::DeserializeOwned;
 
@@ -51,23 +51,22 @@ where
 {
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
-        match axum::extract::Query::<T>::from_request_parts(parts, state).await {
-            Ok(axum::extract::Query(value)) => Ok(Query(value)),
-            Err(rejection) => Err(query_error(&rejection)),
-        }
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
+        parse_query(parts.uri.query().unwrap_or_default()).map(Query)
     }
 }
 
-fn query_error(rejection: &QueryRejection) -> ApiError {
-    let text = rejection.body_text();
-    let detail = text
-        .strip_prefix("Failed to deserialize query string: ")
-        .unwrap_or(&text);
-    ApiError::invalid(
-        field_of(detail).unwrap_or_else(|| "query".into()),
-        format!("invalid query: {detail}"),
-    )
+fn parse_query<T: DeserializeOwned>(query: &str) -> Result<T, ApiError> {
+    let pairs = url::form_urlencoded::parse(query.as_bytes());
+    serde_path_to_error::deserialize(serde_urlencoded::Deserializer::new(pairs)).map_err(|e| {
+        let path = e.path().to_string();
+        let message = e.into_inner().to_string();
+        let field = match path.as_str() {
+            "." => field_of(&message).unwrap_or_else(|| "query".into()),
+            named => named.to_owned(),
+        };
+        ApiError::invalid(field.clone(), format!("{field}: {message}"))
+    })
 }
 
 /// Like `axum::extract::Path`, rejecting with a 400 naming the parameter.
@@ -84,12 +83,21 @@ where
         match axum::extract::Path::<T>::from_request_parts(parts, state).await {
             Ok(axum::extract::Path(value)) => Ok(Path(value)),
             Err(PathRejection::FailedToDeserializePathParams(e)) => {
+                let names = RawPathParams::from_request_parts(parts, state)
+                    .await
+                    .map(|raw| raw.iter().map(|(k, _)| k.to_owned()).collect::<Vec<_>>())
+                    .unwrap_or_default();
                 let field = match e.kind() {
                     ErrorKind::ParseErrorAtKey { key, .. }
-                    | ErrorKind::InvalidUtf8InPathParam { key } => key.clone(),
-                    _ => "path".to_owned(),
+                    | ErrorKind::InvalidUtf8InPathParam { key } => Some(key.clone()),
+                    ErrorKind::ParseErrorAtIndex { index, .. } => names.get(*index).cloned(),
+                    _ => names.first().cloned(),
                 };
-                Err(ApiError::invalid(field, e.body_text()))
+                let field = field.unwrap_or_else(|| "path".to_owned());
+                Err(ApiError::invalid(
+                    field.clone(),
+                    format!("{field}: {}", e.body_text()),
+                ))
             }
             Err(other) => Err(ApiError::Internal(other.body_text())),
         }
@@ -116,7 +124,33 @@ fn field_of(message: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::field_of;
+    use super::{field_of, parse_query};
+    use crate::ApiError;
+
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Params {
+        check: uuid::Uuid,
+        size: Option<u8>,
+    }
+
+    fn field(query: &str) -> String {
+        match parse_query::<Params>(query) {
+            Err(ApiError::Invalid { field, .. }) => field.into_owned(),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn query_rejections_name_the_parameter() {
+        assert_eq!(field("check=nope"), "check");
+        assert_eq!(
+            field("size=300&check=00000000-0000-0000-0000-000000000001"),
+            "size"
+        );
+        assert_eq!(field("size=1"), "check");
+        assert!(parse_query::<Params>("check=00000000-0000-0000-0000-000000000001").is_ok());
+    }
 
     #[test]
     fn names_the_field_serde_names() {

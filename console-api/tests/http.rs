@@ -35,7 +35,7 @@ async fn about_reports_version_and_database(pool: PgPool) {
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
 async fn probes_answer(pool: PgPool) {
     let addr = serve(pool).await;
-    for path in ["/healthz", "/readyz"] {
+    for path in ["/livez", "/readyz"] {
         let res = reqwest::get(format!("http://{addr}{path}")).await.unwrap();
         assert_eq!(res.status(), 200, "{path}");
     }
@@ -67,7 +67,7 @@ async fn about_is_503_with_a_reason_when_the_database_is_unreachable() {
 
     let res = reqwest::get(format!("http://{addr}/readyz")).await.unwrap();
     assert_eq!(res.status(), 503);
-    let res = reqwest::get(format!("http://{addr}/healthz"))
+    let res = reqwest::get(format!("http://{addr}/livez"))
         .await
         .unwrap();
     assert_eq!(

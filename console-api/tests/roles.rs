@@ -108,7 +108,7 @@ async fn no_credentials_is_401_and_public_endpoints_are_open(pool: PgPool) {
     }
     for path in [
         "/api/about",
-        "/healthz",
+        "/livez",
         "/readyz",
         "/api/auth/login/browser",
     ] {

@@ -48,7 +48,6 @@ enum Needs {
 /// that parses (so a refusal is about rights, not shape).
 const ENDPOINTS: &[(&str, &str, Needs, &str)] = &[
     ("GET", "/api/about", Needs::Nothing, r#"{}"#),
-    ("GET", "/healthz", Needs::Nothing, r#"{}"#),
     ("GET", "/livez", Needs::Nothing, r#"{}"#),
     ("GET", "/readyz", Needs::Nothing, r#"{}"#),
     ("GET", "/api/openapi.json", Needs::Nothing, r#"{}"#),

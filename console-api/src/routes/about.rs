@@ -16,7 +16,6 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(about))
         .routes(routes!(livez))
-        .routes(routes!(healthz))
         .routes(routes!(readyz))
 }
 
@@ -62,14 +61,6 @@ pub(crate) async fn about(State(state): State<AppState>) -> (StatusCode, Json<Ab
     responses((status = 200, description = "The process serves HTTP", content_type = "text/plain", body = String)))]
 #[tracing::instrument(level = "debug")]
 pub(crate) async fn livez() -> &'static str {
-    "ok"
-}
-
-/// The chart's older name of `/livez`.
-#[utoipa::path(get, path = "/healthz", tag = "meta",
-    responses((status = 200, description = "The process serves HTTP", content_type = "text/plain", body = String)))]
-#[tracing::instrument(level = "debug")]
-pub(crate) async fn healthz() -> &'static str {
     "ok"
 }
 
