@@ -15,7 +15,7 @@ use quarterdeck_store::people::{self, Person};
 use quarterdeck_store::{login, sessions, tokens};
 use url::Url;
 
-use crate::rbac::{Action, Authorizer, Kind, RESOURCES, ScopeGrant};
+use crate::rbac::{Action, Authorizer, Kind, Resource, ScopeGrant};
 use crate::{ApiError, AppState};
 
 /// Name of the session cookie.
@@ -44,11 +44,11 @@ pub struct Caller {
 
 impl Caller {
     /// Refuses with 403 naming the resource and action unless allowed.
-    pub fn require(&self, resource: &str, action: Action) -> Result<(), ApiError> {
-        if self.authorizer.can(resource, action) {
+    pub fn require(&self, resource: Resource, action: Action) -> Result<(), ApiError> {
+        if self.authorizer.allows(resource, action) {
             Ok(())
         } else {
-            Err(ApiError::denied(resource, action.as_str()))
+            Err(ApiError::denied(resource.as_str(), action.as_str()))
         }
     }
 
@@ -76,10 +76,10 @@ impl Caller {
             person_id: Some(self.person.id),
             visibility: rest::visibility(&self.person.roles, &self.access_scopes),
             admin: self.authorizer.is_admin(),
-            writes: RESOURCES
+            writes: Resource::ALL
                 .iter()
                 .copied()
-                .filter(|r| self.authorizer.can(r, Action::Update))
+                .filter(|&r| self.authorizer.allows(r, Action::Update))
                 .collect(),
             authorizer: self.authorizer.clone(),
         }

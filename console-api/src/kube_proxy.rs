@@ -16,10 +16,10 @@ use quarterdeck_dataapi::{self as rest, Visibility};
 use crate::ApiError;
 use crate::auth::Caller;
 use crate::config::KubeProxySettings;
-use crate::rbac::Action;
+use crate::rbac::{Action, Resource};
 
 /// The resource of the role matrix that governs the proxy.
-pub const RESOURCE: &str = "kubernetes-proxy";
+pub const RESOURCE: Resource = Resource::KubernetesProxy;
 /// The largest request body forwarded: above the API server's own limit for
 /// an object, so the cluster rather than the proxy has the last word.
 const MAX_REQUEST_BYTES: usize = 4 * 1024 * 1024;
@@ -104,9 +104,9 @@ impl KubeProxy {
         if let Err(message) = check_path(path) {
             return status(StatusCode::BAD_REQUEST, "BadRequest", message);
         }
-        let identity = if caller.authorizer.can(RESOURCE, Action::Update) {
+        let identity = if caller.authorizer.allows(RESOURCE, Action::Update) {
             &self.writer
-        } else if caller.authorizer.can(RESOURCE, Action::Read) {
+        } else if caller.authorizer.allows(RESOURCE, Action::Read) {
             if !is_read(request.method()) {
                 return status(
                     StatusCode::FORBIDDEN,
@@ -119,7 +119,8 @@ impl KubeProxy {
             }
             &self.reader
         } else {
-            return Status::from(ApiError::denied(RESOURCE, Action::Read.as_str())).into_response();
+            return Status::from(ApiError::denied(RESOURCE.as_str(), Action::Read.as_str()))
+                .into_response();
         };
         if request.headers().contains_key(header::UPGRADE) {
             return status(

@@ -351,7 +351,7 @@ impl Sweep {
                 ));
             }
             for (select, resources) in selects {
-                let readable = resources.iter().all(|r| rights.can(r, Action::Read));
+                let readable = resources.iter().all(|&r| rights.allows(r, Action::Read));
                 let path = format!("/api/db/{}?select={select}", relation.name);
                 for count in [false, true] {
                     let what = format!("GET {path} (count: {count})");

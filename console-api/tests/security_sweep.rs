@@ -9,7 +9,7 @@ mod common;
 
 use common::Api;
 use quarterdeck_dataapi::Schema;
-use quarterdeck_store::rbac::{Action, Authorizer, ScopeGrant};
+use quarterdeck_store::rbac::{Action, Authorizer, Resource, ScopeGrant};
 use reqwest::{Client, Method, StatusCode};
 use serde_json::{Value, json};
 use sqlx::PgPool;
@@ -37,9 +37,9 @@ enum Needs {
     /// A browser session (the session endpoint says 401 to anything else).
     Session,
     /// This right.
-    Right(&'static str, Action),
+    Right(Resource, Action),
     /// A person with this right, not a token.
-    PersonWith(&'static str, Action),
+    PersonWith(Resource, Action),
     /// The admin role, not narrowed by a token.
     Admin,
 }
@@ -68,109 +68,109 @@ const ENDPOINTS: &[(&str, &str, Needs, &str)] = &[
     (
         "GET",
         "/api/canary/api",
-        Needs::Right("canaries", Action::Read),
+        Needs::Right(Resource::Canaries, Action::Read),
         r#"{}"#,
     ),
     (
         "GET",
         "/api/canary/api/graph",
-        Needs::Right("canaries", Action::Read),
+        Needs::Right(Resource::Canaries, Action::Read),
         r#"{}"#,
     ),
     (
         "GET",
         "/api/canary/api/summary",
-        Needs::Right("canaries", Action::Read),
+        Needs::Right(Resource::Canaries, Action::Read),
         r#"{}"#,
     ),
     (
         "POST",
         "/api/canary/api/summary",
-        Needs::Right("canaries", Action::Read),
+        Needs::Right(Resource::Canaries, Action::Read),
         r#"{}"#,
     ),
     (
         "POST",
         "/api/canary/run/check/{id}",
-        Needs::Right("canaries", Action::Run),
+        Needs::Right(Resource::Canaries, Action::Run),
         r#"{}"#,
     ),
     (
         "GET",
         "/api/db/{relation}",
-        Needs::Right("database", Action::Read),
+        Needs::Right(Resource::Database, Action::Read),
         r#"{}"#,
     ),
     (
         "POST",
         "/api/db/{relation}",
-        Needs::Right("database", Action::Create),
+        Needs::Right(Resource::Database, Action::Create),
         r#"{}"#,
     ),
     (
         "PATCH",
         "/api/db/{relation}",
-        Needs::Right("database", Action::Update),
+        Needs::Right(Resource::Database, Action::Update),
         r#"{}"#,
     ),
     (
         "DELETE",
         "/api/db/{relation}",
-        Needs::Right("database", Action::Delete),
+        Needs::Right(Resource::Database, Action::Delete),
         r#"{}"#,
     ),
     (
         "GET",
         "/api/integrations/options",
-        Needs::Right("integrations", Action::Read),
+        Needs::Right(Resource::Integrations, Action::Read),
         r#"{}"#,
     ),
     (
         "POST",
         "/api/integrations/preview",
-        Needs::Right("integrations", Action::Read),
+        Needs::Right(Resource::Integrations, Action::Read),
         r#"{"option": "flux", "values": {}}"#,
     ),
     (
         "POST",
         "/api/kubeconfig",
-        Needs::PersonWith("kubernetes-proxy", Action::Create),
+        Needs::PersonWith(Resource::KubernetesProxy, Action::Create),
         r#"{}"#,
     ),
     (
         "GET",
         "/api/people_roles",
-        Needs::Right("identities", Action::Read),
+        Needs::Right(Resource::Identities, Action::Read),
         r#"{}"#,
     ),
     (
         "POST",
         "/api/people/update",
-        Needs::Right("identities", Action::Update),
+        Needs::Right(Resource::Identities, Action::Update),
         r#"{"id": "00000000-0000-0000-0000-000000000001"}"#,
     ),
     (
         "DELETE",
         "/api/people/{id}",
-        Needs::Right("identities", Action::Delete),
+        Needs::Right(Resource::Identities, Action::Delete),
         r#"{}"#,
     ),
     (
         "POST",
         "/api/people/{id}/password_reset",
-        Needs::Right("identities", Action::Update),
+        Needs::Right(Resource::Identities, Action::Update),
         r#"{}"#,
     ),
     (
         "POST",
         "/api/auth/invite_user",
-        Needs::Right("identities", Action::Create),
+        Needs::Right(Resource::Identities, Action::Create),
         r#"{}"#,
     ),
     (
         "GET",
         "/api/settings/execution-policy",
-        Needs::Right("feature_flags", Action::Read),
+        Needs::Right(Resource::FeatureFlags, Action::Read),
         r#"{}"#,
     ),
     (
@@ -203,8 +203,10 @@ impl Who {
         match needs {
             Needs::Nothing | Needs::SignedIn => true,
             Needs::Person | Needs::Session => person,
-            Needs::Right(resource, action) => self.authorizer.can(resource, action),
-            Needs::PersonWith(resource, action) => person && self.authorizer.can(resource, action),
+            Needs::Right(resource, action) => self.authorizer.allows(resource, action),
+            Needs::PersonWith(resource, action) => {
+                person && self.authorizer.allows(resource, action)
+            }
             Needs::Admin => self.authorizer.is_admin(),
         }
     }
@@ -386,7 +388,7 @@ async fn every_role_and_token_against_every_endpoint_and_relation(pool: PgPool) 
         relations += 1;
         let first = relation.columns[0].name;
         for who in &callers {
-            let read = who.authorizer.can(relation.resource, Action::Read);
+            let read = who.authorizer.allows(relation.resource, Action::Read);
             let res = who
                 .request(
                     Method::GET,
@@ -427,7 +429,7 @@ async fn every_role_and_token_against_every_endpoint_and_relation(pool: PgPool) 
                 (Method::DELETE, Action::Delete),
             ] {
                 let allowed =
-                    relation.writable && who.authorizer.can(relation.write_resource, action);
+                    relation.writable && who.authorizer.allows(relation.write_resource, action);
                 // Refused callers aim at every row; allowed ones at none.
                 let filter = if allowed { "is.null" } else { "not.is.null" };
                 let (query, body) = match method {

@@ -59,6 +59,7 @@ mod sql;
 pub mod typescript;
 mod validate;
 
+use quarterdeck_store::rbac::Resource;
 use serde_json::Value;
 use sqlx::PgPool;
 use uuid::Uuid;
@@ -72,7 +73,6 @@ pub use schema::{
     Validator,
 };
 pub use scope::{ScopeRule, Visibility, visibility};
-pub use validate::local_messages;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Method {
@@ -108,7 +108,7 @@ pub struct Caller {
     pub admin: bool,
     /// The RBAC resources the caller may write. Values that hold secrets
     /// are shown only to writers of their relation's resource.
-    pub writes: Vec<&'static str>,
+    pub writes: Vec<Resource>,
     /// The caller's rights: a write that hands out rights (permissions,
     /// access scopes, team membership) must not grant more than these.
     pub authorizer: quarterdeck_store::rbac::Authorizer,
@@ -141,7 +141,7 @@ pub async fn explain(pool: &PgPool, req: Request<'_>, caller: &Caller) -> Result
 /// The RBAC resources of the relations a request's `select` embeds, for
 /// handlers that also check read access on them (the relation's own
 /// resource is not included). Fails like [`execute`] would on a bad query.
-pub fn embedded_resources(relation: &str, query: &str) -> Result<Vec<&'static str>, RestError> {
+pub fn embedded_resources(relation: &str, query: &str) -> Result<Vec<Resource>, RestError> {
     let schema = Schema::console();
     let relation = schema
         .relation(relation)

@@ -31,7 +31,7 @@ use super::error::RestError;
 use super::scope::Visibility;
 use super::{Caller, ScopeKind};
 use quarterdeck_store::grants::{LAST_ADMIN_MESSAGE, Rule, managing_admins};
-use quarterdeck_store::rbac::Coverage;
+use quarterdeck_store::rbac::{Coverage, Resource};
 
 /// Code of a write refused because it would grant rights the caller lacks.
 pub const ESCALATION: &str = "EESCALATION";
@@ -52,12 +52,12 @@ fn refused(message: impl Into<String>) -> RestError {
 }
 
 /// The resource kind a rule about one row is about, by the column naming it.
-const RESOURCE_COLUMNS: &[(&str, &str)] = &[
-    ("playbook_id", "playbooks"),
-    ("canary_id", "canaries"),
-    ("config_id", "database"),
-    ("component_id", "topologies"),
-    ("connection_id", "connections"),
+const RESOURCE_COLUMNS: &[(&str, Resource)] = &[
+    ("playbook_id", Resource::Playbooks),
+    ("canary_id", Resource::Canaries),
+    ("config_id", Resource::Database),
+    ("component_id", Resource::Topologies),
+    ("connection_id", Resource::Connections),
 ];
 
 fn text<'a>(row: &'a Map<String, Value>, key: &str) -> Option<&'a str> {

@@ -2,6 +2,8 @@
 //! they may be written, how they embed each other and which access scopes
 //! restrict them. Every identifier that reaches SQL comes from here.
 
+use quarterdeck_store::rbac::Resource;
+
 use super::relations;
 pub use super::rights::RightsGuard;
 
@@ -207,9 +209,9 @@ pub struct Relation {
     /// The table behind it (differs for aliases such as `configs`).
     pub table: &'static str,
     /// The RBAC resource checked for reads.
-    pub resource: &'static str,
+    pub resource: Resource,
     /// The RBAC resource checked for POST, PATCH and DELETE.
-    pub write_resource: &'static str,
+    pub write_resource: Resource,
     /// Whether POST, PATCH and DELETE are served at all.
     pub writable: bool,
     pub columns: &'static [Column],
@@ -228,7 +230,9 @@ pub struct Relation {
 }
 
 impl Relation {
-    /// A read-only relation over the table of the same name.
+    /// A read-only relation over the table of the same name. `resource`
+    /// names a resource of the role matrix: the registry is a static, so an
+    /// unknown name fails the build.
     pub(crate) const fn new(
         name: &'static str,
         resource: &'static str,
@@ -237,8 +241,8 @@ impl Relation {
         Self {
             name,
             table: name,
-            resource,
-            write_resource: resource,
+            resource: Resource::named(resource),
+            write_resource: Resource::named(resource),
             writable: false,
             columns,
             embeds: &[],
@@ -267,7 +271,7 @@ impl Relation {
     pub(crate) const fn writes(self, resource: &'static str) -> Self {
         Self {
             writable: true,
-            write_resource: resource,
+            write_resource: Resource::named(resource),
             ..self
         }
     }

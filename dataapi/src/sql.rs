@@ -17,7 +17,7 @@ use super::parse::{
 use super::schema::{
     Column, ColumnType, Embed, Join, Relation, Reveal, Schema, ScopeBy, ScopeKind,
 };
-use quarterdeck_store::rbac::{Action, Kind, Requirement, Selector};
+use quarterdeck_store::rbac::{Action, Kind, Requirement, Resource, Selector};
 
 /// A bound parameter.
 #[derive(Debug, Clone, PartialEq)]
@@ -34,7 +34,7 @@ pub(crate) struct Sql {
     pub text: String,
     pub params: Vec<Param>,
     /// RBAC resources of the relations embedded in the output.
-    pub embedded_resources: Vec<&'static str>,
+    pub embedded_resources: Vec<Resource>,
 }
 
 /// Alias of the main relation in every statement.
@@ -66,7 +66,7 @@ struct Builder<'s> {
     params: Vec<Param>,
     next_alias: usize,
     scope_params: Vec<(ScopeKind, String)>,
-    embedded_resources: Vec<&'static str>,
+    embedded_resources: Vec<Resource>,
 }
 
 /// A typed SQL expression.

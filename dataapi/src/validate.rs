@@ -4,19 +4,12 @@
 use quarterdeck_crds::access_scope::{
     AccessScopeSpec, AccessScopeSubject, ResourceType, ScopeEntry, ValidationError,
 };
+use quarterdeck_crds::messages::{access_scope as scope_messages, form};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::error::{RestError, VALIDATION_FAILED};
 use super::schema::Validator;
-
-/// Messages the CRD crate does not have.
-pub mod local_messages {
-    pub const NAME_REQUIRED: &str = "Name is required";
-    pub const RESOURCES_INVALID: &str =
-        "Resource types must be among: *, config, component, playbook, canary";
-    pub const SCOPES_INVALID: &str = "Each scope must be an object with tags (a map of strings), agents and names (lists of strings)";
-}
 
 /// One broken rule, as listed in the error's `details`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -58,7 +51,7 @@ fn text<'a>(row: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
 pub(crate) fn access_scope(row: &Map<String, Value>) -> Vec<Problem> {
     let mut problems = Vec::new();
     if text(row, "name").is_none() {
-        problems.push(Problem::new("name", local_messages::NAME_REQUIRED));
+        problems.push(Problem::new("name", form::NAME_REQUIRED));
     }
     let resources = match row.get("resources") {
         None | Some(Value::Null) => Some(Vec::new()),
@@ -94,10 +87,10 @@ pub(crate) fn access_scope(row: &Map<String, Value>) -> Vec<Problem> {
         }
     }
     if resources.is_none() {
-        problems.push(Problem::new("resources", local_messages::RESOURCES_INVALID));
+        problems.push(Problem::new("resources", scope_messages::RESOURCES_INVALID));
     }
     if scopes.is_none() {
-        problems.push(Problem::new("scopes", local_messages::SCOPES_INVALID));
+        problems.push(Problem::new("scopes", scope_messages::SCOPES_INVALID));
     }
     problems.sort_by_key(|p| field_rank(&p.field));
     problems
@@ -114,8 +107,6 @@ fn field_rank(field: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use serde_json::json;
-
-    use quarterdeck_crds::access_scope::messages;
 
     use super::*;
 
@@ -150,26 +141,29 @@ mod tests {
     #[test]
     fn each_rule_has_its_message() {
         let cases = [
-            (json!({"name": "  "}), local_messages::NAME_REQUIRED),
-            (json!({"person_id": null}), messages::SUBJECT_REQUIRED),
-            (json!({"resources": []}), messages::RESOURCES_REQUIRED),
-            (json!({"scopes": []}), messages::SCOPES_REQUIRED),
-            (json!({"scopes": [{"names": []}]}), messages::SCOPE_EMPTY),
+            (json!({"name": "  "}), form::NAME_REQUIRED),
+            (json!({"person_id": null}), scope_messages::SUBJECT_REQUIRED),
+            (json!({"resources": []}), scope_messages::RESOURCES_REQUIRED),
+            (json!({"scopes": []}), scope_messages::SCOPES_REQUIRED),
+            (
+                json!({"scopes": [{"names": []}]}),
+                scope_messages::SCOPE_EMPTY,
+            ),
             (
                 json!({"scopes": [{"names": ["a", "*"]}]}),
-                messages::NAME_WILDCARD_ALONE,
+                scope_messages::NAME_WILDCARD_ALONE,
             ),
             (
                 json!({"resources": ["nope"]}),
-                local_messages::RESOURCES_INVALID,
+                scope_messages::RESOURCES_INVALID,
             ),
             (
                 json!({"scopes": [{"tags": {"a": 1}}]}),
-                local_messages::SCOPES_INVALID,
+                scope_messages::SCOPES_INVALID,
             ),
             (
                 json!({"team_id": "7f1d9c2e-0000-0000-0000-000000000002"}),
-                messages::SUBJECT_EXCLUSIVE,
+                scope_messages::SUBJECT_EXCLUSIVE,
             ),
         ];
         for (patch, message) in cases {
@@ -187,14 +181,14 @@ mod tests {
             validate(Validator::AccessScope, &row(json!({"scopes": [{}]}))).expect_err("invalid");
         assert_eq!(error.status, 400);
         assert_eq!(error.code, VALIDATION_FAILED);
-        assert_eq!(error.message, local_messages::NAME_REQUIRED);
+        assert_eq!(error.message, form::NAME_REQUIRED);
         assert_eq!(
             error.details,
             Some(json!([
-                {"field": "name", "message": local_messages::NAME_REQUIRED},
-                {"field": "subject", "message": messages::SUBJECT_REQUIRED},
-                {"field": "resources", "message": messages::RESOURCES_REQUIRED},
-                {"field": "scopes[0]", "message": messages::SCOPE_EMPTY},
+                {"field": "name", "message": form::NAME_REQUIRED},
+                {"field": "subject", "message": scope_messages::SUBJECT_REQUIRED},
+                {"field": "resources", "message": scope_messages::RESOURCES_REQUIRED},
+                {"field": "scopes[0]", "message": scope_messages::SCOPE_EMPTY},
             ]))
         );
     }

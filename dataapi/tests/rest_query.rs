@@ -5,6 +5,7 @@ mod rest_common;
 
 use quarterdeck_dataapi::{self as rest, Method, Request};
 use quarterdeck_store::LOCAL_AGENT_ID;
+use quarterdeck_store::rbac::Resource;
 use rest_common::*;
 use serde_json::{Value, json};
 use sqlx::PgPool;
@@ -784,7 +785,11 @@ fn embedded_resources_for_rbac() {
             "permissions",
             "select=*,connection(name),person(name),playbook(name,created_by(name))"
         ),
-        Ok(vec!["connections", "database", "playbooks"])
+        Ok(vec![
+            Resource::Database,
+            Resource::Connections,
+            Resource::Playbooks
+        ])
     );
     assert_eq!(rest::embedded_resources("teams", "select=name"), Ok(vec![]));
     assert_eq!(

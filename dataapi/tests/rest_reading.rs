@@ -5,6 +5,7 @@
 mod rest_common;
 
 use quarterdeck_dataapi::{self as rest, Caller, MAX_EMBEDDED_ROWS, Method, RestError, Visibility};
+use quarterdeck_store::rbac::Resource;
 use rest_common::*;
 use serde_json::{Value, json};
 use sqlx::PgPool;
@@ -19,7 +20,7 @@ fn reader(person: Option<Uuid>) -> Caller {
 }
 
 /// Writes only `resources`.
-fn writer_of(person: Option<Uuid>, resources: &[&'static str]) -> Caller {
+fn writer_of(person: Option<Uuid>, resources: &[Resource]) -> Caller {
     Caller {
         writes: resources.to_vec(),
         ..reader(person)
@@ -206,7 +207,7 @@ async fn credentials_in_json_columns_are_redacted_for_non_writers(pool: PgPool) 
     assert_eq!(ordered.len(), 1);
 
     // Writers of the relation's resource see and filter on the real value.
-    let writer = writer_of(None, &["notifications"]);
+    let writer = writer_of(None, &[Resource::Notifications]);
     let whole = rows_as(&pool, &writer, "notifications", "select=custom_services").await;
     assert_eq!(whole, [json!({"custom_services": services})]);
     let found = rows_as(
@@ -232,7 +233,7 @@ async fn credentials_in_json_columns_are_redacted_for_non_writers(pool: PgPool) 
     }
     let scraper = rows_as(
         &pool,
-        &writer_of(None, &["config_scrapers"]),
+        &writer_of(None, &[Resource::ConfigScrapers]),
         "config_scrapers",
         "select=spec",
     )

@@ -11,7 +11,7 @@ use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use crate::Error;
-use crate::rbac::{Action, Authorizer};
+use crate::rbac::{Action, Authorizer, Resource};
 
 /// One allow or deny rule.
 #[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
@@ -123,9 +123,14 @@ pub async fn managing_admins(conn: &mut PgConnection) -> Result<usize, sqlx::Err
                 rules: rules.clone(),
                 token_scope: None,
             };
-            ["permissions", "access_scopes", "identities", "rbac"]
-                .iter()
-                .all(|r| admin.can(r, Action::Update))
+            [
+                Resource::Permissions,
+                Resource::AccessScopes,
+                Resource::Identities,
+                Resource::Rbac,
+            ]
+            .into_iter()
+            .all(|r| admin.allows(r, Action::Update))
         })
         .count())
 }

@@ -118,16 +118,6 @@ fn dummy_hash() -> &'static str {
     HASH.get_or_init(|| password::hash(&password::random_secret(32)).unwrap_or_default())
 }
 
-/// The roles a person can hold.
-pub const ROLES: &[&str] = &[
-    "admin",
-    "editor",
-    "viewer",
-    "guest",
-    "commander",
-    "responder",
-];
-
 /// A person as the user-management screen lists them.
 #[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct PersonWithRoles {

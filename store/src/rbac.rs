@@ -9,7 +9,7 @@
 //!
 //! Rules with selectors ([`selector`]) are about some rows only: an allow
 //! grants its actions on the rows it selects, a deny takes them away (and
-//! wins over every allow, roles included). [`Authorizer::can`] answers for
+//! wins over every allow, roles included). [`Authorizer::allows`] answers for
 //! every row of a resource and ignores them; [`Authorizer::row_filter`]
 //! says which rows of a kind the caller may act on, which the data API
 //! turns into SQL on every read and write path.
@@ -88,9 +88,6 @@ use matrix::ADMIN_ONLY;
 pub use matrix::{Action, Resource, Role};
 pub use selector::{Kind, Requirement, Selector};
 
-/// The names of the matrix's resources.
-pub const RESOURCES: &[&str] = Resource::NAMES;
-
 /// A name that is none of its enum's, naming the field it came in.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{field}: {value:?} is not one of {}", allowed.join(", "))]
@@ -98,11 +95,6 @@ pub struct Unknown {
     pub field: &'static str,
     pub value: String,
     pub allowed: &'static [&'static str],
-}
-
-/// The matrix resource of a kind's rows.
-fn kind_resource(kind: Kind) -> Resource {
-    Resource::named(kind.resource())
 }
 
 /// Whether any of these roles (as stored: names this model does not know
@@ -189,14 +181,6 @@ impl Authorizer {
         })
     }
 
-    /// Whether the caller may do `action` on the resource named `resource`
-    /// (a name the matrix does not know allows nothing).
-    pub fn can(&self, resource: &str, action: Action) -> bool {
-        resource
-            .parse()
-            .is_ok_and(|resource| self.allows(resource, action))
-    }
-
     /// Whether the caller may do `action` on `resource`.
     pub fn allows(&self, resource: Resource, action: Action) -> bool {
         if self.matching_rules(resource, action).any(|r| r.deny) {
@@ -215,7 +199,7 @@ impl Authorizer {
             self.allows(resource, a)
                 || Kind::ALL
                     .iter()
-                    .any(|&k| self.can_some(k, a) && kind_resource(k) == resource)
+                    .any(|&k| self.can_some(k, a) && k.resource() == resource)
         })
     }
 
@@ -224,9 +208,7 @@ impl Authorizer {
     pub fn limited_rights(&self) -> BTreeMap<Resource, Vec<Action>> {
         self.rights_where(|resource, a| {
             Kind::ALL.iter().any(|&k| {
-                kind_resource(k) == resource
-                    && self.can_some(k, a)
-                    && self.row_filter(k, a).is_some()
+                k.resource() == resource && self.can_some(k, a) && self.row_filter(k, a).is_some()
             })
         })
         .into_iter()
@@ -284,7 +266,7 @@ impl Authorizer {
     /// Which rows of `kind` the caller may do `action` on: `None` for every
     /// row, else the filter the data API applies.
     pub fn row_filter(&self, kind: Kind, action: Action) -> Option<RowFilter> {
-        let resource = kind_resource(kind);
+        let resource = kind.resource();
         let all = self.allows(resource, action);
         let (allow, deny, deny_all) = self.selected(kind, action);
         if deny_all {
@@ -307,7 +289,7 @@ impl Authorizer {
     /// (as far as rules and roles tell; the rows decide the rest).
     pub fn can_some(&self, kind: Kind, action: Action) -> bool {
         match self.row_filter(kind, action) {
-            None => self.allows(kind_resource(kind), action),
+            None => self.allows(kind.resource(), action),
             Some(f) => f.all || !f.allow.is_empty(),
         }
     }
@@ -327,13 +309,8 @@ impl Authorizer {
             Coverage::Pairs(pairs) => pairs.iter().all(|&(r, a)| self.allows(r, a)),
             Coverage::Rows(pairs) => pairs
                 .iter()
-                .all(|&(k, a)| self.allows(kind_resource(k), a) && self.row_filter(k, a).is_none()),
+                .all(|&(k, a)| self.allows(k.resource(), a) && self.row_filter(k, a).is_none()),
         }
-    }
-
-    /// Whether the caller may do any of `actions` on any of `resources`.
-    pub fn can_any(&self, resources: &[&str], action: Action) -> bool {
-        resources.iter().any(|r| self.can(r, action))
     }
 
     fn scope_allows(&self, resource: Resource, action: Action) -> bool {
@@ -379,17 +356,14 @@ pub enum Coverage {
 impl Coverage {
     /// What a permission rule names: its global `object` (or, for a rule
     /// about one resource, the resource kind of that row) and its actions.
-    pub fn of_rule(object: Option<&str>, resource_kind: Option<&str>, actions: &str) -> Self {
+    pub fn of_rule(object: Option<&str>, resource_kind: Option<Resource>, actions: &str) -> Self {
         let resources: Vec<Resource> = match (object, resource_kind) {
             (Some(object), _) => Resource::ALL
                 .iter()
                 .copied()
                 .filter(|&r| object_matches(Some(object), r))
                 .collect(),
-            (None, Some(kind)) => match kind.parse() {
-                Ok(kind) => vec![kind],
-                Err(_) => return Coverage::AdminOnly,
-            },
+            (None, Some(kind)) => vec![kind],
             (None, None) => return Coverage::AdminOnly,
         };
         if resources.is_empty() {
@@ -488,35 +462,34 @@ mod tests {
     fn the_role_matrix() {
         use matrix::{NOT_FOR_GUESTS, RESPONDER_WRITES};
         for &r in Resource::ALL {
-            let resource = r.as_str();
             let admin_only = ADMIN_ONLY.contains(&r);
             for action in [Action::Read, Action::Create, Action::Update, Action::Delete] {
                 let write = action != Action::Read;
-                assert!(roles(&["admin"]).can(resource, action));
+                assert!(roles(&["admin"]).allows(r, action));
                 assert_eq!(
-                    roles(&["editor"]).can(resource, action),
+                    roles(&["editor"]).allows(r, action),
                     !admin_only,
-                    "editor {resource}"
+                    "editor {r}"
                 );
                 for role in ["commander", "responder"] {
                     let expected = !admin_only && (!write || RESPONDER_WRITES.contains(&r));
                     assert_eq!(
-                        roles(&[role]).can(resource, action),
+                        roles(&[role]).allows(r, action),
                         expected,
-                        "{role} {resource} {action:?}"
+                        "{role} {r} {action:?}"
                     );
                 }
                 assert_eq!(
-                    roles(&["viewer"]).can(resource, action),
+                    roles(&["viewer"]).allows(r, action),
                     !admin_only && !write,
-                    "viewer {resource}"
+                    "viewer {r}"
                 );
                 assert_eq!(
-                    roles(&["guest"]).can(resource, action),
+                    roles(&["guest"]).allows(r, action),
                     !admin_only && !NOT_FOR_GUESTS.contains(&r) && !write,
-                    "guest {resource}"
+                    "guest {r}"
                 );
-                assert!(!roles(&[]).can(resource, action), "no role, no access");
+                assert!(!roles(&[]).allows(r, action), "no role, no access");
             }
         }
     }
@@ -524,25 +497,27 @@ mod tests {
     #[test]
     fn several_roles_give_the_union() {
         let both = roles(&["viewer", "responder"]);
-        assert!(both.can("incident", Action::Create));
-        assert!(both.can("canaries", Action::Read));
-        assert!(!both.can("canaries", Action::Update));
-        assert!(both.can_any(&["canaries", "incident"], Action::Create));
+        assert!(both.allows(Resource::Incident, Action::Create));
+        assert!(both.allows(Resource::Canaries, Action::Read));
+        assert!(!both.allows(Resource::Canaries, Action::Update));
     }
 
     #[test]
     fn rules_allow_and_deny_wins() {
         let mut viewer = roles(&["viewer"]);
         viewer.rules.push(rule("playbooks", "read,create", false));
-        assert!(viewer.can("playbooks", Action::Create));
-        assert!(!viewer.can("playbooks", Action::Delete));
+        assert!(viewer.allows(Resource::Playbooks, Action::Create));
+        assert!(!viewer.allows(Resource::Playbooks, Action::Delete));
         viewer.rules.push(rule("playbooks", "create", true));
-        assert!(!viewer.can("playbooks", Action::Create), "deny wins");
+        assert!(
+            !viewer.allows(Resource::Playbooks, Action::Create),
+            "deny wins"
+        );
 
         let mut admin = roles(&["admin"]);
         admin.rules.push(rule("*", "*", true));
         assert!(
-            !admin.can("canaries", Action::Read),
+            !admin.allows(Resource::Canaries, Action::Read),
             "a deny rule binds admins too"
         );
     }
@@ -553,7 +528,7 @@ mod tests {
         let mut r = rule("playbooks", "*", false);
         r.resource_id = Some(Uuid::new_v4());
         viewer.rules.push(r);
-        assert!(!viewer.can("playbooks", Action::Create));
+        assert!(!viewer.allows(Resource::Playbooks, Action::Create));
     }
 
     #[test]
@@ -564,9 +539,9 @@ mod tests {
             object: TokenObject::Canaries,
             actions: vec![TokenAction::Read],
         }]);
-        assert!(token.can("canaries", Action::Read));
-        assert!(!token.can("canaries", Action::Update));
-        assert!(!token.can("playbooks", Action::Read));
+        assert!(token.allows(Resource::Canaries, Action::Read));
+        assert!(!token.allows(Resource::Canaries, Action::Update));
+        assert!(!token.allows(Resource::Playbooks, Action::Read));
         assert!(!token.is_admin());
 
         let mut viewer_token = roles(&["viewer"]);
@@ -576,7 +551,7 @@ mod tests {
             actions: vec![TokenAction::All],
         }]);
         assert!(
-            !viewer_token.can("canaries", Action::Update),
+            !viewer_token.allows(Resource::Canaries, Action::Update),
             "never more than the creator"
         );
     }
@@ -591,7 +566,7 @@ mod tests {
             true,
         ));
         assert!(
-            viewer.can("database", Action::Read),
+            viewer.allows(Resource::Database, Action::Read),
             "a resource-wide check"
         );
         let filter = viewer
@@ -616,7 +591,7 @@ mod tests {
             "read,update",
             false,
         ));
-        assert!(!nobody.can("playbooks", Action::Read));
+        assert!(!nobody.allows(Resource::Playbooks, Action::Read));
         assert!(nobody.can_some(Kind::Playbook, Action::Update));
         assert!(!nobody.can_some(Kind::Playbook, Action::Delete));
         assert!(!nobody.can_some(Kind::Config, Action::Read));

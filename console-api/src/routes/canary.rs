@@ -22,7 +22,7 @@ use uuid::Uuid;
 use crate::auth::Caller;
 use crate::body::{Body, Path, Query};
 use crate::error::ErrorBody;
-use crate::rbac::Action;
+use crate::rbac::{Action, Resource};
 use crate::summary_cache::Key;
 use crate::{ApiError, AppState};
 
@@ -106,7 +106,7 @@ async fn summary(
     caller: &Caller,
     query: SummaryQuery,
 ) -> Result<Response, ApiError> {
-    caller.require("canaries", Action::Read)?;
+    caller.require(Resource::Canaries, Action::Read)?;
     let now = Utc::now();
     let since = match query.since.as_deref() {
         Some(text) => instant("since", text, now)?,
@@ -164,7 +164,7 @@ pub(crate) struct Summary {
 
 /// Refuses a check the caller may not see as not found.
 async fn require_visible(state: &AppState, caller: &Caller, check: Uuid) -> Result<(), ApiError> {
-    caller.require("canaries", Action::Read)?;
+    caller.require(Resource::Canaries, Action::Read)?;
     let rules = canary_rules(caller);
     if health::visible(&state.db, rules.as_deref(), check).await? {
         Ok(())
@@ -330,7 +330,7 @@ pub(crate) async fn run_now(
     Path(id): Path<Uuid>,
 ) -> Result<Json<RunNowResult>, ApiError> {
     // Run is a matrix action of its own (decision 3.4), narrowed by deny rules and the token's scope.
-    caller.require("canaries", Action::Run)?;
+    caller.require(Resource::Canaries, Action::Run)?;
     require_visible(&state, &caller, id).await?;
     let Some(agent_selector) = health::agent_selector_of(&state.db, id).await? else {
         return Err(ApiError::NotFound(format!("no check {id}")));

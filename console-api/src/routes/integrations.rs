@@ -12,11 +12,11 @@ use crate::auth::Caller;
 use crate::body::Body;
 use crate::error::ErrorBody;
 use crate::integrations::{self, PreviewError, options};
-use crate::rbac::Action;
+use crate::rbac::{Action, Resource};
 use crate::{ApiError, AppState};
 
 /// The matrix resource both endpoints need read on.
-const RESOURCE: &str = "integrations";
+const RESOURCE: Resource = Resource::Integrations;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

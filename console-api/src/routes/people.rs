@@ -18,7 +18,7 @@ use uuid::Uuid;
 use crate::auth::Caller;
 use crate::body::{Body, Path, Query};
 use crate::error::ErrorBody;
-use crate::rbac::{Action, Coverage, Role, Unknown};
+use crate::rbac::{Action, Coverage, Resource, Role, Unknown};
 use crate::routes::auth::Success;
 use crate::routes::login::start_session;
 use crate::{ApiError, AppState};
@@ -125,7 +125,7 @@ pub(crate) async fn invite(
     caller: Caller,
     Body(body): Body<Invite>,
 ) -> Result<(StatusCode, Json<Success<LinkPayload>>), ApiError> {
-    caller.require("identities", Action::Create)?;
+    caller.require(Resource::Identities, Action::Create)?;
     let email = body.email.trim();
     check_email(email)?;
     check_role(&caller, &body.role)?;
@@ -293,7 +293,7 @@ pub(crate) async fn issue_reset(
     caller: Caller,
     Path(id): Path<Uuid>,
 ) -> Result<(StatusCode, Json<Success<LinkPayload>>), ApiError> {
-    caller.require("identities", Action::Update)?;
+    caller.require(Resource::Identities, Action::Update)?;
     if people::find(&state.db, id).await?.is_none() {
         return Err(ApiError::NotFound(format!("no person {id}")));
     }
@@ -319,7 +319,7 @@ pub(crate) async fn list(
     State(state): State<AppState>,
     caller: Caller,
 ) -> Result<Json<Vec<PersonWithRoles>>, ApiError> {
-    caller.require("identities", Action::Read)?;
+    caller.require(Resource::Identities, Action::Read)?;
     Ok(Json(people::list_with_roles(&state.db).await?))
 }
 
@@ -347,7 +347,7 @@ pub(crate) async fn update(
     caller: Caller,
     Body(body): Body<Update>,
 ) -> Result<Json<Success<Person>>, ApiError> {
-    caller.require("identities", Action::Update)?;
+    caller.require(Resource::Identities, Action::Update)?;
     if let Some(email) = &body.email {
         check_email(email.trim())?;
     }
@@ -392,7 +392,7 @@ pub(crate) async fn remove(
     caller: Caller,
     Path(id): Path<Uuid>,
 ) -> Result<StatusCode, ApiError> {
-    caller.require("identities", Action::Delete)?;
+    caller.require(Resource::Identities, Action::Delete)?;
     if id == caller.person.id {
         return Err(ApiError::Conflict("you cannot remove yourself".into()));
     }

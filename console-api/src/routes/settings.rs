@@ -12,11 +12,11 @@ use utoipa_axum::routes;
 use crate::auth::Caller;
 use crate::body::Body;
 use crate::error::ErrorBody;
-use crate::rbac::Action;
+use crate::rbac::{Action, Resource};
 use crate::{ApiError, AppState};
 
 /// The RBAC resource whose readers may see the policy (the Feature Flags screen).
-const RESOURCE: &str = "feature_flags";
+const RESOURCE: Resource = Resource::FeatureFlags;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(execution_policy, set_execution_policy))

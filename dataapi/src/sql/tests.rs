@@ -130,10 +130,7 @@ fn select_builds_json_with_bound_keys_and_embeds() {
     assert!(t.contains("'avatar', t2.\"avatar\""), "{t}");
     assert!(!t.contains("t2.\"roles\""), "{t}");
     assert!(!t.contains("password"), "{t}");
-    assert_eq!(
-        built.embedded_resources,
-        ["database", "database", "database"]
-    );
+    assert_eq!(built.embedded_resources, [Resource::Database; 3]);
 
     let built = sql(
         "canaries",

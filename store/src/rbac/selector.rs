@@ -8,6 +8,8 @@
 
 use serde_json::{Map, Value};
 
+use super::Resource;
+
 /// The kinds of rows a rule can select.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Kind {
@@ -55,13 +57,13 @@ impl Kind {
     }
 
     /// The role-matrix resource of the kind's rows.
-    pub fn resource(self) -> &'static str {
+    pub fn resource(self) -> Resource {
         match self {
-            Kind::Config => "database",
-            Kind::Component => "topologies",
-            Kind::Playbook => "playbooks",
-            Kind::Connection => "connections",
-            Kind::View => "views",
+            Kind::Config => Resource::Database,
+            Kind::Component => Resource::Topologies,
+            Kind::Playbook => Resource::Playbooks,
+            Kind::Connection => Resource::Connections,
+            Kind::View => Resource::Views,
         }
     }
 
