@@ -3,6 +3,9 @@
 
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 
+/** Where a resource row comes from: its `source` column. */
+export type Source = 'UI' | 'KubernetesCRD' | 'ConfigFile' | 'Topology' | 'Push' | 'CRDSync' | 'ApplicationCRD' | 'System';
+
 export interface PeopleRow {
   id: string;
   name: string;
@@ -46,7 +49,7 @@ export interface TeamsRow {
   name: string;
   icon: string | null;
   spec: Json | null;
-  source: string;
+  source: Source;
   created_by: string | null;
   created_at: string;
   updated_at: string;
@@ -58,7 +61,7 @@ export interface TeamsInsert {
   name?: string;
   icon?: string | null;
   spec?: Json | null;
-  source?: string;
+  source?: Source;
   created_by?: string | null;
   deleted_at?: string | null;
 }
@@ -67,27 +70,27 @@ export interface TeamsUpdate {
   name?: string;
   icon?: string | null;
   spec?: Json | null;
-  source?: string;
+  source?: Source;
   deleted_at?: string | null;
 }
 
 export interface TeamMembersRow {
   team_id: string;
   person_id: string;
-  source: string;
+  source: Source;
   created_at: string;
 }
 
 export interface TeamMembersInsert {
   team_id?: string;
   person_id?: string;
-  source?: string;
+  source?: Source;
 }
 
 export interface TeamMembersUpdate {
   team_id?: string;
   person_id?: string;
-  source?: string;
+  source?: Source;
 }
 
 export interface AgentsRow {
@@ -158,7 +161,7 @@ export interface PermissionsRow {
   tags: Json | null;
   until: string | null;
   error: string | null;
-  source: string;
+  source: Source;
   labels: Json;
   created_by: string | null;
   updated_by: string | null;
@@ -189,7 +192,7 @@ export interface PermissionsInsert {
   agents?: string[] | null;
   tags?: Json | null;
   until?: string | null;
-  source?: string;
+  source?: Source;
   labels?: Json;
   created_by?: string | null;
   deleted_at?: string | null;
@@ -216,7 +219,7 @@ export interface PermissionsUpdate {
   agents?: string[] | null;
   tags?: Json | null;
   until?: string | null;
-  source?: string;
+  source?: Source;
   labels?: Json;
   deleted_at?: string | null;
 }
@@ -226,7 +229,7 @@ export interface PermissionGroupsRow {
   name: string;
   namespace: string;
   selectors: Json;
-  source: string;
+  source: Source;
   created_by: string | null;
   created_at: string;
   updated_at: string;
@@ -238,7 +241,7 @@ export interface PermissionGroupsInsert {
   name?: string;
   namespace?: string;
   selectors?: Json;
-  source?: string;
+  source?: Source;
   created_by?: string | null;
   deleted_at?: string | null;
 }
@@ -247,7 +250,7 @@ export interface PermissionGroupsUpdate {
   name?: string;
   namespace?: string;
   selectors?: Json;
-  source?: string;
+  source?: Source;
   deleted_at?: string | null;
 }
 
@@ -260,7 +263,7 @@ export interface AccessScopesRow {
   team_id: string | null;
   resources: string[];
   scopes: Json;
-  source: string;
+  source: Source;
   labels: Json;
   created_by: string | null;
   created_at: string;
@@ -277,7 +280,7 @@ export interface AccessScopesInsert {
   team_id?: string | null;
   resources?: string[];
   scopes?: Json;
-  source?: string;
+  source?: Source;
   labels?: Json;
   created_by?: string | null;
   deleted_at?: string | null;
@@ -291,7 +294,7 @@ export interface AccessScopesUpdate {
   team_id?: string | null;
   resources?: string[];
   scopes?: Json;
-  source?: string;
+  source?: Source;
   labels?: Json;
   deleted_at?: string | null;
 }
@@ -323,7 +326,7 @@ export interface ConnectionsRow {
   username: string | null;
   insecure_tls: boolean;
   properties: Json;
-  source: string;
+  source: Source;
   created_by: string | null;
   created_at: string;
   updated_at: string;
@@ -341,7 +344,7 @@ export interface ConnectionsInsert {
   certificate?: string | null;
   insecure_tls?: boolean;
   properties?: Json;
-  source?: string;
+  source?: Source;
   created_by?: string | null;
   deleted_at?: string | null;
 }
@@ -356,7 +359,7 @@ export interface ConnectionsUpdate {
   certificate?: string | null;
   insecure_tls?: boolean;
   properties?: Json;
-  source?: string;
+  source?: Source;
   deleted_at?: string | null;
 }
 
@@ -366,7 +369,7 @@ export interface LoggingBackendsRow {
   name: string;
   labels: Json;
   spec: Json;
-  source: string;
+  source: Source;
   created_by: string | null;
   created_at: string;
   updated_at: string;
@@ -379,7 +382,7 @@ export interface LoggingBackendsInsert {
   name?: string;
   labels?: Json;
   spec?: Json;
-  source?: string;
+  source?: Source;
   created_by?: string | null;
   deleted_at?: string | null;
 }
@@ -389,7 +392,7 @@ export interface LoggingBackendsUpdate {
   name?: string;
   labels?: Json;
   spec?: Json;
-  source?: string;
+  source?: Source;
   deleted_at?: string | null;
 }
 
@@ -403,7 +406,7 @@ export interface IntegrationsRow {
   labels: Json;
   spec: Json;
   error: string | null;
-  source: string;
+  source: Source;
   created_by: string | null;
   created_at: string;
   updated_at: string;
@@ -419,7 +422,7 @@ export interface IntegrationsInsert {
   description?: string | null;
   labels?: Json;
   spec?: Json;
-  source?: string;
+  source?: Source;
   created_by?: string | null;
   deleted_at?: string | null;
 }
@@ -432,7 +435,7 @@ export interface IntegrationsUpdate {
   description?: string | null;
   labels?: Json;
   spec?: Json;
-  source?: string;
+  source?: Source;
   deleted_at?: string | null;
 }
 
@@ -464,7 +467,7 @@ export interface ViewsRow {
   labels: Json;
   last_ran: string | null;
   error: string | null;
-  source: string;
+  source: Source;
   created_by: string | null;
   created_at: string;
   updated_at: string;
@@ -477,7 +480,7 @@ export interface ViewsInsert {
   namespace?: string;
   spec?: Json;
   labels?: Json;
-  source?: string;
+  source?: Source;
   created_by?: string | null;
   deleted_at?: string | null;
 }
@@ -487,7 +490,7 @@ export interface ViewsUpdate {
   namespace?: string;
   spec?: Json;
   labels?: Json;
-  source?: string;
+  source?: Source;
   deleted_at?: string | null;
 }
 
@@ -548,7 +551,7 @@ export interface CanariesRow {
   labels: Json;
   annotations: Json | null;
   spec: Json;
-  source: string;
+  source: Source;
   created_by: string | null;
   created_at: string;
   updated_at: string;
@@ -563,7 +566,7 @@ export interface CanariesInsert {
   labels?: Json;
   annotations?: Json | null;
   spec?: Json;
-  source?: string;
+  source?: Source;
   created_by?: string | null;
   deleted_at?: string | null;
 }
@@ -575,7 +578,7 @@ export interface CanariesUpdate {
   labels?: Json;
   annotations?: Json | null;
   spec?: Json;
-  source?: string;
+  source?: Source;
   deleted_at?: string | null;
 }
 
@@ -645,7 +648,7 @@ export interface TopologiesRow {
   labels: Json;
   spec: Json | null;
   schedule: string | null;
-  source: string;
+  source: Source;
   created_by: string | null;
   created_at: string;
   updated_at: string;
@@ -660,7 +663,7 @@ export interface TopologiesInsert {
   labels?: Json;
   spec?: Json | null;
   schedule?: string | null;
-  source?: string;
+  source?: Source;
   created_by?: string | null;
   deleted_at?: string | null;
 }
@@ -672,7 +675,7 @@ export interface TopologiesUpdate {
   labels?: Json;
   spec?: Json | null;
   schedule?: string | null;
-  source?: string;
+  source?: Source;
   deleted_at?: string | null;
 }
 
@@ -717,7 +720,7 @@ export interface ConfigScrapersRow {
   description: string | null;
   spec: Json;
   labels: Json;
-  source: string;
+  source: Source;
   created_by: string | null;
   created_at: string;
   updated_at: string;
@@ -732,7 +735,7 @@ export interface ConfigScrapersInsert {
   description?: string | null;
   spec?: Json;
   labels?: Json;
-  source?: string;
+  source?: Source;
   created_by?: string | null;
   deleted_at?: string | null;
 }
@@ -744,7 +747,7 @@ export interface ConfigScrapersUpdate {
   description?: string | null;
   spec?: Json;
   labels?: Json;
-  source?: string;
+  source?: Source;
   deleted_at?: string | null;
 }
 
@@ -884,7 +887,7 @@ export interface PlaybooksRow {
   category: string;
   spec: Json;
   labels: Json;
-  source: string;
+  source: Source;
   created_by: string | null;
   created_at: string;
   updated_at: string;
@@ -901,7 +904,7 @@ export interface PlaybooksInsert {
   category?: string;
   spec?: Json;
   labels?: Json;
-  source?: string;
+  source?: Source;
   created_by?: string | null;
   deleted_at?: string | null;
 }
@@ -915,7 +918,7 @@ export interface PlaybooksUpdate {
   category?: string;
   spec?: Json;
   labels?: Json;
-  source?: string;
+  source?: Source;
   deleted_at?: string | null;
 }
 
@@ -963,7 +966,7 @@ export interface IncidentRulesRow {
   name: string;
   namespace: string;
   spec: Json;
-  source: string;
+  source: Source;
   created_by: string | null;
   created_at: string;
   updated_at: string;
@@ -975,7 +978,7 @@ export interface IncidentRulesInsert {
   name?: string;
   namespace?: string;
   spec?: Json;
-  source?: string;
+  source?: Source;
   created_by?: string | null;
   deleted_at?: string | null;
 }
@@ -984,7 +987,7 @@ export interface IncidentRulesUpdate {
   name?: string;
   namespace?: string;
   spec?: Json;
-  source?: string;
+  source?: Source;
   deleted_at?: string | null;
 }
 
@@ -1241,7 +1244,7 @@ export interface NotificationsRow {
   fallback_delay: number | null;
   error: string | null;
   error_at: string | null;
-  source: string;
+  source: Source;
   created_by: string | null;
   created_at: string;
   updated_at: string;
@@ -1272,7 +1275,7 @@ export interface NotificationsInsert {
   fallback_playbook_id?: string | null;
   fallback_custom_services?: Json | null;
   fallback_delay?: number | null;
-  source?: string;
+  source?: Source;
   created_by?: string | null;
   deleted_at?: string | null;
 }
@@ -1300,7 +1303,7 @@ export interface NotificationsUpdate {
   fallback_playbook_id?: string | null;
   fallback_custom_services?: Json | null;
   fallback_delay?: number | null;
-  source?: string;
+  source?: Source;
   deleted_at?: string | null;
 }
 
@@ -1319,7 +1322,7 @@ export interface NotificationSilencesRow {
   check_id: string | null;
   canary_id: string | null;
   component_id: string | null;
-  source: string;
+  source: Source;
   created_by: string | null;
   created_at: string;
   updated_at: string;
@@ -1340,7 +1343,7 @@ export interface NotificationSilencesInsert {
   check_id?: string | null;
   canary_id?: string | null;
   component_id?: string | null;
-  source?: string;
+  source?: Source;
   created_by?: string | null;
   deleted_at?: string | null;
 }
@@ -1358,7 +1361,7 @@ export interface NotificationSilencesUpdate {
   check_id?: string | null;
   canary_id?: string | null;
   component_id?: string | null;
-  source?: string;
+  source?: Source;
   deleted_at?: string | null;
 }
 
@@ -1485,6 +1488,234 @@ export interface Updates {
   responders: RespondersUpdate;
   notifications: NotificationsUpdate;
   notification_silences: NotificationSilencesUpdate;
+}
+
+export interface Embeds {
+  people: {
+    team: { one: 'teams' };
+  };
+  teams: {
+    created_by: { one: 'people' };
+    team_members: { many: 'team_members' };
+  };
+  team_members: {
+    team: { one: 'teams' };
+    person: { one: 'people' };
+  };
+  agents: {
+    person: { one: 'people' };
+    created_by: { one: 'people' };
+  };
+  permissions: {
+    person: { one: 'people' };
+    team: { one: 'teams' };
+    notification: { one: 'notifications' };
+    created_by: { one: 'people' };
+    updated_by: { one: 'people' };
+    playbook: { one: 'playbooks' };
+    canary: { one: 'canaries' };
+    connection: { one: 'connections' };
+    component: { one: 'components' };
+    config: { one: 'config_items' };
+  };
+  permission_groups: {
+    created_by: { one: 'people' };
+  };
+  access_scopes: {
+    person: { one: 'people' };
+    team: { one: 'teams' };
+    created_by: { one: 'people' };
+  };
+  properties: {
+    created_by: { one: 'people' };
+  };
+  connections: {
+    created_by: { one: 'people' };
+  };
+  logging_backends: {
+    agent: { one: 'agents' };
+    created_by: { one: 'people' };
+  };
+  integrations: {
+    agent: { one: 'agents' };
+    created_by: { one: 'people' };
+  };
+  integrations_with_status: {
+    agent: { one: 'agents' };
+    created_by: { one: 'people' };
+  };
+  views: {
+    created_by: { one: 'people' };
+  };
+  job_history: {
+    agent: { one: 'agents' };
+  };
+  job_histories: {
+    agent: { one: 'agents' };
+  };
+  canaries: {
+    checks: { many: 'checks' };
+    agent: { one: 'agents' };
+    created_by: { one: 'people' };
+  };
+  checks: {
+    canary: { one: 'canaries' };
+    agent: { one: 'agents' };
+    check_statuses: { many: 'check_statuses' };
+  };
+  check_statuses: {
+    check: { one: 'checks' };
+  };
+  check_component_relationships: {
+    check: { one: 'checks' };
+    component: { one: 'components' };
+  };
+  check_config_relationships: {
+    check: { one: 'checks' };
+    config: { one: 'config_items' };
+  };
+  topologies: {
+    components: { many: 'components' };
+    agent: { one: 'agents' };
+    created_by: { one: 'people' };
+  };
+  components: {
+    topology: { one: 'topologies' };
+    parent: { one: 'components' };
+    config: { one: 'config_items' };
+    agent: { one: 'agents' };
+    created_by: { one: 'people' };
+  };
+  config_scrapers: {
+    agent: { one: 'agents' };
+    created_by: { one: 'people' };
+  };
+  config_items: {
+    parent: { one: 'config_items' };
+    scraper: { one: 'config_scrapers' };
+    agent: { one: 'agents' };
+    created_by: { one: 'people' };
+    config_changes: { many: 'config_changes' };
+    config_analysis: { many: 'config_analysis' };
+    components: { many: 'components' };
+  };
+  configs: {
+    parent: { one: 'config_items' };
+    scraper: { one: 'config_scrapers' };
+    agent: { one: 'agents' };
+    created_by: { one: 'people' };
+    config_changes: { many: 'config_changes' };
+    config_analysis: { many: 'config_analysis' };
+    components: { many: 'components' };
+  };
+  config_changes: {
+    config: { one: 'config_items' };
+    created_by: { one: 'people' };
+  };
+  config_analysis: {
+    config: { one: 'config_items' };
+    scraper: { one: 'config_scrapers' };
+    created_by: { one: 'people' };
+  };
+  config_component_relationships: {
+    config: { one: 'config_items' };
+    component: { one: 'components' };
+  };
+  playbooks: {
+    created_by: { one: 'people' };
+    playbook_runs: { many: 'playbook_runs' };
+  };
+  playbook_runs: {
+    playbook: { one: 'playbooks' };
+    created_by: { one: 'people' };
+    check: { one: 'checks' };
+    config: { one: 'config_items' };
+    component: { one: 'components' };
+    agent: { one: 'agents' };
+    parent: { one: 'playbook_runs' };
+    children: { many: 'playbook_runs' };
+    playbook_run_actions: { many: 'playbook_run_actions' };
+  };
+  playbook_run_actions: {
+    run: { one: 'playbook_runs' };
+    agent: { one: 'agents' };
+  };
+  incident_rules: {
+    created_by: { one: 'people' };
+  };
+  incidents: {
+    created_by: { one: 'people' };
+    commander: { one: 'people' };
+    communicator: { one: 'people' };
+    incident_rule: { one: 'incident_rules' };
+    hypotheses: { many: 'hypotheses' };
+    responders: { many: 'responders' };
+    comments: { many: 'comments' };
+    incident_histories: { many: 'incident_histories' };
+  };
+  hypotheses: {
+    incident: { one: 'incidents' };
+    parent: { one: 'hypotheses' };
+    owner: { one: 'people' };
+    team: { one: 'teams' };
+    created_by: { one: 'people' };
+    evidences: { many: 'evidences' };
+    comments: { many: 'comments' };
+  };
+  evidences: {
+    hypothesis: { one: 'hypotheses' };
+    config: { one: 'config_items' };
+    config_change: { one: 'config_changes' };
+    config_analysis: { one: 'config_analysis' };
+    component: { one: 'components' };
+    check: { one: 'checks' };
+    created_by: { one: 'people' };
+  };
+  comments: {
+    incident: { one: 'incidents' };
+    hypothesis: { one: 'hypotheses' };
+    responder: { one: 'responders' };
+    created_by: { one: 'people' };
+  };
+  responders: {
+    incident: { one: 'incidents' };
+    person: { one: 'people' };
+    team: { one: 'teams' };
+    created_by: { one: 'people' };
+  };
+  incident_histories: {
+    incident: { one: 'incidents' };
+    hypothesis: { one: 'hypotheses' };
+    evidence: { one: 'evidences' };
+    responder: { one: 'responders' };
+    created_by: { one: 'people' };
+  };
+  notifications: {
+    person: { one: 'people' };
+    team: { one: 'teams' };
+    playbook: { one: 'playbooks' };
+    fallback_person: { one: 'people' };
+    fallback_team: { one: 'teams' };
+    fallback_playbook: { one: 'playbooks' };
+    created_by: { one: 'people' };
+  };
+  notification_silences: {
+    config: { one: 'config_items' };
+    check: { one: 'checks' };
+    canary: { one: 'canaries' };
+    component: { one: 'components' };
+    created_by: { one: 'people' };
+  };
+  notification_send_history: {
+    notification: { one: 'notifications' };
+    person: { one: 'people' };
+    playbook_run: { one: 'playbook_runs' };
+  };
+}
+
+export interface EmbedColumns {
+  people: 'id' | 'name' | 'email' | 'avatar';
+  connections: 'id' | 'name' | 'namespace' | 'type';
 }
 
 export type RelationName = keyof Relations;

@@ -2,7 +2,6 @@ import { useQuery } from '@tanstack/react-query';
 import { createContext, useContext } from 'react';
 import { api, unwrap, type Schemas } from '../api/client';
 import { dbSelect } from '../api/db';
-import type { PropertyRow } from '../api/types';
 import { createAuthorizer, type Authorizer } from '../lib/authorizer';
 import { disabledFeatures, isFeatureEnabled } from './featureFlags';
 import { keys } from './queryKeys';
@@ -33,7 +32,7 @@ export function useSessionData(): { session?: Session; error: unknown } {
   });
   const flags = useQuery({
     queryKey: keys.properties,
-    queryFn: ({ signal }) => dbSelect<PropertyRow>('properties', { select: 'name,value', order: 'name.asc' }, signal),
+    queryFn: ({ signal }) => dbSelect('properties', { columns: ['name', 'value'], order: 'name.asc' }, signal),
     retry: false,
   });
   if (!whoami.data || !flags.data) return { error: whoami.error ?? flags.error };

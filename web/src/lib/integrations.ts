@@ -7,7 +7,10 @@ export type IntegrationType = (typeof INTEGRATION_TYPES)[number];
 /** Integrations written directly (through the data API), with an edit page. */
 export type DirectType = Exclude<IntegrationType, 'gitops'>;
 
-export const DIRECT: Record<DirectType, { table: string; label: string }> = {
+/** The data API relations of the direct integrations. */
+export type DirectTable = 'topologies' | 'config_scrapers' | 'logging_backends';
+
+export const DIRECT: Record<DirectType, { table: DirectTable; label: string }> = {
   topology: { table: 'topologies', label: 'Custom Topology' },
   scraper: { table: 'config_scrapers', label: 'Catalog Scraper' },
   logging_backend: { table: 'logging_backends', label: 'Log Backend' },

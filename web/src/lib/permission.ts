@@ -1,6 +1,7 @@
 /** The permission editor: subject and
  * resource kinds, the clearing rules, and the row written. */
 
+import type { Json } from '../api/relations.gen';
 import { MESSAGES, ROLES } from '../api/rules.gen';
 
 export const SUBJECT_KINDS = [
@@ -111,7 +112,7 @@ export interface PermissionFields {
   canary_id: string | null;
   component_id: string | null;
   config_id: string | null;
-  object_selector?: unknown;
+  object_selector?: Json;
   action: string;
   deny: boolean;
   description: string | null;

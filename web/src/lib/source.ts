@@ -1,6 +1,6 @@
 /** Where a row came from (its `source` column) in words, and the notice shown
  * on rows the UI may not change (everything not written from the UI). */
-import type { Source } from '../api/types';
+import type { Source } from '../api/relations.gen';
 
 /** The source of rows written from the console. */
 export const UI_SOURCE = 'UI' satisfies Source;

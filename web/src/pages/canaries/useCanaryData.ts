@@ -9,16 +9,16 @@ export function useCanaryData(id: string | undefined) {
   const queryClient = useQueryClient();
   const canary = useQuery({
     queryKey: [...CANARIES_KEY, id],
-    queryFn: async ({ signal }) => (await dbSelect<CanaryRow>('canaries', { select: '*', id: `eq.${id}` }, signal))[0] ?? null,
+    queryFn: async ({ signal }) => ((await dbSelect('canaries', { id: `eq.${id}` }, signal))[0] as CanaryRow | undefined) ?? null,
     enabled: Boolean(id),
   });
   const invalidate = () => queryClient.invalidateQueries({ queryKey: CANARIES_KEY });
   const create = useMutation({
-    mutationFn: (body: JsonObject) => dbInsert<CanaryRow>('canaries', body),
+    mutationFn: (body: JsonObject) => dbInsert('canaries', body),
     onSuccess: invalidate,
   });
   const update = useMutation({
-    mutationFn: (body: JsonObject) => dbUpdate<CanaryRow>('canaries', { id: `eq.${id}` }, body),
+    mutationFn: (body: JsonObject) => dbUpdate('canaries', { id: `eq.${id}` }, body),
     onSuccess: invalidate,
   });
   const remove = useMutation({

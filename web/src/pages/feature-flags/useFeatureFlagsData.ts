@@ -1,11 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { dbDelete, dbInsert, dbSelect, dbUpdate } from '../../api/db';
-import type { PersonRef, PropertyRow } from '../../api/types';
+import { dbDelete, dbInsert, dbSelect, dbUpdate, type Column, type Selected } from '../../api/db';
 import { keys } from '../../app/queryKeys';
 
-export interface FlagRow extends PropertyRow {
-  created_by: PersonRef | null;
-}
+const AUTHOR = { created_by: ['id', 'name', 'email'] } as const;
+
+export type FlagRow = Selected<'properties', Column<'properties'>, typeof AUTHOR>;
+type Flag = Selected<'properties', 'name' | 'value'>;
 
 /** The Feature Flags screen: properties, and writes (which also refresh the
  * flags the whole console reads). */
@@ -14,11 +14,11 @@ export function useFeatureFlagsData() {
   const invalidate = () => queryClient.invalidateQueries({ queryKey: keys.properties });
   const list = useQuery({
     queryKey: [...keys.properties, 'list'],
-    queryFn: ({ signal }) => dbSelect<FlagRow>('properties', { select: '*,created_by(id,name,email)', order: 'name.asc' }, signal),
+    queryFn: ({ signal }) => dbSelect('properties', { embed: AUTHOR, order: 'name.asc' }, signal),
   });
-  const create = useMutation({ mutationFn: (row: PropertyRow) => dbInsert('properties', row), onSuccess: invalidate });
+  const create = useMutation({ mutationFn: (row: Flag) => dbInsert('properties', row), onSuccess: invalidate });
   const update = useMutation({
-    mutationFn: ({ name, value }: PropertyRow) => dbUpdate('properties', { name: `eq.${name}` }, { value }),
+    mutationFn: ({ name, value }: Flag) => dbUpdate('properties', { name: `eq.${name}` }, { value }),
     onSuccess: invalidate,
   });
   const remove = useMutation({ mutationFn: (name: string) => dbDelete('properties', { name: `eq.${name}` }), onSuccess: invalidate });

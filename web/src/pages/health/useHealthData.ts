@@ -2,7 +2,6 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import { api, unwrap, type Schemas } from '../../api/client';
 import { dbSelect } from '../../api/db';
-import type { NamedRef } from '../../api/types';
 import { usePreference } from '../../app/preferences';
 import { keys } from '../../app/queryKeys';
 import { rangeStart, type TimeRange } from './checkTimeRange';
@@ -53,7 +52,7 @@ export function useHealthData(timeRange: TimeRange, needAgents: boolean) {
   }, [interval, refetch]);
   const agents = useQuery({
     queryKey: [...keys.agents, 'names'],
-    queryFn: ({ signal }) => dbSelect<NamedRef>('agents', { select: 'id,name', deleted_at: 'is.null', order: 'name.asc' }, signal),
+    queryFn: ({ signal }) => dbSelect('agents', { columns: ['id', 'name'], deleted_at: 'is.null', order: 'name.asc' }, signal),
     staleTime: 300_000,
     enabled: needAgents,
   });

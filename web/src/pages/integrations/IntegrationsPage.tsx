@@ -2,7 +2,7 @@ import { Button, Label, PageSection } from '@patternfly/react-core';
 import PlusIcon from '@patternfly/react-icons/dist/esm/icons/plus-icon';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import type { IntegrationRow } from '../../api/types';
+import type { IntegrationRow } from './useIntegrationsData';
 import { useSession } from '../../app/session';
 import { useTopBar } from '../../app/topBar';
 import { DataTable, type Column } from '../../components/DataTable';

@@ -1,5 +1,5 @@
 import { ActionGroup, Button, FormGroup, TextInput } from '@patternfly/react-core';
-import type { DirectIntegrationRow } from '../../api/types';
+import type { DirectIntegrationRow } from './useIntegrationData';
 import { DeleteButton } from '../../components/ConfirmDialog';
 import { FieldError } from '../../components/FieldError';
 

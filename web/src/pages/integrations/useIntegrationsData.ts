@@ -1,12 +1,32 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { dbInsert, dbSelect } from '../../api/db';
-import type { DirectIntegrationRow, IntegrationRow } from '../../api/types';
+import { dbInsert, dbSelect, type Selected } from '../../api/db';
 import { usePreference } from '../../app/preferences';
 import { keys } from '../../app/queryKeys';
 import { DIRECT, type DirectType } from '../../lib/integrations';
 
-const SELECT =
-  'id,name,namespace,integration_type,type,source,labels,job_status,job_time_start,created_at,updated_at,created_by(id,name,email)';
+const COLUMNS = [
+  'id',
+  'name',
+  'namespace',
+  'integration_type',
+  'type',
+  'source',
+  'labels',
+  'job_status',
+  'job_time_start',
+  'created_at',
+  'updated_at',
+  'deleted_at',
+] as const;
+const AUTHOR = { created_by: ['id', 'name', 'email'] } as const;
+
+/** A row of the Integrations list (direct and GitOps integrations). The
+ * registry leaves a view's columns nullable; these come from NOT NULL columns
+ * of the integration tables. */
+export type IntegrationRow = Omit<
+  Selected<'integrations_with_status', (typeof COLUMNS)[number], typeof AUTHOR>,
+  'id' | 'name' | 'integration_type'
+> & { id: string; name: string; integration_type: string };
 
 /** Refreshes the list and the rows of one direct integration table. */
 export function useInvalidateIntegrations() {
@@ -26,15 +46,14 @@ export function useIntegrationsData() {
   const list = useQuery({
     queryKey: [...keys.integrations, { showDeleted }],
     queryFn: ({ signal }) =>
-      dbSelect<IntegrationRow>(
+      dbSelect(
         'integrations_with_status',
-        showDeleted ? { select: `${SELECT},deleted_at`, order: 'name' } : { select: SELECT, deleted_at: 'is.null', order: 'name' },
+        { columns: COLUMNS, embed: AUTHOR, deleted_at: showDeleted ? undefined : 'is.null', order: 'name' },
         signal,
-      ),
+      ) as Promise<IntegrationRow[]>,
   });
   const create = useMutation({
-    mutationFn: ({ type, body }: { type: DirectType; body: Record<string, unknown> }) =>
-      dbInsert<DirectIntegrationRow>(DIRECT[type].table, body),
+    mutationFn: ({ type, body }: { type: DirectType; body: Record<string, unknown> }) => dbInsert(DIRECT[type].table, body),
     onSuccess: (_rows, { type }) => invalidate(type),
   });
   return { list, create, showDeleted };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SELECT, formatStatusFilter, jobFiltersFromParams, jobHistoryQuery, parseStatusFilter } from './jobFilters';
+import { COLUMNS, EMBEDS, formatStatusFilter, jobFiltersFromParams, jobHistoryQuery, parseStatusFilter } from './jobFilters';
 
 describe('the status filter', () => {
   it('round-trips include and exclude', () => {
@@ -52,7 +52,8 @@ describe('the data API query', () => {
 
   it('has the defaults: SUCCESS excluded, the range, newest first, the first page', () => {
     expect(jobHistoryQuery(jobFiltersFromParams(new URLSearchParams()), range)).toEqual({
-      select: SELECT,
+      columns: COLUMNS,
+      embed: EMBEDS,
       status: 'not.in.(SUCCESS)',
       and: '(created_at.gte.2024-03-11T15:30:00.000Z,created_at.lte.2024-03-13T15:30:00.000Z)',
       order: 'created_at.desc,id',
@@ -68,7 +69,8 @@ describe('the data API query', () => {
       ),
     );
     expect(jobHistoryQuery(filters)).toEqual({
-      select: SELECT,
+      columns: COLUMNS,
+      embed: EMBEDS,
       name: 'eq.Sync',
       resource_type: 'eq.topology',
       status: 'in.(WARNING,FAILED)',

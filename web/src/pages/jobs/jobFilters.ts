@@ -104,13 +104,28 @@ export const FILTER_PARAMS = {
   durationMs: 'duration',
 } as const;
 
-export const SELECT =
-  'id,name,status,time_start,duration_millis,success_count,error_count,resource_id,resource_type,details,created_at,agent(id,name)';
+export const COLUMNS = [
+  'id',
+  'name',
+  'status',
+  'time_start',
+  'duration_millis',
+  'success_count',
+  'error_count',
+  'resource_id',
+  'resource_type',
+  'details',
+  'created_at',
+] as const;
+export const EMBEDS = { agent: ['id', 'name'] } as const;
+
+export type JobHistoryQuery = Query<'job_histories', (typeof COLUMNS)[number], typeof EMBEDS>;
 
 /** The data API query of job_histories for the filters and time range. */
-export function jobHistoryQuery(filters: JobFilters, range?: Instants): Query {
-  const query: Query = {
-    select: SELECT,
+export function jobHistoryQuery(filters: JobFilters, range?: Instants): JobHistoryQuery {
+  const query: JobHistoryQuery = {
+    columns: COLUMNS,
+    embed: EMBEDS,
     order: `${filters.sort.by}.${filters.sort.desc ? 'desc' : 'asc'},id`,
     limit: filters.pageSize,
     offset: filters.pageIndex * filters.pageSize,

@@ -1,23 +1,12 @@
-import type { NamedRef } from '../../api/types';
-import type { JobStatus } from './jobFilters';
+import type { Selected } from '../../api/db';
+import type { COLUMNS, EMBEDS } from './jobFilters';
 
-/** A row of job_histories (decision 13.8), with the name of the
- * resource it ran for looked up separately. */
-export interface JobHistoryRow {
-  id: string;
-  name: string;
-  status: JobStatus | string;
-  time_start: string | null;
-  duration_millis: number | null;
-  success_count: number;
-  error_count: number;
-  resource_id: string | null;
-  resource_type: string | null;
-  resource_name?: string;
+/** A row of job_histories (decision 13.8) with its details' known keys, and
+ * the name of the resource it ran for looked up separately. */
+export type JobHistoryRow = Omit<Selected<'job_histories', (typeof COLUMNS)[number], typeof EMBEDS>, 'details'> & {
   details: JobDetails | null;
-  created_at: string;
-  agent: NamedRef | null;
-}
+  resource_name?: string;
+};
 
 export interface JobDetails {
   errors?: unknown;
@@ -26,7 +15,7 @@ export interface JobDetails {
 }
 
 /** The resource tables job rows point at, by resource_type. */
-export const RESOURCE_TABLES: Record<string, string> = {
+export const RESOURCE_TABLES: Record<string, 'canaries' | 'topologies' | 'config_scrapers'> = {
   canary: 'canaries',
   topology: 'topologies',
   config_scraper: 'config_scrapers',

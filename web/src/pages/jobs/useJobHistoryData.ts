@@ -1,6 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { dbCount, dbSelect } from '../../api/db';
-import type { NamedRef } from '../../api/types';
 import { resolveTimeRange, type TimeRange } from '../../components/timerange/timeRange';
 import { jobHistoryQuery, type JobFilters } from './jobFilters';
 import { RESOURCE_TABLES, type JobHistoryRow } from './jobHistory';
@@ -13,7 +12,7 @@ async function withResourceNames(rows: JobHistoryRow[], signal: AbortSignal): Pr
   const lookups = Object.entries(RESOURCE_TABLES).map(async ([type, table]) => {
     const ids = [...new Set(rows.filter((r) => r.resource_type === type && UUID.test(r.resource_id ?? '')).map((r) => r.resource_id))];
     if (ids.length === 0) return [];
-    const found = await dbSelect<NamedRef>(table, { select: 'id,name', id: `in.(${ids.join(',')})` }, signal).catch(() => []);
+    const found = await dbSelect(table, { columns: ['id', 'name'], id: `in.(${ids.join(',')})` }, signal).catch(() => []);
     return found.map((f) => [`${type}/${f.id}`, f.name] as const);
   });
   const names = new Map((await Promise.all(lookups)).flat());
@@ -27,8 +26,8 @@ export function useJobHistory(filters: JobFilters, range?: TimeRange) {
     queryKey: ['db', 'job_histories', filters, range ?? null],
     queryFn: async ({ signal }) => {
       const instants = range && resolveTimeRange(range, new Date());
-      const { rows, total } = await dbCount<JobHistoryRow>('job_histories', jobHistoryQuery(filters, instants), signal);
-      return { rows: await withResourceNames(rows, signal), total };
+      const { rows, total } = await dbCount('job_histories', jobHistoryQuery(filters, instants), signal);
+      return { rows: await withResourceNames(rows as JobHistoryRow[], signal), total };
     },
     placeholderData: keepPreviousData,
   });
@@ -38,7 +37,7 @@ export function useJobHistory(filters: JobFilters, range?: TimeRange) {
 export function useJobHistoryNames() {
   return useQuery({
     queryKey: ['db', 'job_history_names'],
-    queryFn: ({ signal }) => dbSelect<{ name: string }>('job_history_names', { select: 'name', order: 'name' }, signal),
-    select: (rows) => rows.map((r) => r.name),
+    queryFn: ({ signal }) => dbSelect('job_history_names', { order: 'name' }, signal),
+    select: (rows) => rows.flatMap((r) => (r.name ? [r.name] : [])),
   });
 }

@@ -1,9 +1,12 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api } from '../../api/client';
+import { api, type Schemas } from '../../api/client';
 import { ApiError, errorMessage } from '../../api/errors';
-import type { FlowError, LoginFlow, UiMessage } from '../../api/types';
 import { FLOW_MESSAGES, flowQuery, safeReturnTo } from '../../lib/loginFlow';
+
+type LoginFlow = Schemas['LoginFlow'];
+type FlowError = Schemas['FlowError'];
+type UiMessage = Schemas['UiText'];
 
 type Loaded = { redirect: string } | { flow: LoginFlow; notice?: UiMessage };
 

@@ -14,7 +14,7 @@ import {
 } from '@patternfly/react-core';
 import { useState } from 'react';
 import { errorMessage } from '../../api/errors';
-import type { PermissionRow } from '../../api/types';
+import type { Selected } from '../../api/db';
 import { docsUrl } from '../../app/constants';
 import { useToast } from '../../app/toast';
 import { DeleteButton } from '../../components/ConfirmDialog';
@@ -40,7 +40,7 @@ import {
 import { isUiSource } from '../../lib/source';
 import { useLookup, usePermission, usePermissionsData } from './usePermissionsData';
 
-function Editor({ row, onClose }: { row?: PermissionRow; onClose(): void }) {
+function Editor({ row, onClose }: { row?: Selected<'permissions'>; onClose(): void }) {
   const [form, setForm] = useState<PermissionForm>(() => (row ? fromPermissionRow(row) : emptyPermission()));
   const [errors, setErrors] = useState<PermissionErrors>({});
   const { create, update, remove } = usePermissionsData();
@@ -69,11 +69,11 @@ function Editor({ row, onClose }: { row?: PermissionRow; onClose(): void }) {
   const subjectOptions =
     form.subjectKind === 'role'
       ? SUBJECT_ROLES.map((r) => ({ value: r, label: r }))
-      : (subjects.data ?? []).map((s) => ({ value: s.id, label: s.name, description: s.email ?? undefined }));
+      : (subjects.data ?? []).map((s) => ({ value: s.id, label: s.name ?? s.id, description: s.email ?? undefined }));
   const resourceOptions =
     form.resourceKind === 'global'
       ? GLOBAL_OBJECTS.map((o) => ({ value: o, label: o }))
-      : (resources.data ?? []).map((r) => ({ value: r.id, label: r.name }));
+      : (resources.data ?? []).map((r) => ({ value: r.id, label: r.name ?? r.id }));
 
   return (
     <>

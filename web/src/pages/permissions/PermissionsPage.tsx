@@ -1,7 +1,7 @@
 import { Button, Label, PageSection } from '@patternfly/react-core';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import type { PermissionRow } from '../../api/types';
+import type { PermissionRow } from './usePermissionsData';
 import { useSession } from '../../app/session';
 import { useTopBar } from '../../app/topBar';
 import { DataTable, type Column } from '../../components/DataTable';
@@ -38,7 +38,7 @@ function Resource({ row }: { row: PermissionRow }) {
   if (row.connection) return <RowLink to={`/settings/connections/${row.connection.id}`}>{row.connection.name}</RowLink>;
   if (row.canary) return <RowLink to={`/settings/canaries/${row.canary.id}`}>{row.canary.name}</RowLink>;
   if (row.component) return <RowLink to={`/topology/${row.component.id}`}>{row.component.name}</RowLink>;
-  if (row.config) return <RowLink to={`/catalog/${row.config.id}`}>{row.config.name}</RowLink>;
+  if (row.config) return <RowLink to={`/catalog/${row.config.id}`}>{row.config.name ?? row.config.id}</RowLink>;
   if (row.object) return <Label isCompact>{row.object}</Label>;
   return row.object_selector ? <code>selector</code> : null;
 }

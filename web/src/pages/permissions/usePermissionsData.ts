@@ -1,39 +1,44 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { dbDelete, dbInsert, dbSelect, dbUpdate } from '../../api/db';
-import type { NamedRef, PermissionRow, PersonRef } from '../../api/types';
+import { dbDelete, dbInsert, dbSelect, dbUpdate, type Column, type Selected } from '../../api/db';
 import { keys } from '../../app/queryKeys';
 import { useSession } from '../../app/session';
 import type { PermissionFields, ResourceKind } from '../../lib/permission';
 
-const EMBEDS = [
-  'person:person_id(id,name,email)',
-  'team:team_id(id,name)',
-  'notification:notification_id(id,name)',
-  'playbook:playbook_id(id,name)',
-  'canary:canary_id(id,name)',
-  'component:component_id(id,name)',
-  'config:config_id(id,name)',
-  'created_by(id,name,email)',
-];
+const EMBEDS = {
+  person: ['id', 'name', 'email'],
+  team: ['id', 'name'],
+  notification: ['id', 'name'],
+  playbook: ['id', 'name'],
+  canary: ['id', 'name'],
+  component: ['id', 'name'],
+  config: ['id', 'name'],
+  created_by: ['id', 'name', 'email'],
+} as const;
+const CONNECTION = { connection: ['id', 'name'] } as const;
+
+/** A permission as the list reads it, with the rows it names; the connection
+ * only for those who may read connections. */
+export type PermissionRow = Selected<'permissions', Column<'permissions'>, typeof EMBEDS> &
+  Partial<Selected<'permissions', never, typeof CONNECTION>>;
 
 /** The Permissions screen: the list (with related rows), one permission, writes. */
 export function usePermissionsData() {
   const { authorizer } = useSession();
   const queryClient = useQueryClient();
   // Connections are readable by admins only; others list without them.
-  const select = ['*', ...EMBEDS, ...(authorizer.can('connections', 'read') ? ['connection:connection_id(id,name)'] : [])].join(',');
+  const embed = authorizer.can('connections', 'read') ? { ...EMBEDS, ...CONNECTION } : EMBEDS;
   const list = useQuery({
     queryKey: keys.permissions,
-    queryFn: ({ signal }) => dbSelect<PermissionRow>('permissions', { select, deleted_at: 'is.null', order: 'created_at.desc' }, signal),
+    queryFn: ({ signal }) =>
+      dbSelect('permissions', { embed, deleted_at: 'is.null', order: 'created_at.desc' }, signal) as Promise<PermissionRow[]>,
   });
   const invalidate = () => queryClient.invalidateQueries({ queryKey: keys.permissions });
   const create = useMutation({
-    mutationFn: (row: PermissionFields) => dbInsert<PermissionRow>('permissions', row),
+    mutationFn: (row: PermissionFields) => dbInsert('permissions', row),
     onSuccess: invalidate,
   });
   const update = useMutation({
-    mutationFn: ({ id, row }: { id: string; row: Partial<PermissionFields> }) =>
-      dbUpdate<PermissionRow>('permissions', { id: `eq.${id}` }, row),
+    mutationFn: ({ id, row }: { id: string; row: Partial<PermissionFields> }) => dbUpdate('permissions', { id: `eq.${id}` }, row),
     onSuccess: invalidate,
   });
   const remove = useMutation({
@@ -48,36 +53,43 @@ export function usePermission(id: string | undefined) {
   return useQuery({
     // Not under the list's key: a write must not reload (or drop) the row being edited.
     queryKey: ['permission', id],
-    queryFn: async ({ signal }) => (await dbSelect<PermissionRow>('permissions', { select: '*', id: `eq.${id}` }, signal))[0] ?? null,
+    queryFn: async ({ signal }) => (await dbSelect('permissions', { id: `eq.${id}` }, signal))[0] ?? null,
     enabled: Boolean(id),
     gcTime: 0,
   });
 }
 
-const LOOKUPS: Record<string, { relation: string; select: string }> = {
-  person: { relation: 'people', select: 'id,name,email' },
-  team: { relation: 'teams', select: 'id,name' },
-  notification: { relation: 'notifications', select: 'id,name' },
-  playbook: { relation: 'playbooks', select: 'id,name' },
-  connection: { relation: 'connections', select: 'id,name' },
-  canary: { relation: 'canaries', select: 'id,name' },
-  component: { relation: 'components', select: 'id,name' },
-  config: { relation: 'config_items', select: 'id,name' },
-};
+const LOOKUPS = {
+  person: 'people',
+  team: 'teams',
+  notification: 'notifications',
+  playbook: 'playbooks',
+  connection: 'connections',
+  canary: 'canaries',
+  component: 'components',
+  config: 'config_items',
+} as const;
+
+/** A row a picker offers: people with their email. */
+interface LookupRow {
+  id: string;
+  name: string | null;
+  email?: string | null;
+}
+
+function lookupRows(relation: (typeof LOOKUPS)[keyof typeof LOOKUPS], signal: AbortSignal): Promise<LookupRow[]> {
+  const query = { deleted_at: 'is.null', order: 'name.asc', limit: 500 };
+  return relation === 'people'
+    ? dbSelect('people', { ...query, columns: ['id', 'name', 'email'] }, signal)
+    : dbSelect(relation, { ...query, columns: ['id', 'name'] }, signal);
+}
 
 /** What a subject or resource picker of the given kind lists. */
 export function useLookup(kind: string | ResourceKind) {
-  const lookup = LOOKUPS[kind];
+  const lookup = kind in LOOKUPS ? LOOKUPS[kind as keyof typeof LOOKUPS] : undefined;
   return useQuery({
-    queryKey: ['db', lookup?.relation, 'lookup'],
-    queryFn: ({ signal }) =>
-      lookup
-        ? dbSelect<NamedRef & Partial<PersonRef>>(
-            lookup.relation,
-            { select: lookup.select, deleted_at: 'is.null', order: 'name.asc', limit: 500 },
-            signal,
-          )
-        : [],
+    queryKey: ['db', lookup, 'lookup'],
+    queryFn: ({ signal }) => (lookup ? lookupRows(lookup, signal) : []),
     enabled: Boolean(lookup),
     staleTime: 60_000,
   });

@@ -24,14 +24,14 @@ import {
 import EllipsisVIcon from '@patternfly/react-icons/dist/esm/icons/ellipsis-v-icon';
 import { useState } from 'react';
 import { errorMessage } from '../../api/errors';
-import type { PersonRef } from '../../api/types';
 import { useToast } from '../../app/toast';
 import { MultiSelect } from '../../components/Selects';
 import type { useTeamData } from './useTeamData';
 
 type Data = ReturnType<typeof useTeamData>;
+type Member = NonNullable<NonNullable<Data['members']['data']>[number]['person']>;
 
-function MemberMenu({ person, onRemove }: { person: PersonRef; onRemove(): void }) {
+function MemberMenu({ person, onRemove }: { person: Member; onRemove(): void }) {
   const [isOpen, setOpen] = useState(false);
   return (
     <Dropdown
@@ -95,8 +95,8 @@ function AddMembersModal({ data, memberIds, onClose }: { data: Data; memberIds: 
 export function TeamMembers({ data, canWrite }: { data: Data; canWrite: boolean }) {
   const [adding, setAdding] = useState(false);
   const toast = useToast();
-  const members = (data.members.data ?? []).map((m) => m.person).filter(Boolean);
-  const remove = (person: PersonRef) =>
+  const members = (data.members.data ?? []).flatMap((m) => (m.person ? [m.person] : []));
+  const remove = (person: Member) =>
     data.removeMember.mutate(person.id, {
       onSuccess: () => toast.success(`${person.name} removed from team successfully`),
       onError: (e) => toast.error(errorMessage(e)),

@@ -2,7 +2,6 @@ import { ActionGroup, Alert, Button, Form, FormGroup, PageSection, Tab, TabTitle
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { errorMessage } from '../../api/errors';
-import type { TeamRow } from '../../api/types';
 import { useSession } from '../../app/session';
 import { useToast } from '../../app/toast';
 import { useTopBar } from '../../app/topBar';
@@ -13,7 +12,7 @@ import { YamlField } from '../../components/YamlField';
 import { isUiSource } from '../../lib/source';
 import { parseYamlObject, toYamlText } from '../../lib/yamlText';
 import { TeamMembers } from './TeamMembers';
-import { useTeamData } from './useTeamData';
+import { useTeamData, type TeamRow } from './useTeamData';
 
 function SpecForm({ team, data, canWrite }: { team: TeamRow; data: ReturnType<typeof useTeamData>; canWrite: boolean }) {
   const [icon, setIcon] = useState(team.icon ?? 'group');

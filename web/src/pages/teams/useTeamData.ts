@@ -1,24 +1,29 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { dbDelete, dbInsert, dbSelect, dbSoftDelete, dbUpdate } from '../../api/db';
-import type { PersonRef, TeamRow } from '../../api/types';
+import { dbDelete, dbInsert, dbSelect, dbSoftDelete, dbUpdate, type Column, type Selected } from '../../api/db';
+import type { Json } from '../../api/relations.gen';
 import { keys } from '../../app/queryKeys';
+import type { JsonObject } from '../../lib/yamlText';
+
+const AUTHOR = { created_by: ['id', 'name', 'email'] } as const;
+
+/** A team as its page reads it, with its author. */
+export type TeamRow = Selected<'teams', Column<'teams'>, typeof AUTHOR>;
 
 /** One team: its row, members and the people who could join, and writes. */
 export function useTeamData(id: string) {
   const queryClient = useQueryClient();
   const team = useQuery({
     queryKey: [...keys.teams, id],
-    queryFn: async ({ signal }) =>
-      (await dbSelect<TeamRow>('teams', { select: '*,created_by(id,name,email)', id: `eq.${id}` }, signal))[0] ?? null,
+    queryFn: async ({ signal }) => (await dbSelect('teams', { embed: AUTHOR, id: `eq.${id}` }, signal))[0] ?? null,
   });
   const members = useQuery({
     queryKey: keys.teamMembers(id),
     queryFn: ({ signal }) =>
-      dbSelect<{ person: PersonRef }>('team_members', { select: 'person:person_id(id,name,email,avatar)', team_id: `eq.${id}` }, signal),
+      dbSelect('team_members', { columns: [], embed: { person: ['id', 'name', 'email', 'avatar'] }, team_id: `eq.${id}` }, signal),
   });
   const people = useQuery({
     queryKey: [...keys.people, 'all'],
-    queryFn: ({ signal }) => dbSelect<PersonRef>('people', { select: 'id,name,email', deleted_at: 'is.null', order: 'name.asc' }, signal),
+    queryFn: ({ signal }) => dbSelect('people', { columns: ['id', 'name', 'email'], deleted_at: 'is.null', order: 'name.asc' }, signal),
   });
   const invalidateMembers = () =>
     Promise.all([
@@ -28,7 +33,7 @@ export function useTeamData(id: string) {
   const invalidateTeams = () => queryClient.invalidateQueries({ queryKey: keys.teams });
 
   const save = useMutation({
-    mutationFn: (changes: { icon: string; spec: unknown }) => dbUpdate<TeamRow>('teams', { id: `eq.${id}` }, changes),
+    mutationFn: ({ icon, spec }: { icon: string; spec: JsonObject }) => dbUpdate('teams', { id: `eq.${id}` }, { icon, spec: spec as Json }),
     onSuccess: invalidateTeams,
   });
   const remove = useMutation({ mutationFn: () => dbSoftDelete('teams', id), onSuccess: invalidateTeams });

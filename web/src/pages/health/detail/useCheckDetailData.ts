@@ -1,8 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap, type Schemas } from '../../../api/client';
-import { dbSelect } from '../../../api/db';
+import { dbSelect, type Selected } from '../../../api/db';
 import { ApiError } from '../../../api/errors';
-import type { NamedRef, Source } from '../../../api/types';
 import { NULL_AGENT_ID } from '../../../lib/healthFormat';
 import { rangeStart, type TimeRange } from '../checkTimeRange';
 
@@ -21,25 +20,13 @@ export interface HistoryFilter {
   durationMs?: number;
 }
 
-export interface CanaryDefinition {
-  id: string;
-  name: string;
-  namespace: string;
-  source: Source;
-  spec: unknown;
-}
+const CANARY_COLUMNS = ['id', 'name', 'namespace', 'source', 'spec'] as const;
+
+export type CanaryDefinition = Selected<'canaries', (typeof CANARY_COLUMNS)[number]>;
 
 export interface CheckRelationships {
-  components: { id: string; name: string; icon: string | null }[];
-  configs: { id: string; name: string | null; type: string }[];
-}
-
-interface ComponentLink {
-  component: CheckRelationships['components'][number] | null;
-}
-
-interface ConfigLink {
-  config: CheckRelationships['configs'][number] | null;
+  components: Selected<'components', 'id' | 'name' | 'icon'>[];
+  configs: Selected<'config_items', 'id' | 'name' | 'type'>[];
 }
 
 /** Health check queries (this dialog's and the Health page's summary) start with this. */
@@ -63,8 +50,8 @@ async function fetchSummary(checkId: string, range: TimeRange, signal: AbortSign
 async function fetchRelationships(checkId: string, signal: AbortSignal): Promise<CheckRelationships> {
   const filter = { check_id: `eq.${checkId}`, deleted_at: 'is.null' };
   const [components, configs] = await Promise.all([
-    dbSelect<ComponentLink>('check_component_relationships', { ...filter, select: 'component(id,name,icon)' }, signal),
-    dbSelect<ConfigLink>('check_config_relationships', { ...filter, select: 'config(id,name,type)' }, signal),
+    dbSelect('check_component_relationships', { ...filter, columns: [], embed: { component: ['id', 'name', 'icon'] } }, signal),
+    dbSelect('check_config_relationships', { ...filter, columns: [], embed: { config: ['id', 'name', 'type'] } }, signal),
   ]);
   // An embed is null where the caller may not see the related row.
   return {
@@ -92,16 +79,14 @@ export function useCheckDetailData(checkId: string, range: TimeRange, filter: Hi
   const canary = useQuery({
     queryKey: [...checkKey(checkId), 'canary', check?.canary_id],
     queryFn: async ({ signal }) =>
-      (
-        await dbSelect<CanaryDefinition>('canaries', { id: `eq.${check?.canary_id}`, select: 'id,name,namespace,source,spec' }, signal)
-      )[0] ?? null,
+      (await dbSelect('canaries', { id: `eq.${check?.canary_id}`, columns: CANARY_COLUMNS }, signal))[0] ?? null,
     enabled: Boolean(check),
   });
 
   const agentId = check?.agent_id;
   const agent = useQuery({
     queryKey: [...checkKey(checkId), 'agent', agentId],
-    queryFn: async ({ signal }) => (await dbSelect<NamedRef>('agents', { id: `eq.${agentId}`, select: 'id,name' }, signal))[0] ?? null,
+    queryFn: async ({ signal }) => (await dbSelect('agents', { id: `eq.${agentId}`, columns: ['id', 'name'] }, signal))[0] ?? null,
     enabled: Boolean(agentId && agentId !== NULL_AGENT_ID),
     staleTime: 300_000,
   });
