@@ -292,6 +292,18 @@ async fn live_answers_match_the_served_document(pool: PgPool) {
     assert!(body["errors"].is_array(), "{body}");
 
     // The sign-in flow's shape.
+    doc.check(
+        &anonymous,
+        &api,
+        get.clone(),
+        (
+            "/api/auth/login/browser",
+            "/api/auth/login/browser?refresh=maybe",
+        ),
+        None,
+        StatusCode::BAD_REQUEST,
+    )
+    .await;
     let flows = format!("/api/auth/login/flows?id={}", Uuid::new_v4());
     doc.check(
         &anonymous,

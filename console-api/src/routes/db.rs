@@ -96,6 +96,7 @@ impl IntoResponse for DataApiError {
         (status = 416, description = "PGRST103: a bad Range header", body = RestError),
     )
 )]
+#[tracing::instrument(skip_all, fields(relation = %relation))]
 pub(crate) async fn read(
     State(state): State<AppState>,
     caller: Result<Caller, ApiError>,
@@ -138,6 +139,7 @@ pub(crate) async fn read(
         (status = 413, description = "More than 1000 rows", body = RestError),
     )
 )]
+#[tracing::instrument(skip_all, fields(relation = %relation))]
 pub(crate) async fn create(
     State(state): State<AppState>,
     caller: Result<Caller, ApiError>,
@@ -181,6 +183,7 @@ pub(crate) async fn create(
         (status = 409, description = "A constraint refused the write", body = RestError),
     )
 )]
+#[tracing::instrument(skip_all, fields(relation = %relation))]
 pub(crate) async fn update(
     State(state): State<AppState>,
     caller: Result<Caller, ApiError>,
@@ -223,6 +226,7 @@ pub(crate) async fn update(
         (status = 409, description = "Rows still refer to a row deleted", body = RestError),
     )
 )]
+#[tracing::instrument(skip_all, fields(relation = %relation))]
 pub(crate) async fn remove(
     State(state): State<AppState>,
     caller: Result<Caller, ApiError>,

@@ -39,13 +39,14 @@ const INVALID_CREDENTIALS: &str = "The provided credentials are invalid, check f
 const FLOW_EXPIRED: &str = "Your interaction expired, please fill out the form again.";
 const CSRF_VIOLATION: &str = "A security violation was detected, please fill out the form again.";
 const RETURN_TO_FORBIDDEN: &str = "The return_to address is not allowed.";
+const BAD_PARAMETERS: &str = "The request's parameters are malformed.";
 
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub(crate) struct CreateFlow {
     /// A path on this origin to go to after signing in.
     return_to: Option<String>,
-    #[serde(default)]
+    /// Sign in again over a live session.
     refresh: Option<bool>,
     /// `aal2` asks for a second factor, which this server does not offer.
     aal: Option<String>,
@@ -86,7 +87,7 @@ pub struct FlowError {
 pub struct FlowErrorDetail {
     /// `self_service_flow_not_found`, `self_service_flow_expired`,
     /// `security_csrf_violation`, `self_service_flow_return_to_forbidden`,
-    /// `session_inactive`.
+    /// `session_inactive`, `bad_request`.
     id: &'static str,
     /// The HTTP status.
     code: u16,
@@ -291,12 +292,17 @@ async fn new_flow(
 #[utoipa::path(get, path = "/api/auth/login/browser", tag = "auth", params(CreateFlow),
     responses(
         (status = 200, description = "A new sign-in flow; sets the CSRF cookie", body = LoginFlow),
-        (status = 400, description = "return_to is not allowed", body = FlowError)))]
+        (status = 400, description = "return_to is not allowed, or malformed parameters", body = FlowError)))]
 #[tracing::instrument(skip_all)]
 pub(crate) async fn create_flow(
     State(state): State<AppState>,
-    Query(q): Query<CreateFlow>,
+    q: Result<Query<CreateFlow>, ApiError>,
 ) -> Result<Response, ApiError> {
+    let Ok(Query(q)) = q else {
+        return Ok(
+            FlowError::new(StatusCode::BAD_REQUEST, "bad_request", BAD_PARAMETERS).into_response(),
+        );
+    };
     if let Some(return_to) = &q.return_to
         && !allowed_return_to(return_to, &state.auth.public_url)
     {

@@ -653,7 +653,7 @@ export interface components {
             /**
              * @description `self_service_flow_not_found`, `self_service_flow_expired`,
              *     `security_csrf_violation`, `self_service_flow_return_to_forbidden`,
-             *     `session_inactive`.
+             *     `session_inactive`, `bad_request`.
              */
             id: string;
             message: string;
@@ -1437,6 +1437,7 @@ export interface operations {
             query?: {
                 /** @description A path on this origin to go to after signing in. */
                 return_to?: string;
+                /** @description Sign in again over a live session. */
                 refresh?: boolean;
                 /** @description `aal2` asks for a second factor, which this server does not offer. */
                 aal?: string;
@@ -1456,7 +1457,7 @@ export interface operations {
                     "application/json": components["schemas"]["LoginFlow"];
                 };
             };
-            /** @description return_to is not allowed */
+            /** @description return_to is not allowed, or malformed parameters */
             400: {
                 headers: {
                     [name: string]: unknown;
