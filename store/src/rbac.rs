@@ -85,7 +85,7 @@ use serde::{Deserialize, Serialize};
 use crate::grants::Rule;
 use crate::tokens::{TokenAction, TokenObject};
 use matrix::ADMIN_ONLY;
-pub use matrix::{Action, Resource, Role};
+pub use matrix::{Action, Resource, Role, RuleObject};
 pub use selector::{Kind, Requirement, Selector};
 
 /// A name that is none of its enum's, naming the field it came in.
@@ -106,22 +106,9 @@ fn roles_allow(roles: &[String], resource: Resource, action: Action) -> bool {
         .any(|role| role.allows(resource, action))
 }
 
-/// The permission objects (`object` of a rule, and of a token scope) that
-/// stand for a matrix resource.
-fn objects_for(resource: Resource) -> &'static [&'static str] {
-    match resource {
-        Resource::Canaries => &["canaries"],
-        Resource::Topologies => &["topology"],
-        Resource::Database | Resource::ConfigScrapers => &["catalog"],
-        Resource::Playbooks | Resource::PlaybookRuns => &["playbooks"],
-        Resource::Connections => &["connection"],
-        Resource::Notifications => &["notification"],
-        Resource::Permissions | Resource::AccessScopes | Resource::Rbac => &["rbac"],
-        Resource::Identities => &["people"],
-        Resource::Views => &["views"],
-        Resource::Agents => &["agent"],
-        _ => &[],
-    }
+/// Whether a rule's or a token scope's object names the resource.
+fn names(object: &str, resource: Resource) -> bool {
+    object == resource.as_str() || object.parse().is_ok_and(|o: RuleObject| o.covers(resource))
 }
 
 fn action_matches(listed: &str, action: Action) -> bool {
@@ -132,7 +119,7 @@ fn action_matches(listed: &str, action: Action) -> bool {
 }
 
 fn object_matches(object: Option<&str>, resource: Resource) -> bool {
-    object.is_some_and(|o| o == "*" || o == resource.as_str() || objects_for(resource).contains(&o))
+    object.is_some_and(|o| o == "*" || names(o, resource))
 }
 
 /// Whether a token scope's actions allow the action. Run Now counts as
@@ -317,11 +304,9 @@ impl Authorizer {
         let Some(grants) = &self.token_scope else {
             return true;
         };
-        grants.iter().any(|g| {
-            let object = g.object.as_str();
-            (objects_for(resource).contains(&object) || object == resource.as_str())
-                && scope_action_matches(&g.actions, action)
-        })
+        grants
+            .iter()
+            .any(|g| names(g.object.as_str(), resource) && scope_action_matches(&g.actions, action))
     }
 }
 
@@ -645,6 +630,29 @@ mod tests {
             Some(RowFilter::default())
         );
         assert!(!viewer.can_some(Kind::Config, Action::Read));
+    }
+
+    #[test]
+    fn a_rule_object_names_its_resources_and_one_without_a_meaning_is_for_admins() {
+        assert_eq!(
+            Coverage::of_rule(Some("catalog"), None, "read"),
+            Coverage::Pairs(vec![
+                (Resource::Database, Action::Read),
+                (Resource::ConfigScrapers, Action::Read)
+            ])
+        );
+        for object in ["logs", "artifact", "roles"] {
+            assert_eq!(
+                Coverage::of_rule(Some(object), None, "read"),
+                Coverage::AdminOnly,
+                "{object}"
+            );
+        }
+        let mut viewer = roles(&["viewer"]);
+        viewer.rules.push(rule("people", "read", false));
+        assert!(!viewer.allows(Resource::Identities, Action::Read));
+        viewer.rules.push(rule("topology", "update", false));
+        assert!(viewer.allows(Resource::Topologies, Action::Update));
     }
 
     #[test]

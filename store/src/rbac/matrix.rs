@@ -58,6 +58,55 @@ named_enum! {
     }
 }
 
+named_enum! {
+    /// A global object a permission rule (`object`) or a token scope names,
+    /// beside `*` and the matrix's resource names, in the permission
+    /// editor's order. Stored rules keep their object as text: one this
+    /// model does not know grants nothing and only admins write it.
+    pub enum RuleObject as "object" {
+        Canaries = "canaries",
+        Catalog = "catalog",
+        Topology = "topology",
+        Playbooks = "playbooks",
+        Connection = "connection",
+        ConnectionDetail = "connection-detail",
+        AgentPush = "agent-push",
+        KubernetesProxy = "kubernetes-proxy",
+        Notification = "notification",
+        Rbac = "rbac",
+        Logs = "logs",
+        Agent = "agent",
+        Artifact = "artifact",
+        People = "people",
+        Views = "views",
+    }
+}
+
+impl RuleObject {
+    /// Whether the object stands for the matrix resource. Objects without
+    /// a meaning here yet (`logs`, `artifact`, ...) stand for none.
+    pub fn covers(self, resource: Resource) -> bool {
+        use Resource as R;
+        match self {
+            RuleObject::Canaries => resource == R::Canaries,
+            RuleObject::Catalog => matches!(resource, R::Database | R::ConfigScrapers),
+            RuleObject::Topology => resource == R::Topologies,
+            RuleObject::Playbooks => matches!(resource, R::Playbooks | R::PlaybookRuns),
+            RuleObject::Connection => resource == R::Connections,
+            RuleObject::KubernetesProxy => resource == R::KubernetesProxy,
+            RuleObject::Notification => resource == R::Notifications,
+            RuleObject::Rbac => matches!(resource, R::Permissions | R::AccessScopes | R::Rbac),
+            RuleObject::Agent => resource == R::Agents,
+            RuleObject::People => resource == R::Identities,
+            RuleObject::Views => resource == R::Views,
+            RuleObject::ConnectionDetail
+            | RuleObject::AgentPush
+            | RuleObject::Logs
+            | RuleObject::Artifact => false,
+        }
+    }
+}
+
 /// Resources only admins may read or write; permission rules cannot grant them.
 pub(super) const ADMIN_ONLY: &[Resource] =
     &[Resource::Rbac, Resource::Identities, Resource::Connections];

@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use quarterdeck_crds::messages;
 
-use super::{Action, Resource, Role};
+use super::{Action, Resource, Role, RuleObject};
 use crate::tokens::{TokenAction, TokenObject};
 
 /// Where the file lives, from the workspace root.
@@ -25,6 +25,7 @@ pub fn rules_ts() -> String {
     union(&mut out, "Role", "ROLES", Role::NAMES);
     union(&mut out, "Resource", "RESOURCES", Resource::NAMES);
     union(&mut out, "Action", "ACTIONS", Action::NAMES);
+    union(&mut out, "RuleObject", "RULE_OBJECTS", RuleObject::NAMES);
     union(&mut out, "TokenObject", "TOKEN_OBJECTS", TokenObject::NAMES);
     union(&mut out, "TokenAction", "TOKEN_ACTIONS", TokenAction::NAMES);
     out.push_str("\nexport const MESSAGES = {\n");

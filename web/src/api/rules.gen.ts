@@ -35,6 +35,25 @@ export type Resource = (typeof RESOURCES)[number];
 export const ACTIONS = ['read', 'create', 'update', 'delete', 'run'] as const;
 export type Action = (typeof ACTIONS)[number];
 
+export const RULE_OBJECTS = [
+  'canaries',
+  'catalog',
+  'topology',
+  'playbooks',
+  'connection',
+  'connection-detail',
+  'agent-push',
+  'kubernetes-proxy',
+  'notification',
+  'rbac',
+  'logs',
+  'agent',
+  'artifact',
+  'people',
+  'views',
+] as const;
+export type RuleObject = (typeof RULE_OBJECTS)[number];
+
 export const TOKEN_OBJECTS = ['mcp', 'canaries', 'catalog', 'application', 'playbooks', 'notification'] as const;
 export type TokenObject = (typeof TOKEN_OBJECTS)[number];
 

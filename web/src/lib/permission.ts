@@ -2,7 +2,7 @@
  * resource kinds, the clearing rules, and the row written. */
 
 import type { Json } from '../api/relations.gen';
-import { MESSAGES, ROLES } from '../api/rules.gen';
+import { MESSAGES, ROLES, RULE_OBJECTS } from '../api/rules.gen';
 
 export const SUBJECT_KINDS = [
   { value: 'person', label: 'Person' },
@@ -23,21 +23,7 @@ export const RESOURCE_KINDS = [
 ] as const;
 export type ResourceKind = (typeof RESOURCE_KINDS)[number]['value'] | 'selector';
 
-export const GLOBAL_OBJECTS = [
-  'canaries',
-  'catalog',
-  'topology',
-  'playbooks',
-  'connection',
-  'connection-detail',
-  'agent-push',
-  'kubernetes-proxy',
-  'notification',
-  'rbac',
-  'logs',
-  'agent',
-  'artifact',
-] as const;
+export const GLOBAL_OBJECTS = RULE_OBJECTS;
 
 export const SUBJECT_ROLES = ROLES;
 
