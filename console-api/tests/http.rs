@@ -67,9 +67,7 @@ async fn about_is_503_with_a_reason_when_the_database_is_unreachable() {
 
     let res = reqwest::get(format!("http://{addr}/readyz")).await.unwrap();
     assert_eq!(res.status(), 503);
-    let res = reqwest::get(format!("http://{addr}/livez"))
-        .await
-        .unwrap();
+    let res = reqwest::get(format!("http://{addr}/livez")).await.unwrap();
     assert_eq!(
         res.status(),
         200,

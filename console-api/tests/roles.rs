@@ -106,12 +106,7 @@ async fn no_credentials_is_401_and_public_endpoints_are_open(pool: PgPool) {
             "{method} {path}"
         );
     }
-    for path in [
-        "/api/about",
-        "/livez",
-        "/readyz",
-        "/api/auth/login/browser",
-    ] {
+    for path in ["/api/about", "/livez", "/readyz", "/api/auth/login/browser"] {
         assert_eq!(
             api.status(&anonymous, Method::GET, path, None).await,
             StatusCode::OK,
