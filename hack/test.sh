@@ -38,6 +38,8 @@ cargo test --workspace --locked
 say "CRD YAML: drift and offline validation"
 cargo xtask crdgen --check
 cargo xtask openapi --check
+cargo xtask rules-ts --check
+cargo xtask relations-ts --check
 hack/check-crds.sh
 
 say "CRD YAML: the CustomResourceDefinition validation of the oldest Kubernetes the chart supports"

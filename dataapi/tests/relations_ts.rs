@@ -11,7 +11,7 @@ fn the_committed_row_types_are_current() {
     let committed = std::fs::read_to_string(path).expect("web/src/api/relations.gen.ts");
     assert!(
         committed == typescript::relations_ts(),
-        "{} is stale: run `cargo run -q -p quarterdeck-dataapi --bin relations-ts`",
+        "{} is stale: run `cargo xtask relations-ts`",
         typescript::PATH
     );
 }

@@ -8,7 +8,7 @@ fn the_committed_rules_are_current() {
     let committed = std::fs::read_to_string(path).expect("web/src/api/rules.gen.ts");
     assert!(
         committed == typescript::rules_ts(),
-        "{} is stale: run `cargo run -q -p quarterdeck-store --bin rules-ts`",
+        "{} is stale: run `cargo xtask rules-ts`",
         typescript::PATH
     );
 }

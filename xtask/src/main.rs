@@ -30,6 +30,10 @@ enum Command {
     Crdgen,
     /// The API's OpenAPI document, console-api/openapi.json.
     Openapi,
+    /// The rule enums and shared validation messages for the web, web/src/api/rules.gen.ts.
+    RulesTs,
+    /// The data API's row types for the web, web/src/api/relations.gen.ts.
+    RelationsTs,
 }
 
 fn main() -> ExitCode {
@@ -51,6 +55,8 @@ fn name(command: &Command) -> &'static str {
     match command {
         Command::Crdgen => "crdgen",
         Command::Openapi => "openapi",
+        Command::RulesTs => "rules-ts",
+        Command::RelationsTs => "relations-ts",
     }
 }
 
@@ -76,7 +82,27 @@ fn run(args: &Args) -> Result<Outcome> {
             };
             generated::sync(&root.join("console-api"), vec![file], None, args.check)
         }
+        Command::RulesTs => web_api_file(
+            &root,
+            "rules.gen.ts",
+            quarterdeck_store::rbac::typescript::rules_ts(),
+            args.check,
+        ),
+        Command::RelationsTs => web_api_file(
+            &root,
+            "relations.gen.ts",
+            quarterdeck_dataapi::typescript::relations_ts(),
+            args.check,
+        ),
     }
+}
+
+fn web_api_file(root: &Path, name: &str, contents: String, check: bool) -> Result<Outcome> {
+    let file = File {
+        name: name.into(),
+        contents,
+    };
+    generated::sync(&root.join("web/src/api"), vec![file], None, check)
 }
 
 fn workspace_root() -> PathBuf {
