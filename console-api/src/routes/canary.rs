@@ -64,6 +64,8 @@ fn canary_rules(caller: &Caller) -> Option<Vec<rest::ScopeRule>> {
 #[into_params(parameter_in = Query)]
 pub(crate) struct SummaryQuery {
     /// Start of the range: RFC 3339 or a duration ago (`1h`, `7d`); default 1h.
+    #[param(min_length = 1)]
+    #[schema(min_length = 1)]
     since: Option<String>,
     /// Only this check (also when deleted).
     check_id: Option<Uuid>,
@@ -180,15 +182,20 @@ pub(crate) struct HistoryParams {
     /// The check id.
     check: Uuid,
     /// Start: RFC 3339 or a duration ago (`1h`).
+    #[param(min_length = 1)]
     start: Option<String>,
     /// End: RFC 3339 or a duration ago.
+    #[param(min_length = 1)]
     end: Option<String>,
     /// Zero-based page.
     #[serde(default)]
+    #[param(minimum = 0)]
     page_index: i64,
     /// Entries per page (default 50, at most 1000).
+    #[param(minimum = 1, maximum = 1000)]
     page_size: Option<i64>,
     /// `1` for passed runs only, `0` for failed ones.
+    #[param(minimum = 0, maximum = 1)]
     status: Option<u8>,
     /// Only runs that took at least this many milliseconds.
     duration: Option<i32>,
@@ -269,8 +276,10 @@ pub(crate) struct GraphParams {
     /// The check id.
     check: Uuid,
     /// Start: RFC 3339 or a duration ago (default `1h`).
+    #[param(min_length = 1)]
     start: Option<String>,
     /// End: RFC 3339 or a duration ago (default now).
+    #[param(min_length = 1)]
     end: Option<String>,
 }
 

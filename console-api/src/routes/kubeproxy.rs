@@ -2,7 +2,7 @@ use axum::body::Body;
 use axum::extract::State;
 use axum::http::{Request, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::any;
+use axum::routing::{MethodFilter, on};
 use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 
@@ -11,6 +11,14 @@ use crate::kube_proxy::{Status, status};
 use crate::{ApiError, AppState};
 
 const PREFIX: &str = "/kubeproxy";
+/// The methods the Kubernetes API answers; others are 405 here.
+const METHODS: MethodFilter = MethodFilter::GET
+    .or(MethodFilter::HEAD)
+    .or(MethodFilter::OPTIONS)
+    .or(MethodFilter::POST)
+    .or(MethodFilter::PUT)
+    .or(MethodFilter::PATCH)
+    .or(MethodFilter::DELETE);
 
 /// Every method on every path under the prefix, which `routes!` (one path
 /// per handler) cannot register: the handler's document entry is added here.
@@ -20,13 +28,13 @@ struct Doc;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(Doc::openapi())
-        .route(PREFIX, any(forward))
-        .route("/kubeproxy/{*path}", any(forward))
+        .route(PREFIX, on(METHODS, forward))
+        .route("/kubeproxy/{*path}", on(METHODS, forward))
 }
 
 /// The cluster's API server, as the caller's impersonated reader or writer
-/// identity; kubectl's requests pass through as they are (every method, and
-/// `/kubeproxy` itself). Refusals are Kubernetes `Status` objects.
+/// identity; kubectl's requests pass through as they are (every method the
+/// API server answers, and `/kubeproxy` itself). Refusals are Kubernetes `Status` objects.
 /// The path is taken from the URI as sent: still percent-encoded, as the
 /// API server expects it.
 #[utoipa::path(get, path = "/kubeproxy/{path}", tag = "kubernetes", operation_id = "kubeproxy",

@@ -45,6 +45,7 @@ const BAD_PARAMETERS: &str = "The request's parameters are malformed.";
 #[into_params(parameter_in = Query)]
 pub(crate) struct CreateFlow {
     /// A path on this origin to go to after signing in.
+    #[param(pattern = r"^/([^/\s\\\x00-\x1f\x7f][^\s\\\x00-\x1f\x7f]*)?$")]
     return_to: Option<String>,
     /// Sign in again over a live session.
     refresh: Option<bool>,

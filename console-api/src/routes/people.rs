@@ -87,16 +87,16 @@ fn link_url(state: &AppState, path: &str, token: &str) -> String {
 #[schema(as = InviteUser)]
 pub(crate) struct Invite {
     #[serde(default)]
-    #[schema(required = true)]
+    #[schema(required = true, pattern = r"\S")]
     first_name: String,
     #[serde(default)]
     #[schema(required = true)]
     last_name: String,
     #[serde(default)]
-    #[schema(required = true)]
+    #[schema(required = true, pattern = r"^\s*[^@\s]+@\S+\s*$")]
     email: String,
-    /// admin, editor, viewer, guest, commander or responder.
     #[serde(default)]
+    /// admin, editor, viewer, guest, commander or responder.
     #[schema(required = true)]
     role: String,
 }
@@ -328,6 +328,7 @@ pub(crate) async fn list(
 pub(crate) struct Update {
     id: Uuid,
     name: Option<String>,
+    #[schema(pattern = r"^\s*[^@\s]+@\S+\s*$")]
     email: Option<String>,
     roles: Option<Vec<String>>,
 }

@@ -492,8 +492,8 @@ export interface paths {
         };
         /**
          * The cluster's API server, as the caller's impersonated reader or writer
-         *     identity; kubectl's requests pass through as they are (every method, and
-         *     `/kubeproxy` itself). Refusals are Kubernetes `Status` objects.
+         *     identity; kubectl's requests pass through as they are (every method the
+         *     API server answers, and `/kubeproxy` itself). Refusals are Kubernetes `Status` objects.
          *     The path is taken from the URI as sent: still percent-encoded, as the
          *     API server expects it.
          */
