@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # The OpenAPI document as a contract: schemathesis runs every check it has
 # (`--checks all`) against the live quarterdeck-api and fails on any failure.
+# `/kubeproxy/*` is left out: it passes requests through to the Kubernetes API
+# server, whose answers are described by that server's own document
+# (console-api/tests/kubeproxy_cluster.rs tests it against a real one).
 #
 #   hack/schemathesis.sh [extra schemathesis run arguments]
 #
@@ -87,6 +90,7 @@ status=0
 # From the scratch directory: schemathesis keeps state in the working directory.
 (cd "$work" && "$venv/bin/schemathesis" run "$api/api/openapi.json" \
   --checks all \
+  --exclude-path-regex '^/kubeproxy/' \
   --header "Authorization: Bearer $token" \
   --max-examples "$MAX_EXAMPLES" \
   --seed "$SEED" \

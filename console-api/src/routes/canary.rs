@@ -63,11 +63,23 @@ fn canary_rules(caller: &Caller) -> Option<Vec<rest::ScopeRule>> {
 #[derive(Debug, Default, Deserialize, IntoParams, ToSchema)]
 #[into_params(parameter_in = Query)]
 pub(crate) struct SummaryQuery {
-    /// Start of the range: RFC 3339 or a duration ago (`1h`, `7d`); default 1h.
-    #[param(min_length = 1)]
-    #[schema(min_length = 1)]
+    /// Start of the range: RFC 3339 or a duration ago (`1h`, `7d`); default 1h. The pattern is
+    /// what always parses (a duration in one unit or a UTC time); the parser takes more.
+    #[param(
+        pattern = r"^(0|[0-9]{1,4}(s|m|h|d)|20[0-9]{2}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]Z)$"
+    )]
+    #[schema(
+        pattern = r"^(0|[0-9]{1,4}(s|m|h|d)|20[0-9]{2}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]Z)$"
+    )]
     since: Option<String>,
     /// Only this check (also when deleted).
+    // Spelled out: an optional uuid's `format` alone lets generated clients send "".
+    #[param(
+        pattern = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
+    )]
+    #[schema(
+        pattern = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
+    )]
     check_id: Option<Uuid>,
 }
 

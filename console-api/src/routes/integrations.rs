@@ -65,7 +65,7 @@ pub(crate) async fn list_options(caller: Caller) -> Result<Json<Vec<IntegrationO
 pub(crate) struct PreviewRequest {
     /// The option's id.
     #[serde(default)]
-    #[schema(value_type = String, required = true)]
+    #[schema(schema_with = option_ids_schema, required = true)]
     option: Value,
     /// The namespace to install into (a DNS-1123 label).
     #[serde(default)]
@@ -75,6 +75,18 @@ pub(crate) struct PreviewRequest {
     #[serde(default)]
     #[schema(value_type = Option<Object>)]
     values: Value,
+}
+
+/// The option ids as the document's enum, read from the catalog.
+fn option_ids_schema() -> utoipa::openapi::Object {
+    let ids = options::all()
+        .map(|all| all.iter().map(|o| o.id.clone()).collect::<Vec<_>>())
+        .unwrap_or_default();
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .description(Some("The option's id."))
+        .enum_values(Some(ids))
+        .build()
 }
 
 /// Both tabs of the preview.

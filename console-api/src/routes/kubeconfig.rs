@@ -16,16 +16,18 @@ use crate::{ApiError, AppState};
 pub const FILE_NAME: &str = "quarterdeck-kubeconfig.yaml";
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(refuse_get, kubeconfig))
+    // Every other method is refused with a 405 naming POST; the refusal is not an operation of
+    // the document.
+    OpenApiRouter::new().routes(routes!(kubeconfig)).route(
+        "/api/kubeconfig",
+        axum::routing::MethodRouter::new().fallback(refuse_other),
+    )
 }
 
 /// Issuing a kubeconfig creates an access token, which a plain GET (a link,
 /// an image, a prefetch) must not do.
-#[utoipa::path(get, path = "/api/kubeconfig", tag = "auth", operation_id = "kubeconfig_get_refused",
-    responses(
-        (status = 405, description = "Use POST: a kubeconfig carries a new access token", body = ErrorBody)))]
 #[tracing::instrument]
-pub(crate) async fn refuse_get() -> ApiError {
+pub(crate) async fn refuse_other() -> ApiError {
     ApiError::MethodNotAllowed {
         message: "use POST /api/kubeconfig: a kubeconfig carries a new access token".into(),
         allow: "POST",

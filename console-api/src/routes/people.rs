@@ -89,15 +89,15 @@ pub(crate) struct Invite {
     #[serde(default)]
     #[schema(required = true, pattern = r"\S")]
     first_name: String,
+    /// May be left out or empty.
     #[serde(default)]
-    #[schema(required = true)]
     last_name: String,
     #[serde(default)]
     #[schema(required = true, pattern = r"^\s*[^@\s]+@\S+\s*$")]
     email: String,
     #[serde(default)]
-    /// admin, editor, viewer, guest, commander or responder.
-    #[schema(required = true)]
+    /// admin, editor, viewer, guest, commander or responder; read as text so an unknown one is a 400 naming `role`.
+    #[schema(required = true, value_type = Role)]
     role: String,
 }
 
@@ -330,6 +330,7 @@ pub(crate) struct Update {
     name: Option<String>,
     #[schema(pattern = r"^\s*[^@\s]+@\S+\s*$")]
     email: Option<String>,
+    #[schema(value_type = Option<Vec<Role>>)]
     roles: Option<Vec<String>>,
 }
 

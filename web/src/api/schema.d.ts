@@ -363,11 +363,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Issuing a kubeconfig creates an access token, which a plain GET (a link,
-         *     an image, a prefetch) must not do.
-         */
-        get: operations["kubeconfig_get_refused"];
+        get?: never;
         put?: never;
         /**
          * A kubeconfig for the cluster behind `/kubeproxy`, carrying a fresh access
@@ -698,9 +694,10 @@ export interface components {
         InviteUser: {
             email: string;
             firstName: string;
-            lastName: string;
-            /** @description admin, editor, viewer, guest, commander or responder. */
-            role: string;
+            /** @description May be left out or empty. */
+            lastName?: string;
+            /** @description admin, editor, viewer, guest, commander or responder; read as text so an unknown one is a 400 naming `role`. */
+            role: components["schemas"]["Role"];
         };
         /**
          * @description Latency percentiles of a check over a range, in milliseconds (the
@@ -817,8 +814,11 @@ export interface components {
              * @default quarterdeck
              */
             namespace: string | null;
-            /** @description The option's id. */
-            option: string;
+            /**
+             * @description The option's id.
+             * @enum {string}
+             */
+            option: "aws" | "azure" | "prometheus" | "flux" | "kubernetes" | "quarterdeck";
             /** @description The chart's values; checked against the option's schema. */
             values?: Record<string, never> | null;
         };
@@ -836,6 +836,11 @@ export interface components {
             hint?: string | null;
             message: string;
         };
+        /**
+         * @description A role a person holds.
+         * @enum {string}
+         */
+        Role: "admin" | "editor" | "viewer" | "guest" | "commander" | "responder";
         /** @description The result of a Run Now. */
         RunNowResult: {
             /** Format: uuid */
@@ -1008,7 +1013,10 @@ export interface components {
              * @description Only this check (also when deleted).
              */
             check_id?: string | null;
-            /** @description Start of the range: RFC 3339 or a duration ago (`1h`, `7d`); default 1h. */
+            /**
+             * @description Start of the range: RFC 3339 or a duration ago (`1h`, `7d`); default 1h. The pattern is
+             *     what always parses (a duration in one unit or a UTC time); the parser takes more.
+             */
             since?: string | null;
         };
         TokenCreatedPayload: {
@@ -1078,7 +1086,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             name?: string | null;
-            roles?: string[] | null;
+            roles?: components["schemas"]["Role"][] | null;
         };
         /** @description Uptime counts of a check over a range. */
         Uptime: {
@@ -1891,7 +1899,10 @@ export interface operations {
     summary_get: {
         parameters: {
             query?: {
-                /** @description Start of the range: RFC 3339 or a duration ago (`1h`, `7d`); default 1h. */
+                /**
+                 * @description Start of the range: RFC 3339 or a duration ago (`1h`, `7d`); default 1h. The pattern is
+                 *     what always parses (a duration in one unit or a UTC time); the parser takes more.
+                 */
                 since?: string;
                 /** @description Only this check (also when deleted). */
                 check_id?: string;
@@ -2513,26 +2524,6 @@ export interface operations {
                 };
             };
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    kubeconfig_get_refused: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Use POST: a kubeconfig carries a new access token */
-            405: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -2,7 +2,7 @@
  * resource kinds, the clearing rules, and the row written. */
 
 import type { Json } from '../api/relations.gen';
-import { MESSAGES, ROLES, RULE_OBJECTS } from '../api/rules.gen';
+import { MESSAGES, ROLES, RULE_OBJECTS, type Role } from '../api/rules.gen';
 
 export const SUBJECT_KINDS = [
   { value: 'person', label: 'Person' },
@@ -26,6 +26,11 @@ export type ResourceKind = (typeof RESOURCE_KINDS)[number]['value'] | 'selector'
 export const GLOBAL_OBJECTS = RULE_OBJECTS;
 
 export const SUBJECT_ROLES = ROLES;
+
+/** A role the console knows (a stored one it does not know grants nothing). */
+export function isRole(name: string): name is Role {
+  return (ROLES as readonly string[]).includes(name);
+}
 
 const ACTIONS = ['read', 'update', 'create', 'delete', '*', 'create,read,update,delete'];
 const PLAYBOOK_ACTIONS = ['playbook:run', 'playbook:approve', 'playbook:*'];

@@ -17,7 +17,8 @@ import type { Schemas } from '../../api/client';
 import { useToast } from '../../app/toast';
 import { FieldError } from '../../components/FieldError';
 import { SimpleSelect } from '../../components/Selects';
-import { SUBJECT_ROLES } from '../../lib/permission';
+import type { Role } from '../../api/rules.gen';
+import { isRole, SUBJECT_ROLES } from '../../lib/permission';
 import type { useUsersData } from './useUsersData';
 
 type Data = ReturnType<typeof useUsersData>;
@@ -86,7 +87,7 @@ export function InviteModal({ data, onClose }: { data: Data; onClose(): void }) 
               label="Role"
               options={SUBJECT_ROLES.map((r) => ({ value: r, label: r }))}
               value={form.role}
-              onChange={(v) => set({ role: v })}
+              onChange={(v) => isRole(v) && set({ role: v })}
             />
           </FormGroup>
         </Form>
@@ -104,7 +105,7 @@ export function InviteModal({ data, onClose }: { data: Data; onClose(): void }) 
 }
 
 export function RolesModal({ data, person, onClose }: { data: Data; person: Schemas['PersonWithRoles']; onClose(): void }) {
-  const [roles, setRoles] = useState<string[]>(person.roles);
+  const [roles, setRoles] = useState<Role[]>(person.roles.filter(isRole));
   const toast = useToast();
   const save = () =>
     data.setRoles.mutate(

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap, type Schemas } from '../../api/client';
+import type { Role } from '../../api/rules.gen';
 import { keys } from '../../app/queryKeys';
 
 /** The Users screen: people with their roles, invitations and changes. */
@@ -12,7 +13,7 @@ export function useUsersData() {
     onSuccess: invalidate,
   });
   const setRoles = useMutation({
-    mutationFn: ({ id, roles }: { id: string; roles: string[] }) => unwrap(api.POST('/api/people/update', { body: { id, roles } })),
+    mutationFn: ({ id, roles }: { id: string; roles: Role[] }) => unwrap(api.POST('/api/people/update', { body: { id, roles } })),
     onSuccess: invalidate,
   });
   const remove = useMutation({
