@@ -1,0 +1,12 @@
+//! (being written)
+
+use super::{Context, ProbeError, Tried};
+use crate::Resolved;
+
+pub(super) async fn folder(c: &Resolved, _ctx: &Context) -> Result<Tried, ProbeError> {
+    Err(ProbeError::Unsupported(format!("testing {} connections is not written yet", c.kind)))
+}
+
+pub(super) async fn jmeter(c: &Resolved, _ctx: &Context) -> Result<Tried, ProbeError> {
+    Err(ProbeError::Unsupported(format!("testing {} connections is not written yet", c.kind)))
+}
