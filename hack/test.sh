@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 source hack/lib/common.sh
 source hack/lib/test-postgres.sh
 source hack/lib/kube-harness.sh
+source hack/lib/test-servers.sh
 
 started=$SECONDS
 command -v cargo >/dev/null || die "cargo not found: install Rust (https://rustup.rs)"
@@ -31,6 +32,8 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 
 start_test_postgres
 start_kube_apiserver
+say "servers the connection tests talk to"
+start_test_servers
 
 say "cargo test"
 cargo test --workspace --locked
