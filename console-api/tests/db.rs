@@ -54,12 +54,6 @@ async fn each_role_against_the_relations(pool: PgPool) {
             ),
             &["admin", "editor"],
         ),
-        (
-            Method::POST,
-            "/api/db/connections",
-            Some(json!({"name": "db", "type": "postgres"})),
-            &["admin"],
-        ),
     ];
     for role in ROLES {
         let email = format!("{role}@example.com");

@@ -224,41 +224,45 @@ async fn post_refuses_bad_bodies_and_read_only_relations(pool: PgPool) {
 }
 
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
-async fn secrets_can_be_written_but_not_read_back(pool: PgPool) {
+async fn connections_are_read_only_and_their_secrets_never_read(pool: PgPool) {
     let me = person(&pool, "Me", &["admin"]).await;
-    let created = post(
-        &pool,
-        me,
-        "connections",
-        "",
-        REPRESENTATION,
-        json!({"name": "db", "type": "postgres", "password": "hunter2", "certificate": "PEM"}),
+    sqlx::query(
+        "INSERT INTO connections (name, type, password, certificate) \
+         VALUES ('db', 'postgres', 'hunter2', 'PEM')",
     )
+    .execute(&pool)
     .await
-    .expect("created");
-    let text = serde_json::to_string(&created.body).expect("json");
+    .expect("seeded");
+    let before = snapshot(&pool, "connections").await;
+    let writes = [
+        post(
+            &pool,
+            me,
+            "connections",
+            "",
+            REPRESENTATION,
+            json!({"name": "other", "type": "postgres", "password": "x"}),
+        )
+        .await,
+        patch(
+            &pool,
+            me,
+            "connections",
+            "name=eq.db",
+            REPRESENTATION,
+            json!({"password": "new"}),
+        )
+        .await,
+        delete(&pool, me, "connections", "name=eq.db", "").await,
+    ];
+    for write in writes {
+        let error = write.expect_err("connections are written through /api/connections");
+        assert_eq!((error.status, error.code.as_str()), (405, "PGRST117"));
+    }
+    assert_eq!(snapshot(&pool, "connections").await, before);
+    let text = serde_json::to_string(&rows(&pool, "connections", "").await).expect("json");
+    assert!(text.contains("\"db\""), "{text}");
     assert!(!text.contains("hunter2") && !text.contains("PEM") && !text.contains("password"));
-    let stored: (String, String) =
-        sqlx::query_as("SELECT password, certificate FROM connections WHERE name = 'db'")
-            .fetch_one(&pool)
-            .await
-            .expect("stored");
-    assert_eq!(stored, ("hunter2".into(), "PEM".into()));
-    let updated = patch(
-        &pool,
-        me,
-        "connections",
-        "name=eq.db",
-        REPRESENTATION,
-        json!({"password": "new"}),
-    )
-    .await
-    .expect("updated");
-    assert!(
-        !serde_json::to_string(&updated.body)
-            .expect("json")
-            .contains("new\"")
-    );
 }
 
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
@@ -743,18 +747,15 @@ async fn updated_by_is_the_caller(pool: PgPool) {
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
 async fn database_errors_never_echo_secret_columns(pool: PgPool) {
     let me = person(&pool, "Me", &["admin"]).await;
-    post(
-        &pool,
-        me,
-        "connections",
-        "",
-        "",
-        json!({"name": "db", "type": "postgres", "password": "hunter2", "certificate": "PEM-DATA"}),
+    sqlx::query(
+        "INSERT INTO integrations (name, type, spec) \
+         VALUES ('hooks', 'webhook', '{\"token\": \"hunter2\"}')",
     )
+    .execute(&pool)
     .await
-    .expect("created");
+    .expect("seeded");
     for (relation, query, body) in [
-        ("connections", "name=eq.db", json!({"type": null})),
+        ("integrations", "name=eq.hooks", json!({"type": null})),
         ("people", "name=eq.Me", json!({"name": null})),
     ] {
         let error = patch(&pool, me, relation, query, "", body)
@@ -762,7 +763,7 @@ async fn database_errors_never_echo_secret_columns(pool: PgPool) {
             .expect_err("not null");
         assert_eq!((error.status, error.code.as_str()), (400, "23502"));
         let text = serde_json::to_string(&error).expect("json");
-        for secret in ["hunter2", "PEM-DATA", "secret-hash", "Failing row"] {
+        for secret in ["hunter2", "secret-hash", "Failing row"] {
             assert!(!text.contains(secret), "{relation}: {text}");
         }
     }

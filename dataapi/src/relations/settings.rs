@@ -52,15 +52,15 @@ pub(super) static RELATIONS: &[Relation] = &[
         "connections",
         &[
             ID,
-            not_null(w("name", Text)),
-            not_null(w("namespace", Text)),
-            not_null(w("type", Text)),
-            w("url", Text),
-            w("username", Text),
+            not_null(r("name", Text)),
+            not_null(r("namespace", Text)),
+            not_null(r("type", Text)),
+            r("url", Text),
+            r("username", Text),
             secret("password", Text),
             secret("certificate", Text),
-            not_null(w("insecure_tls", Bool)),
-            not_null(holds_secrets(w("properties", Json))),
+            not_null(r("insecure_tls", Bool)),
+            not_null(holds_secrets(r("properties", Json))),
             SOURCE,
             CREATED_BY,
             CREATED_AT,
@@ -68,7 +68,8 @@ pub(super) static RELATIONS: &[Relation] = &[
             DELETED_AT,
         ],
     )
-    .writable()
+    // Written only through /api/connections, which validates each type's
+    // fields and encrypts secret values.
     .guarded()
     .embed_columns(&["id", "name", "namespace", "type"])
     .embeds(&[BY]),

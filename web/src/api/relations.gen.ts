@@ -333,36 +333,6 @@ export interface ConnectionsRow {
   deleted_at: string | null;
 }
 
-export interface ConnectionsInsert {
-  id?: string;
-  name?: string;
-  namespace?: string;
-  type?: string;
-  url?: string | null;
-  username?: string | null;
-  password?: string | null;
-  certificate?: string | null;
-  insecure_tls?: boolean;
-  properties?: Json;
-  source?: Source;
-  created_by?: string | null;
-  deleted_at?: string | null;
-}
-
-export interface ConnectionsUpdate {
-  name?: string;
-  namespace?: string;
-  type?: string;
-  url?: string | null;
-  username?: string | null;
-  password?: string | null;
-  certificate?: string | null;
-  insecure_tls?: boolean;
-  properties?: Json;
-  source?: Source;
-  deleted_at?: string | null;
-}
-
 export interface LoggingBackendsRow {
   id: string;
   agent_id: string;
@@ -1443,7 +1413,6 @@ export interface Inserts {
   permission_groups: PermissionGroupsInsert;
   access_scopes: AccessScopesInsert;
   properties: PropertiesInsert;
-  connections: ConnectionsInsert;
   logging_backends: LoggingBackendsInsert;
   integrations: IntegrationsInsert;
   views: ViewsInsert;
@@ -1471,7 +1440,6 @@ export interface Updates {
   permission_groups: PermissionGroupsUpdate;
   access_scopes: AccessScopesUpdate;
   properties: PropertiesUpdate;
-  connections: ConnectionsUpdate;
   logging_backends: LoggingBackendsUpdate;
   integrations: IntegrationsUpdate;
   views: ViewsUpdate;
