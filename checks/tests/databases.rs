@@ -1,11 +1,7 @@
-//! `postgres`, `mysql` and `redis` checks against real servers where this
-//! machine has them, and `redis` against a minimal RESP responder always.
-#![allow(clippy::print_stdout)] // a test target: what it prints is its report
+//! `postgres`, `mysql` and `redis` checks against the test servers (hack/test.sh
+//! or hack/with-servers.sh start them), and `redis` against a minimal RESP responder.
 
 mod common;
-
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
 
 use common::{assert_failed_with, assert_passed, context, run};
 use quarterdeck_checks::{Connection, StaticLookup};
@@ -13,17 +9,20 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpListener;
 
-/// The throwaway server's URL, or `None` (with a message) when the suite runs without one.
-fn postgres_url() -> Option<url::Url> {
-    match std::env::var("DATABASE_URL") {
-        Ok(url) if !url.is_empty() => Some(url::Url::parse(&url).unwrap()),
-        _ => {
-            println!(
-                "skipped: DATABASE_URL is not set (start the test PostgreSQL from hack/lib/test-postgres.sh)"
-            );
-            None
-        }
+/// A variable the test servers export; a test without its server fails rather than skipping.
+fn server_env(name: &str) -> String {
+    match std::env::var(name) {
+        Ok(value) if !value.is_empty() => value,
+        _ => panic!(
+            "{name} is not set: run the tests with their servers, through hack/test.sh or \
+             `QD_SERVERS=\"mariadb redis\" hack/with-servers.sh cargo test -p quarterdeck-checks --test databases`"
+        ),
     }
+}
+
+/// The throwaway PostgreSQL (hack/lib/test-postgres.sh, also started by hack/with-servers.sh).
+fn postgres_url() -> url::Url {
+    url::Url::parse(&server_env("DATABASE_URL")).unwrap()
 }
 
 fn host_port(url: &url::Url) -> String {
@@ -32,7 +31,7 @@ fn host_port(url: &url::Url) -> String {
 
 #[tokio::test]
 async fn postgres_select_reports_rows() {
-    let Some(url) = postgres_url() else { return };
+    let url = postgres_url();
     let outcome = run(
         "postgres",
         json!({"name": "pg", "url": url.as_str(),
@@ -49,7 +48,7 @@ async fn postgres_select_reports_rows() {
 
 #[tokio::test]
 async fn postgres_default_query_and_expected_row_count() {
-    let Some(url) = postgres_url() else { return };
+    let url = postgres_url();
     assert_passed(&run("postgres", json!({"name": "pg", "url": url.as_str()})).await);
     let spec = |results: i32| {
         json!({"name": "pg", "url": url.as_str(),
@@ -64,7 +63,7 @@ async fn postgres_default_query_and_expected_row_count() {
 
 #[tokio::test]
 async fn postgres_test_expression_over_rows() {
-    let Some(url) = postgres_url() else { return };
+    let url = postgres_url();
     let outcome = run(
         "postgres",
         json!({"name": "pg", "url": url.as_str(), "query": "SELECT 7 AS answer",
@@ -78,7 +77,7 @@ async fn postgres_test_expression_over_rows() {
 
 #[tokio::test]
 async fn postgres_credentials_from_secrets_are_interpolated_and_hidden() {
-    let Some(url) = postgres_url() else { return };
+    let url = postgres_url();
     let lookup = StaticLookup::new()
         .with_secret("default", "pg", "user", "postgres")
         .with_secret("default", "pg", "password", "pg-Secret-9");
@@ -97,7 +96,7 @@ async fn postgres_credentials_from_secrets_are_interpolated_and_hidden() {
 
 #[tokio::test]
 async fn postgres_named_connection() {
-    let Some(url) = postgres_url() else { return };
+    let url = postgres_url();
     let lookup = StaticLookup::new().with_connection(
         "default",
         "main-db",
@@ -116,7 +115,7 @@ async fn postgres_named_connection() {
 
 #[tokio::test]
 async fn postgres_bad_query_fails() {
-    let Some(url) = postgres_url() else { return };
+    let url = postgres_url();
     let outcome = run(
         "postgres",
         json!({"name": "pg", "url": url.as_str(), "query": "SELEC nonsense"}),
@@ -138,93 +137,26 @@ async fn postgres_unreachable_fails() {
     assert_failed_with(&outcome, "connecting to postgres");
 }
 
-fn binary(name: &str) -> Option<String> {
-    let output = Command::new("sh")
-        .arg("-c")
-        .arg(format!("command -v {name}"))
-        .output()
-        .ok()?;
-    let path = String::from_utf8_lossy(&output.stdout).trim().to_owned();
-    (output.status.success() && !path.is_empty()).then_some(path)
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-async fn wait_for_port(port: u16) -> bool {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while Instant::now() < deadline {
-        if tokio::net::TcpStream::connect(("127.0.0.1", port))
-            .await
-            .is_ok()
-        {
-            return true;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    false
-}
-
 #[tokio::test]
 async fn mysql_select() {
-    let Some(mysqld) = binary("mysqld").or_else(|| binary("mariadbd")) else {
-        println!("skipped: no mysqld or mariadbd on this machine");
-        return;
-    };
-    let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("data");
-    let init = Command::new(&mysqld)
-        .args(["--no-defaults", "--initialize-insecure", "--user=root"])
-        .arg(format!("--datadir={}", data.display()))
-        .output()
-        .unwrap();
-    if !init.status.success() {
-        println!(
-            "skipped: {mysqld} --initialize-insecure failed: {}",
-            String::from_utf8_lossy(&init.stderr)
-        );
-        return;
-    }
-    let port = free_port();
-    let _server = Server(
-        Command::new(&mysqld)
-            .args([
-                "--no-defaults",
-                "--user=root",
-                "--bind-address=127.0.0.1",
-                "--skip-mysqlx",
-            ])
-            .arg(format!("--datadir={}", data.display()))
-            .arg(format!("--port={port}"))
-            .arg(format!("--socket={}", dir.path().join("sock").display()))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    assert!(wait_for_port(port).await, "mysqld did not start");
+    let url = server_env("QD_TEST_MARIADB_URL");
     let outcome = run(
         "mysql",
-        json!({"name": "my", "url": format!("mysql://root@127.0.0.1:{port}/mysql"),
-               "query": "SELECT 1 AS one, 2.50 AS d", "results": 1}),
+        json!({"name": "my", "url": url, "query": "SELECT 1 AS one, 2.50 AS d", "results": 1}),
     )
     .await;
     assert_passed(&outcome);
     assert_eq!(outcome.details["rows"][0]["one"], 1);
+}
+
+#[tokio::test]
+async fn mysql_wrong_password_fails_with_the_servers_message() {
+    let mut url = url::Url::parse(&server_env("QD_TEST_MARIADB_URL")).unwrap();
+    url.set_password(Some("not-the-password")).unwrap();
+    let outcome = run("mysql", json!({"name": "my", "url": url.as_str()})).await;
+    assert_failed_with(&outcome, "Access denied");
+    let text = serde_json::to_string(&outcome).unwrap();
+    assert!(!text.contains("not-the-password"), "{text}");
 }
 
 /// A RESP responder: AUTH (password `sekret`, any user), SELECT, PING.
@@ -309,38 +241,42 @@ async fn redis_wrong_password_fails() {
     assert_failed_with(&outcome, "NOAUTH");
 }
 
+/// The test Redis's address and its ACL user's credentials (hack/lib/servers/redis.sh).
+fn real_redis() -> (String, String, String) {
+    let url = url::Url::parse(&server_env("QD_TEST_REDIS_URL")).unwrap();
+    let addr = format!("{}:{}", url.host_str().unwrap(), url.port().unwrap_or(6379));
+    (
+        addr,
+        server_env("QD_TEST_REDIS_USERNAME"),
+        server_env("QD_TEST_REDIS_PASSWORD"),
+    )
+}
+
 #[tokio::test]
-async fn redis_real_server() {
-    let Some(redis) = binary("redis-server") else {
-        println!("skipped: no redis-server on this machine (the RESP responder tests still ran)");
-        return;
-    };
-    let port = free_port();
-    let _server = Server(
-        Command::new(redis)
-            .args([
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--requirepass",
-                "sekret",
-            ])
-            .args(["--port", &port.to_string()])
-            .stdout(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    assert!(wait_for_port(port).await, "redis-server did not start");
+async fn redis_real_server_with_an_acl_user() {
+    let (addr, username, password) = real_redis();
     let outcome = run(
         "redis",
-        json!({"name": "r", "addr": format!("127.0.0.1:{port}"), "db": 1,
-               "password": {"value": "sekret"}}),
+        json!({"name": "r", "addr": addr, "db": 1,
+               "username": {"value": username}, "password": {"value": password}}),
     )
     .await;
     assert_passed(&outcome);
     let outcome: Value = serde_json::to_value(&outcome).unwrap();
     assert_eq!(outcome["details"]["reply"], "PONG");
+    assert_eq!(outcome["details"]["db"], 1);
+}
+
+#[tokio::test]
+async fn redis_real_server_refusals_carry_its_message() {
+    let (addr, username, _) = real_redis();
+    let outcome = run(
+        "redis",
+        json!({"name": "r", "addr": addr, "username": {"value": username},
+               "password": {"value": "not-the-password"}}),
+    )
+    .await;
+    assert_failed_with(&outcome, "WRONGPASS");
+    let outcome = run("redis", json!({"name": "r", "addr": addr})).await;
+    assert_failed_with(&outcome, "NOAUTH");
 }
