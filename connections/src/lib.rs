@@ -10,5 +10,6 @@ pub mod keyring;
 pub mod notify;
 pub mod probe;
 pub mod resolved;
+pub mod sigv4;
 
 pub use resolved::Resolved;

@@ -3,9 +3,9 @@
 //! with the check's redirect limit.
 
 mod digest;
-mod sigv4;
 
 use chrono::Utc;
+use quarterdeck_connections::sigv4;
 use quarterdeck_crds::common::{AwsSigV4, EnvVar};
 use reqwest::header::WWW_AUTHENTICATE;
 use reqwest::{Client, Method, RequestBuilder, Response, StatusCode, redirect};

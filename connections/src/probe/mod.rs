@@ -3,6 +3,7 @@
 //! One function per type family, each in the module named for what it
 //! speaks. Notification types send a test message through their channel.
 
+use std::borrow::Cow;
 use std::future::Future;
 use std::time::Duration;
 
@@ -24,6 +25,8 @@ mod sql;
 mod web;
 mod windows;
 
+pub use apis::CloudEndpoints;
+
 /// What a test may use beside the connection itself.
 #[derive(Clone, Default)]
 pub struct Context {
@@ -31,6 +34,8 @@ pub struct Context {
     pub timeout: Duration,
     /// This process's cluster, for a Kubernetes connection without a kubeconfig.
     pub kube: Option<kube::Client>,
+    /// Where the services with fixed addresses are (tests point them at local servers).
+    pub cloud: CloudEndpoints,
 }
 
 /// A test that worked: what the other side said, for the person who asked.
@@ -55,7 +60,7 @@ pub enum ProbeError {
     #[error("timed out after {}s {during}", after.as_secs_f64())]
     Timeout {
         after: Duration,
-        during: &'static str,
+        during: Cow<'static, str>,
     },
     #[error("{field}: {message}")]
     Invalid {
@@ -79,20 +84,34 @@ impl ProbeError {
     }
 }
 
-/// Runs `step`, failing with a `Timeout` that names `during` after `after`.
+/// Runs `step`, failing with a `Timeout` that names `during` (the step and
+/// its address, such as "connecting to 127.0.0.1:3306") after `after`.
 pub async fn within<T>(
     after: Duration,
-    during: &'static str,
+    during: impl Into<Cow<'static, str>>,
     step: impl Future<Output = Result<T, ProbeError>>,
 ) -> Result<T, ProbeError> {
     tokio::time::timeout(after, step)
         .await
-        .map_err(|_| ProbeError::Timeout { after, during })?
+        .map_err(|_| ProbeError::Timeout {
+            after,
+            during: during.into(),
+        })?
 }
 
-/// Tries `connection`, bounded by `ctx.timeout`.
+/// How much longer than `ctx.timeout` the whole test may take: each step is
+/// bounded by `ctx.timeout` itself, so a step that hangs is named by its own
+/// timeout rather than this backstop's.
+const BACKSTOP: Duration = Duration::from_secs(1);
+
+/// Tries `connection`, bounded by `ctx.timeout` (plus a short backstop).
 pub async fn test(connection: &Resolved, ctx: &Context) -> Result<Tried, ProbeError> {
-    within(ctx.timeout, "testing the connection", dispatch(connection, ctx)).await
+    within(
+        ctx.timeout + BACKSTOP,
+        "testing the connection",
+        dispatch(connection, ctx),
+    )
+    .await
 }
 
 async fn dispatch(c: &Resolved, ctx: &Context) -> Result<Tried, ProbeError> {

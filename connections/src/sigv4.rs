@@ -5,11 +5,9 @@ use chrono::{DateTime, Utc};
 use ring::{digest, hmac};
 use url::Url;
 
-use super::hex;
-
 /// Who signs, and for which region and service.
 #[derive(Clone)]
-pub(crate) struct Credentials {
+pub struct Credentials {
     pub access_key: String,
     pub secret_key: String,
     /// Temporary credentials' token, sent (and signed) as `x-amz-security-token`.
@@ -22,7 +20,7 @@ const ALGORITHM: &str = "AWS4-HMAC-SHA256";
 
 /// The headers to add to a request of `method` to `url` with `headers` and `body`:
 /// `x-amz-date`, the session token and (for S3) the payload hash, and `authorization`.
-pub(crate) fn sign(
+pub fn sign(
     credentials: &Credentials,
     method: &str,
     url: &Url,
@@ -94,7 +92,7 @@ fn signing_key(secret: &str, date: &str, region: &str, service: &str) -> hmac::K
 }
 
 /// The `Host` header the HTTP client sends: the port only when it is not the scheme's default.
-pub(crate) fn host(url: &Url) -> String {
+pub fn host(url: &Url) -> String {
     let name = url.host_str().unwrap_or_default();
     match url.port() {
         Some(port) => format!("{name}:{port}"),
@@ -212,6 +210,10 @@ fn percent_decode(text: &str) -> Vec<u8> {
         }
     }
     out
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[cfg(test)]
