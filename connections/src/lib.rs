@@ -12,5 +12,6 @@ pub mod notify;
 pub mod probe;
 pub mod resolve;
 pub mod resolved;
+pub mod sigv4;
 
 pub use resolved::Resolved;
