@@ -1,14 +1,16 @@
 //! `redis`: connects (plain or `rediss://` TLS), authenticates, selects `db` and sends PING.
 //!
-//! Speaks the few RESP commands it needs itself rather than pulling in a Redis client.
+//! Speaks the few RESP commands it needs through `quarterdeck_connections::resp`
+//! rather than pulling in a Redis client.
 
 use std::sync::Arc;
 use std::time::Instant;
 
+use quarterdeck_connections::resp::Resp;
 use quarterdeck_crds::canary::RedisCheck;
 use rustls::pki_types::ServerName;
 use serde_json::json;
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
 use tokio_rustls::TlsConnector;
 use url::Url;
@@ -79,7 +81,7 @@ pub(super) async fn probe(check: RedisCheck, resolver: &Resolver) -> Result<Prob
     } else {
         Box::new(tcp)
     };
-    let mut conn = BufReader::new(stream);
+    let mut conn = Resp::new(stream);
     if let Some(password) = password.as_deref().filter(|p| !p.is_empty()) {
         match username.as_deref() {
             Some(user) => command(&mut conn, &["AUTH", user, password]).await?,
@@ -112,44 +114,9 @@ fn percent_decoded(text: &str) -> String {
         .map_or_else(|| text.to_owned(), |(_, v)| v.into_owned())
 }
 
-/// Sends one command and reads a simple reply; an error reply becomes the check's error.
-async fn command(
-    conn: &mut BufReader<Box<dyn Stream>>,
-    args: &[&str],
-) -> Result<String, CheckError> {
-    let mut frame = format!("*{}\r\n", args.len());
-    for arg in args {
-        frame.push_str(&format!("${}\r\n{arg}\r\n", arg.len()));
-    }
-    let io = |e: std::io::Error| CheckError::from_err(format!("redis {}", args[0]), &e);
-    conn.get_mut()
-        .write_all(frame.as_bytes())
+/// Sends one command through the shared RESP code; an error reply becomes the check's error.
+async fn command(conn: &mut Resp<Box<dyn Stream>>, args: &[&str]) -> Result<String, CheckError> {
+    conn.command(args)
         .await
-        .map_err(io)?;
-    conn.get_mut().flush().await.map_err(io)?;
-    let mut line = String::new();
-    if conn.read_line(&mut line).await.map_err(io)? == 0 {
-        return Err(CheckError::new(format!(
-            "redis {}: the server closed the connection",
-            args[0]
-        )));
-    }
-    let line = line.trim_end_matches(['\r', '\n']);
-    match line.split_at_checked(1) {
-        Some(("+", text)) | Some((":", text)) => Ok(text.to_owned()),
-        Some(("-", error)) => Err(CheckError::new(format!("redis {}: {error}", args[0]))),
-        Some(("$", len)) => {
-            let len: i64 = len.parse().unwrap_or(-1);
-            if len < 0 {
-                return Ok(String::new());
-            }
-            let mut value = String::new();
-            conn.read_line(&mut value).await.map_err(io)?;
-            Ok(value.trim_end_matches(['\r', '\n']).to_owned())
-        }
-        _ => Err(CheckError::new(format!(
-            "redis {}: unexpected reply {line:?}",
-            args[0]
-        ))),
-    }
+        .map_err(|e| CheckError::new(e.to_string()))
 }
