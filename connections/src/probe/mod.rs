@@ -25,6 +25,8 @@ mod sql;
 mod web;
 mod windows;
 
+pub use apis::CloudEndpoints;
+
 /// What a test may use beside the connection itself.
 #[derive(Clone, Default)]
 pub struct Context {
@@ -32,6 +34,8 @@ pub struct Context {
     pub timeout: Duration,
     /// This process's cluster, for a Kubernetes connection without a kubeconfig.
     pub kube: Option<kube::Client>,
+    /// Where the services with fixed addresses are (tests point them at local servers).
+    pub cloud: CloudEndpoints,
 }
 
 /// A test that worked: what the other side said, for the person who asked.
