@@ -633,3 +633,46 @@ async fn windows_holds_credentials_only() {
         other => panic!("expected Unsupported, got {other:?}"),
     }
 }
+
+// ---- SFTP (live sshd) ----
+
+fn sftp(password: &str) -> Resolved {
+    with(
+        Resolved {
+            url: Some(env("QD_TEST_SSHD_HOST")),
+            username: Some(env("QD_TEST_SSHD_USER")),
+            password: Some(password.into()),
+            ..connection("sftp")
+        },
+        &[("port", &env("QD_TEST_SSHD_PORT"))],
+    )
+}
+
+#[tokio::test]
+async fn sftp_logs_in_and_reports_the_home_and_host_key() {
+    let tried = probe::test(&sftp(&env("QD_TEST_SSHD_PASSWORD")), &ctx())
+        .await
+        .unwrap();
+    assert!(
+        tried.message.contains("SFTP home /home/qd-sftp"),
+        "{}",
+        tried.message
+    );
+    assert!(
+        tried
+            .message
+            .ends_with(&format!("host key {}", env("QD_TEST_SSHD_FINGERPRINT"))),
+        "{}",
+        tried.message
+    );
+}
+
+#[tokio::test]
+async fn sftp_wrong_password_is_refused() {
+    let message = refused(&sftp("not-the-password"), &ctx()).await;
+    assert!(
+        message.contains("refused the password of qd-sftp"),
+        "{message}"
+    );
+    assert!(!message.contains("not-the-password"), "{message}");
+}
