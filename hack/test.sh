@@ -43,6 +43,7 @@ cargo xtask crdgen --check
 cargo xtask openapi --check
 cargo xtask rules-ts --check
 cargo xtask relations-ts --check
+cargo xtask connections-ts --check
 hack/check-crds.sh
 
 say "CRD YAML: the CustomResourceDefinition validation of the oldest Kubernetes the chart supports"

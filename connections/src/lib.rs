@@ -5,8 +5,12 @@
 //! - `probe`: tries a connection for real (`POST /api/connection/test/{id}`).
 //! - `keyring`: the keys that encrypt secret values at rest.
 //! - `resolve`: from a stored connection to a `Resolved` one.
+//! - `catalogue`, `types`, `form`, `url`: the connection types, their
+//!   fields and forms, validation at save, composite notification URLs.
 //! - `notify`: sends a message through a notification connection.
 
+pub mod catalogue;
+pub mod form;
 pub mod keyring;
 pub mod notify;
 pub mod probe;
@@ -15,5 +19,7 @@ pub mod resolved;
 pub mod resp;
 pub mod sigv4;
 mod tls;
+pub mod types;
+pub mod url;
 
 pub use resolved::Resolved;

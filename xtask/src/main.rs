@@ -34,6 +34,8 @@ enum Command {
     RulesTs,
     /// The data API's row types for the web, web/src/api/relations.gen.ts.
     RelationsTs,
+    /// The connection types and their form fields for the web, web/src/api/connections.gen.ts.
+    ConnectionsTs,
 }
 
 fn main() -> ExitCode {
@@ -57,6 +59,7 @@ fn name(command: &Command) -> &'static str {
         Command::Openapi => "openapi",
         Command::RulesTs => "rules-ts",
         Command::RelationsTs => "relations-ts",
+        Command::ConnectionsTs => "connections-ts",
     }
 }
 
@@ -92,6 +95,12 @@ fn run(args: &Args) -> Result<Outcome> {
             &root,
             "relations.gen.ts",
             quarterdeck_dataapi::typescript::relations_ts(),
+            args.check,
+        ),
+        Command::ConnectionsTs => web_api_file(
+            &root,
+            "connections.gen.ts",
+            quarterdeck_connections::catalogue::typescript(),
             args.check,
         ),
     }
