@@ -54,7 +54,7 @@ counter = itertools.count()
 
 def authenticator(server, session, envelope, mechanism, auth_data):
     ok = isinstance(auth_data, LoginPassword) and (auth_data.login, auth_data.password) == (USER, PASSWORD)
-    return AuthResult(success=ok)
+    return AuthResult(success=ok, auth_data=auth_data)
 
 
 class Handler:
