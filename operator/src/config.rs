@@ -100,6 +100,10 @@ pub struct Config {
     #[command(flatten)]
     pub checks: CheckArgs,
 
+    /// The keys that decrypt connections' secret values for checks.
+    #[command(flatten)]
+    pub connection_keys: quarterdeck_connections::keyring::KeyArgs,
+
     #[command(flatten)]
     pub database: DatabaseArgs,
 

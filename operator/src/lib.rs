@@ -59,8 +59,16 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     } else {
         None
     };
-    let engine = engine_pool.clone().map(|pool| {
-        let lookup = Arc::new(engine::lookup::DbLookup::new(pool.clone(), kube.clone()));
+    let keyring = match engine_pool {
+        Some(_) => Some(config.connection_keys.load()?),
+        None => None,
+    };
+    let engine = engine_pool.clone().zip(keyring).map(|(pool, keyring)| {
+        let lookup = Arc::new(engine::lookup::DbLookup::new(
+            pool.clone(),
+            kube.clone(),
+            keyring,
+        ));
         tokio::spawn(engine::run(
             pool,
             engine::executor(

@@ -1,24 +1,29 @@
 //! Where checks find their credentials: `EnvVar`s from the cluster (Secrets,
-//! ConfigMaps) and named connections from the database, whose fields may in
-//! turn refer to the cluster (`secret://name/key`).
-
-use std::collections::BTreeMap;
+//! ConfigMaps) and named connections from the database, whose fields may
+//! hold encrypted values or refer to the cluster (`secret://name/key`), both
+//! resolved by `quarterdeck_connections::resolve`.
 
 use quarterdeck_checks::{BoxFuture, Connection, KubeLookup, Lookup, LookupError};
-use quarterdeck_crds::common::{EnvVar, EnvVarSource, KeySelector};
+use quarterdeck_connections::keyring::Keyring;
+use quarterdeck_connections::resolve::{Stored, resolve};
+use quarterdeck_crds::common::EnvVar;
 use quarterdeck_store::connections;
 use sqlx::PgPool;
 
 pub struct DbLookup {
     pool: PgPool,
+    kube: Option<kube::Client>,
     cluster: Option<KubeLookup>,
+    keyring: Keyring,
 }
 
 impl DbLookup {
-    pub fn new(pool: PgPool, kube: Option<kube::Client>) -> Self {
+    pub fn new(pool: PgPool, kube: Option<kube::Client>, keyring: Keyring) -> Self {
         Self {
             pool,
-            cluster: kube.map(KubeLookup::new),
+            cluster: kube.clone().map(KubeLookup::new),
+            kube,
+            keyring,
         }
     }
 
@@ -32,23 +37,6 @@ impl DbLookup {
                 "reading Secrets and ConfigMaps without a cluster".into(),
             )),
         }
-    }
-
-    /// A stored field: a literal, or a `secret://`, `configmap://`, `helm://`
-    /// or `serviceaccount://` reference.
-    async fn field(
-        &self,
-        namespace: &str,
-        stored: Option<String>,
-    ) -> Result<Option<String>, LookupError> {
-        let Some(text) = stored.filter(|t| !t.is_empty()) else {
-            return Ok(None);
-        };
-        let var = reference(&text).unwrap_or(EnvVar {
-            value: Some(text),
-            ..EnvVar::default()
-        });
-        self.resolve(namespace, &var).await.map(Some)
     }
 
     async fn find_connection(
@@ -66,7 +54,7 @@ impl DbLookup {
                 namespace: namespace.to_owned(),
                 name: name.to_owned(),
             })?;
-        let properties: BTreeMap<String, String> = stored
+        let properties = stored
             .properties
             .0
             .as_object()
@@ -81,48 +69,31 @@ impl DbLookup {
                     .collect()
             })
             .unwrap_or_default();
-        Ok(Connection {
-            url: self.field(namespace, stored.url).await?,
-            username: self.field(namespace, stored.username).await?,
-            password: self.field(namespace, stored.password).await?,
+        let fields = Stored {
+            url: stored.url,
+            username: stored.username,
+            password: stored.password,
             properties,
+            ..Stored::default()
+        };
+        // Checks read no type-specific fields from the connection, so its type is not needed here.
+        let resolved = resolve(
+            "",
+            namespace,
+            name,
+            &fields,
+            &self.keyring,
+            self.kube.as_ref(),
+        )
+        .await
+        .map_err(|e| LookupError::Invalid(e.to_string()))?;
+        Ok(Connection {
+            url: resolved.url,
+            username: resolved.username,
+            password: resolved.password,
+            properties: resolved.properties,
         })
     }
-}
-
-/// The `EnvVar` a stored reference stands for; None for a literal.
-fn reference(text: &str) -> Option<EnvVar> {
-    let (scheme, rest) = text.split_once("://")?;
-    let key = |rest: &str| {
-        rest.split_once('/').map(|(name, key)| KeySelector {
-            name: Some(name.to_owned()),
-            key: key.to_owned(),
-            optional: None,
-        })
-    };
-    let source = match scheme {
-        "secret" => EnvVarSource {
-            secret_key_ref: Some(key(rest)?),
-            ..EnvVarSource::default()
-        },
-        "configmap" => EnvVarSource {
-            config_map_key_ref: Some(key(rest)?),
-            ..EnvVarSource::default()
-        },
-        "helm" => EnvVarSource {
-            helm_ref: Some(key(rest)?),
-            ..EnvVarSource::default()
-        },
-        "serviceaccount" => EnvVarSource {
-            service_account: Some(rest.to_owned()),
-            ..EnvVarSource::default()
-        },
-        _ => return None,
-    };
-    Some(EnvVar {
-        value_from: Some(source),
-        ..EnvVar::default()
-    })
 }
 
 impl Lookup for DbLookup {
@@ -140,26 +111,5 @@ impl Lookup for DbLookup {
         name: &'a str,
     ) -> BoxFuture<'a, Result<Connection, LookupError>> {
         Box::pin(self.find_connection(namespace, name))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn references_and_literals() {
-        let secret = reference("secret://db/password").and_then(|v| v.value_from);
-        assert_eq!(
-            secret.and_then(|s| s.secret_key_ref),
-            Some(KeySelector {
-                name: Some("db".into()),
-                key: "password".into(),
-                optional: None,
-            })
-        );
-        assert!(reference("https://example.com/x").is_none());
-        assert!(reference("plain").is_none());
-        assert!(reference("secret://no-key").is_none());
     }
 }

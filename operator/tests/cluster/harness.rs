@@ -317,6 +317,7 @@ impl Operator {
         let lookup = Arc::new(engine::lookup::DbLookup::new(
             pool.clone(),
             Some(client.clone()),
+            quarterdeck_connections::keyring::Keyring::for_tests(),
         ));
         let runner = engine::executor(
             lookup,
