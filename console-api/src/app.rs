@@ -6,6 +6,7 @@ use axum::routing::any;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
+use quarterdeck_connections::keyring::Keyring;
 use sqlx::PgPool;
 
 use crate::metrics::{self, Metrics};
@@ -37,6 +38,10 @@ pub struct AppState {
     pub run_results: Arc<RunResults>,
     /// Request counts and latencies, served by [`metrics_router`].
     pub metrics: Arc<Metrics>,
+    /// Encrypts and decrypts connections' secret values.
+    pub keyring: Keyring,
+    /// The longest a connection test may take.
+    pub connection_test_timeout: std::time::Duration,
 }
 
 impl AppState {
@@ -50,7 +55,26 @@ impl AppState {
             chart_repository_url: Arc::from(DEFAULT_CHART_REPOSITORY_URL),
             summary_cache: Arc::new(SummaryCache::new(std::time::Duration::ZERO)),
             metrics: Arc::new(Metrics::default()),
+            // A key of this process only, until `with_keyring` gives the configured one.
+            keyring: Keyring::parse(&Keyring::generate_key(), "a generated key")
+                .unwrap_or_else(|e| unreachable!("a generated key always parses: {e}")),
+            connection_test_timeout: std::time::Duration::from_secs(15),
         }
+    }
+
+    pub fn with_keyring(mut self, keyring: Keyring) -> Self {
+        self.keyring = keyring;
+        self
+    }
+
+    pub fn with_connection_test_timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.connection_test_timeout = timeout;
+        self
+    }
+
+    /// This process's cluster, when it has one.
+    pub(crate) fn kube_client(&self) -> Option<kube::Client> {
+        self.kube_proxy.as_ref().map(|proxy| proxy.client().clone())
     }
 
     /// Shares each health summary between callers for `ttl`.

@@ -54,6 +54,13 @@ pub struct Config {
     #[arg(long, env = "QUARTERDECK_SUMMARY_CACHE_TTL", default_value = "1s", value_parser = humantime::parse_duration)]
     pub summary_cache_ttl: Duration,
 
+    /// How long trying a connection (`POST /api/connection/test/{id}`) may take.
+    #[arg(long, env = "QUARTERDECK_CONNECTION_TEST_TIMEOUT", default_value = "15s", value_parser = humantime::parse_duration)]
+    pub connection_test_timeout: Duration,
+
+    #[command(flatten)]
+    pub connection_keys: quarterdeck_connections::keyring::KeyArgs,
+
     #[command(flatten)]
     pub log: LogArgs,
 }

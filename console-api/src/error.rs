@@ -1,4 +1,5 @@
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 
 use axum::Json;
 use axum::http::{HeaderValue, StatusCode, header};
@@ -31,6 +32,12 @@ pub enum ApiError {
         field: Cow<'static, str>,
         message: String,
         errors: Option<Vec<ValueError>>,
+    },
+    /// Bad input in several fields of a form, each with its message.
+    #[error("{message}")]
+    InvalidFields {
+        message: String,
+        fields: BTreeMap<String, String>,
     },
     /// The path answers only `allow`.
     #[error("{message}")]
@@ -75,6 +82,9 @@ pub struct ErrorBody {
     /// fails, ordered by path.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub errors: Option<Vec<ValueError>>,
+    /// With EINVALID on a form: each field at fault with its message.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fields: Option<BTreeMap<String, String>>,
 }
 
 impl From<quarterdeck_store::Error> for ApiError {
@@ -118,7 +128,9 @@ impl ApiError {
             Self::Unauthorized => (StatusCode::UNAUTHORIZED, "EUNAUTHORIZED"),
             Self::Forbidden { .. } => (StatusCode::FORBIDDEN, "EFORBIDDEN"),
             Self::NotFound(_) => (StatusCode::NOT_FOUND, "ENOTFOUND"),
-            Self::BadRequest(_) | Self::Invalid { .. } => (StatusCode::BAD_REQUEST, "EINVALID"),
+            Self::BadRequest(_) | Self::Invalid { .. } | Self::InvalidFields { .. } => {
+                (StatusCode::BAD_REQUEST, "EINVALID")
+            }
             Self::MethodNotAllowed { .. } => (StatusCode::METHOD_NOT_ALLOWED, "EMETHOD"),
             Self::Conflict(_) => (StatusCode::CONFLICT, "ECONFLICT"),
             Self::Gone(_) => (StatusCode::GONE, "EGONE"),
@@ -146,6 +158,7 @@ impl ApiError {
             action: None,
             field: None,
             errors: None,
+            fields: None,
         };
         match self {
             Self::Forbidden {
@@ -158,6 +171,7 @@ impl ApiError {
                 body.field = Some(field.into_owned());
                 body.errors = errors;
             }
+            Self::InvalidFields { fields, .. } => body.fields = Some(fields),
             _ => {}
         }
         body

@@ -61,6 +61,10 @@ pub struct KubeProxy {
 }
 
 impl KubeProxy {
+    pub(crate) fn client(&self) -> &kube::Client {
+        &self.client
+    }
+
     pub fn new(client: kube::Client, settings: &KubeProxySettings) -> Result<Self, KubeProxyError> {
         let user = |name: &str| {
             HeaderValue::from_str(name).map_err(|_| KubeProxyError::UserName(name.to_owned()))

@@ -26,7 +26,9 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
     let mut state = AppState::new(database.pool.clone(), config.auth.clone())
         .with_web_dir(&config.web_dir)
         .with_chart_repository_url(&config.chart_repository_url)
-        .with_summary_cache(config.summary_cache_ttl);
+        .with_summary_cache(config.summary_cache_ttl)
+        .with_keyring(config.connection_keys.load()?)
+        .with_connection_test_timeout(config.connection_test_timeout);
     if config.kube_proxy.enabled {
         match KubeProxy::from_environment(&config.kube_proxy).await {
             Ok(proxy) => state = state.with_kube_proxy(proxy),

@@ -1,6 +1,9 @@
 # The people and teams config/samples refers to: the console's own rows, which
-# no custom resource creates. Source it, then call
-# seed_sample_world API_URL ADMIN_EMAIL:PASSWORD (each row only when missing).
+# no custom resource creates, and a few connections for the Connections screen.
+# Source it, then call
+# seed_sample_world API_URL ADMIN_EMAIL:PASSWORD (each row only when missing;
+# the database connection is refreshed on every call, since the embedded
+# PostgreSQL's port changes with each start).
 
 seed_sample_world() {
   local api=$1 auth=$2 team link token
@@ -18,4 +21,57 @@ seed_sample_world() {
       -d "{\"token\": \"$token\", \"password\": \"$(python3 -c 'import secrets; print(secrets.token_urlsafe(18))')\"}" \
       "$api/api/auth/invite" >/dev/null
   fi
+  seed_sample_connections "$api" "$auth"
+}
+
+# The database Quarterdeck uses as `url username password`: DATABASE_URL's, or
+# the embedded server's (its port in postmaster.pid, its superuser's password
+# beside it).
+sample_database() {
+  python3 - "${DATABASE_URL:-}" "${QUARTERDECK_EMBEDDED_DB_DIR:-.quarterdeck/db}" <<'PY'
+import sys, urllib.parse as u
+url, data = sys.argv[1], sys.argv[2]
+if url:
+    p = u.urlsplit(url)
+    host = p.hostname + (f":{p.port}" if p.port else "")
+    print(u.urlunsplit(p._replace(netloc=host)), u.unquote(p.username or "postgres"),
+          u.unquote(p.password or "trust-auth-ignores-this"))
+else:
+    port = open(f"{data}/postmaster.pid").read().splitlines()[3].strip()
+    password = open(f"{data}/quarterdeck-superuser.password").read().strip()
+    print(f"postgres://127.0.0.1:{port}/quarterdeck", "postgres", password)
+PY
+}
+
+# Creates the connection `body` names, or saves it over a console row of that name.
+put_sample_connection() {
+  local api=$1 auth=$2 body=$3 id
+  id=$(curl -sf -u "$auth" "$api/api/connections" | python3 -c '
+import json, sys
+body = json.loads(sys.argv[1])
+for c in json.load(sys.stdin):
+    if (c["namespace"], c["name"]) == ("default", body["name"]):
+        print(c["id"] if c["source"] == "UI" else "not-ui")
+' "$body")
+  case $id in
+    "") curl -sf -u "$auth" -H 'content-type: application/json' -d "$body" "$api/api/connections" >/dev/null ;;
+    not-ui) ;;
+    *) curl -sf -u "$auth" -X PUT -H 'content-type: application/json' -d "$body" "$api/api/connections/$id" >/dev/null ;;
+  esac
+}
+
+seed_sample_connections() {
+  local api=$1 auth=$2 url user password
+  read -r url user password < <(sample_database)
+  put_sample_connection "$api" "$auth" "$(python3 -c '
+import json, sys
+url, user, password = sys.argv[1:]
+print(json.dumps({"name": "quarterdeck-db", "type": "postgres", "fields": {
+    "url": {"value": url}, "username": {"value": user}, "password": {"value": password}}}))
+' "$url" "$user" "$password")"
+  put_sample_connection "$api" "$auth" "{\"name\": \"console-livez\", \"type\": \"http\", \"fields\": {
+    \"url\": {\"value\": \"$api/livez\"}, \"username\": {\"value\": \"sample\"},
+    \"password\": {\"value\": \"sample\"}}}"
+  put_sample_connection "$api" "$auth" '{"name": "alerts-webhook", "type": "generic_webhook", "fields": {
+    "url": {"value": "https://hooks.example.com/quarterdeck"}}}'
 }

@@ -13,6 +13,7 @@ use crate::openapi::{self, Info};
 pub(crate) mod about;
 pub(crate) mod auth;
 pub(crate) mod canary;
+pub(crate) mod connections;
 pub(crate) mod db;
 pub(crate) mod integrations;
 pub(crate) mod kubeconfig;
@@ -30,6 +31,7 @@ pub(crate) fn api() -> OpenApiRouter<AppState> {
         .merge(people::router())
         .merge(db::router())
         .merge(canary::router())
+        .merge(connections::router())
         .merge(integrations::router())
         .merge(kubeconfig::router())
         .merge(kubeproxy::router())

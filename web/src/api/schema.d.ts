@@ -299,6 +299,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/connection/test/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Tries a connection for real: connects, signs in, or sends a test
+         *     message, and answers what the other side said.
+         */
+        post: operations["test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every connection, without values. */
+        get: operations["list"];
+        put?: never;
+        /** Creates a connection in the console. */
+        post: operations["create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/connections/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The names of connections, for pickers: anyone who writes checks,
+         *     scrapers, playbooks or notifications.
+         */
+        get: operations["choices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/connections/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One connection and its fields; secret values only say whether one is set. */
+        get: operations["get_one"];
+        /**
+         * Replaces a console connection's fields; a secret field left out keeps
+         *     its stored value.
+         */
+        put: operations["update"];
+        post?: never;
+        /** Deletes a console connection. */
+        delete: operations["remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/db/{relation}": {
         parameters: {
             query?: never;
@@ -596,6 +676,52 @@ export interface components {
             updated_at: string;
             uptime: components["schemas"]["Uptime"];
         };
+        /** @description A connection a picker offers. */
+        Choice: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            namespace: string;
+            /** @description `connection://namespace/name`. */
+            ref: string;
+            type: string;
+        };
+        /** @description `POST /api/connections` and `PUT /api/connections/{id}`. */
+        ConnectionInput: {
+            /** @description By field key; on an update a secret field left out keeps its stored value. */
+            fields?: {
+                [key: string]: components["schemas"]["FieldInput"];
+            };
+            name?: string;
+            namespace?: string;
+            /** @description The type's id, such as `postgres` or `slack`. */
+            type?: string;
+        };
+        /** @description A connection as the list shows it: no values. */
+        ConnectionSummary: {
+            /** Format: date-time */
+            createdAt: string;
+            createdBy?: components["schemas"]["PersonRef"] | null;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            namespace: string;
+            /** @description `UI` for connections written in the console; others are read-only. */
+            source: string;
+            /** @description The type id, such as `postgres` or `slack`. */
+            type: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @description One connection with its fields. */
+        ConnectionView: components["schemas"]["ConnectionSummary"] & {
+            /** @description Each field of the type by key. */
+            fields: {
+                [key: string]: components["schemas"]["FieldView"];
+            };
+            /** @description How checks, scrapers, playbooks and notifications name it. */
+            ref: string;
+        };
         CreateToken: {
             autoRenew?: boolean;
             /** @description `30d`, `90d` (default), `180d`, `365d`, `never`, or any duration such as `720h`. */
@@ -619,6 +745,10 @@ export interface components {
             errors?: components["schemas"]["ValueProblem"][] | null;
             /** @description With EINVALID: the field at fault. */
             field?: string | null;
+            /** @description With EINVALID on a form: each field at fault with its message. */
+            fields?: {
+                [key: string]: string;
+            } | null;
             message: string;
             /** @description With EFORBIDDEN for a missing right: the resource refused. */
             resource?: string | null;
@@ -630,6 +760,26 @@ export interface components {
              *     Canaries from Kubernetes follow the cluster's RBAC and always run.
              */
             allowConsoleScripts: boolean;
+        };
+        /**
+         * @description A field's value: typed in, or (secret fields only) read from a key of a
+         *     Secret or ConfigMap in the connection's namespace.
+         */
+        FieldInput: {
+            value: components["schemas"]["Scalar"];
+        } | {
+            valueFrom: components["schemas"]["ValueFrom"];
+        };
+        /**
+         * @description A field as the form reads it back: a plain value, whether a secret is
+         *     set (never the secret), or the reference it is read from.
+         */
+        FieldView: {
+            value: components["schemas"]["Scalar"];
+        } | {
+            set: boolean;
+        } | {
+            valueFrom: components["schemas"]["ValueFrom"];
         };
         /** @description An error of the sign-in flow, in the provider's shape. */
         FlowError: {
@@ -698,6 +848,11 @@ export interface components {
             lastName?: string;
             /** @description admin, editor, viewer, guest, commander or responder; read as text so an unknown one is a 400 naming `role`. */
             role: components["schemas"]["Role"];
+        };
+        /** @description A key of a named Secret or ConfigMap. */
+        KeyRef: {
+            key: string;
+            name: string;
         };
         /**
          * @description Latency percentiles of a check over a range, in milliseconds (the
@@ -786,6 +941,12 @@ export interface components {
             first: string;
             last: string;
         };
+        /** @description A person, by id and name. */
+        PersonRef: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+        };
         /** @description A person as the user-management screen lists them. */
         PersonWithRoles: components["schemas"]["Person"] & {
             /** @description Whether the person has chosen a password (false while an invite is pending). */
@@ -847,6 +1008,8 @@ export interface components {
             check_id: string;
             result: components["schemas"]["StatusEntry"];
         };
+        /** @description A plain value. Numbers are whole. */
+        Scalar: boolean | number | string;
         /** @description One entry of a token's scope. */
         ScopeGrant: {
             /**
@@ -1019,6 +1182,14 @@ export interface components {
              */
             since?: string | null;
         };
+        /** @description What trying a connection gave. */
+        TestResult: {
+            /** Format: int64 */
+            elapsedMs: number;
+            /** @description What the other side said, or the step that failed or timed out. */
+            message: string;
+            ok: boolean;
+        };
         TokenCreatedPayload: {
             /** Format: date-time */
             expires_at?: string | null;
@@ -1098,6 +1269,12 @@ export interface components {
             last_pass?: string | null;
             /** Format: int64 */
             passed: number;
+        };
+        /** @description Where a secret field's value comes from. */
+        ValueFrom: {
+            secretKeyRef: components["schemas"]["KeyRef"];
+        } | {
+            configMapKeyRef: components["schemas"]["KeyRef"];
         };
         /** @description One way the values fail the schema. */
         ValueProblem: {
@@ -2056,6 +2233,387 @@ export interface operations {
                 };
             };
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    test: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Tried: `ok` and what the other side said, or the step that failed or timed out */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestResult"];
+                };
+            };
+            /** @description The id is not a UUID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectionSummary"][];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConnectionInput"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectionView"];
+                };
+            };
+            /** @description A malformed body, or fields the type refuses, each under `fields` with its message */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A connection of that namespace and name exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    choices: {
+        parameters: {
+            query?: {
+                /** @description Only connections of these types (repeat the parameter); all types when absent */
+                type?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Choice"][];
+                };
+            };
+            /** @description An unknown parameter or connection type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_one: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectionView"];
+                };
+            };
+            /** @description The id is not a UUID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConnectionInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectionView"];
+                };
+            };
+            /** @description A malformed body or id, or fields the type refuses, each under `fields` with its message */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The connection comes from elsewhere than the console (read-only), or another has that namespace and name */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The id is not a UUID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The connection comes from elsewhere than the console (read-only) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
