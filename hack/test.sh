@@ -73,4 +73,7 @@ cargo build --locked --bin quarterdeck-api --bin quarterdeck-operator
 cargo build --locked -p quarterdeck-store --features testing --bin quarterdeck-seed
 (cd web && CI=true npm run e2e)
 
+say "OpenAPI contract: schemathesis, every check, against the live API"
+hack/schemathesis.sh
+
 say "all checks passed in $((SECONDS - started))s"

@@ -43,9 +43,41 @@ where
         if !value.is_object() {
             return Err(ApiError::invalid("body", "the body must be a JSON object"));
         }
+        if let Some(path) = nul_at(&value, String::new()) {
+            let field = path.split(['.', '[']).next().unwrap_or_default().to_owned();
+            return Err(ApiError::invalid(
+                field,
+                format!("{path}: a NUL character (\\u0000) is not accepted in text"),
+            ));
+        }
         serde_path_to_error::deserialize(value)
             .map(Body)
             .map_err(named)
+    }
+}
+
+/// The path (serde's notation) of the first string or key holding a NUL:
+/// PostgreSQL's text and JSONB cannot store one, so it is refused up front.
+fn nul_at(value: &Value, path: String) -> Option<String> {
+    match value {
+        Value::String(text) if text.contains('\0') => Some(path),
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .find_map(|(i, item)| nul_at(item, format!("{path}[{i}]"))),
+        Value::Object(fields) => fields.iter().find_map(|(key, item)| {
+            let path = if path.is_empty() {
+                key.clone()
+            } else {
+                format!("{path}.{key}")
+            };
+            if key.contains('\0') {
+                Some(path)
+            } else {
+                nul_at(item, path)
+            }
+        }),
+        _ => None,
     }
 }
 
@@ -168,6 +200,27 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn a_nul_anywhere_in_the_body_is_found_by_its_path() {
+        let nul_at = |value| super::nul_at(&value, String::new());
+        assert_eq!(
+            nul_at(serde_json::json!({"name": "a\u{0}b"})).as_deref(),
+            Some("name")
+        );
+        assert_eq!(
+            nul_at(serde_json::json!({"spec": {"tags": ["ok", "\u{0}"]}})).as_deref(),
+            Some("spec.tags[1]")
+        );
+        assert_eq!(
+            nul_at(serde_json::json!({"labels": {"k\u{0}": "v"}})).as_deref(),
+            Some("labels.k\u{0}")
+        );
+        assert_eq!(
+            nul_at(serde_json::json!({"name": "plain", "n": [1, null]})),
+            None
+        );
     }
 
     #[test]

@@ -13,7 +13,7 @@ use utoipa::OpenApi;
 #[derive(OpenApi)]
 #[openapi(info(
     title = "Quarterdeck console API",
-    description = "The HTTP API of the Quarterdeck console."
+    description = "The HTTP API of the Quarterdeck console. A JSON body holding a NUL character (\\u0000) anywhere, in a key or a string, is refused with 400 naming the field: stored text cannot hold one."
 ))]
 pub(crate) struct Info;
 

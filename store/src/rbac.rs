@@ -141,7 +141,7 @@ pub struct ScopeGrant {
     pub object: TokenObject,
     /// Comma-separated on the wire, e.g. `read,create`.
     #[serde(rename = "action", with = "crate::tokens::comma_list")]
-    #[schema(value_type = String, example = "read,create")]
+    #[schema(value_type = String, example = "read,create", pattern = r"^(read|create|update|delete|\*|playbook:(run|approve|\*))(,(read|create|update|delete|\*|playbook:(run|approve|\*)))*$")]
     pub actions: Vec<TokenAction>,
 }
 

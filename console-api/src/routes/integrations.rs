@@ -3,7 +3,7 @@
 use axum::Json;
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -60,33 +60,103 @@ pub(crate) async fn list_options(caller: Caller) -> Result<Json<Vec<IntegrationO
 }
 
 /// What to preview. Fields are read loosely so a mistyped one is a 400
-/// naming it.
-#[derive(Deserialize, ToSchema)]
+/// naming it; the document states what is accepted ([`preview_request_schema`]).
+#[derive(Deserialize)]
 pub(crate) struct PreviewRequest {
-    /// The option's id.
     #[serde(default)]
-    #[schema(schema_with = option_ids_schema, required = true)]
     option: Value,
-    /// The namespace to install into (a DNS-1123 label).
     #[serde(default)]
-    #[schema(value_type = Option<String>, default = "quarterdeck")]
     namespace: Value,
-    /// The chart's values; checked against the option's schema.
     #[serde(default)]
-    #[schema(value_type = Option<Object>)]
     values: Value,
 }
 
-/// The option ids as the document's enum, read from the catalog.
-fn option_ids_schema() -> utoipa::openapi::Object {
-    let ids = options::all()
-        .map(|all| all.iter().map(|o| o.id.clone()).collect::<Vec<_>>())
-        .unwrap_or_default();
-    utoipa::openapi::ObjectBuilder::new()
-        .schema_type(utoipa::openapi::schema::Type::String)
-        .description(Some("The option's id."))
-        .enum_values(Some(ids))
-        .build()
+impl utoipa::PartialSchema for PreviewRequest {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        let branches = options::all()
+            .map(|all| all.iter().map(preview_request_schema).collect())
+            .unwrap_or_default();
+        // utoipa's schema types cannot carry the charts' `if`, `const`, `not`
+        // or `dependentRequired`, so the JSON Schema goes in verbatim as the
+        // object's one keyword (one key keeps the document's order stable).
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::SchemaType::AnyValue)
+            .description(Some(
+                "What to preview: one of the options, with the values its chart's schema accepts.",
+            ))
+            .extensions(Some(utoipa::openapi::extensions::Extensions::from_iter([
+                ("oneOf", Value::Array(branches)),
+            ])))
+            .into()
+    }
+}
+
+impl ToSchema for PreviewRequest {}
+
+/// The request for one option: its id, a namespace, and values as its
+/// chart's schema has them (with the schema's `$defs` inlined, since a
+/// `#/$defs/...` reference would point into the OpenAPI document). `values`
+/// may be left out (or null) only when the chart requires none.
+fn preview_request_schema(option: &options::IntegrationOption) -> Value {
+    let mut values = inline_defs(&option.schema, &option.schema["$defs"]);
+    let required_values = values["required"]
+        .as_array()
+        .is_some_and(|required| !required.is_empty());
+    if let Value::Object(values) = &mut values {
+        values.remove("$schema");
+        values.remove("$defs");
+        if !required_values {
+            values.insert("type".into(), json!(["object", "null"]));
+        }
+    }
+    let required = if required_values {
+        json!(["option", "values"])
+    } else {
+        json!(["option"])
+    };
+    json!({
+        "type": "object",
+        "title": option.label,
+        "required": required,
+        "properties": {
+            "option": {"type": "string", "const": option.id, "description": "The option's id."},
+            "namespace": {
+                "type": ["string", "null"],
+                "description": "The namespace to install into, a DNS-1123 label.",
+                "default": integrations::DEFAULT_NAMESPACE,
+                "minLength": 1,
+                "maxLength": 63,
+                "pattern": "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",
+            },
+            "values": values,
+        },
+    })
+}
+
+/// `schema` with every `{"$ref": "#/$defs/NAME", ...}` replaced by
+/// `defs[NAME]` and the reference's own keywords (a description, a default).
+fn inline_defs(schema: &Value, defs: &Value) -> Value {
+    match schema {
+        Value::Object(fields) => {
+            let def = fields
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|r| r.strip_prefix("#/$defs/"))
+                .and_then(|name| defs.get(name));
+            let mut inlined = match def.map(|def| inline_defs(def, defs)) {
+                Some(Value::Object(def)) => def,
+                _ => Map::new(),
+            };
+            for (key, value) in fields {
+                if !(key == "$ref" && def.is_some()) {
+                    inlined.insert(key.clone(), inline_defs(value, defs));
+                }
+            }
+            Value::Object(inlined)
+        }
+        Value::Array(items) => Value::Array(items.iter().map(|v| inline_defs(v, defs)).collect()),
+        other => other.clone(),
+    }
 }
 
 /// Both tabs of the preview.
@@ -162,4 +232,34 @@ fn option_ids() -> String {
                 .join(", ")
         })
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Map, Value, json};
+
+    use super::{PreviewRequest, options};
+    use crate::integrations;
+
+    /// The document's request schema and the handler agree: a request with
+    /// only the option (and each option's default values) is valid in the
+    /// document exactly when the preview accepts it.
+    #[test]
+    fn the_documented_request_matches_what_the_preview_accepts() {
+        let schema =
+            serde_json::to_value(<PreviewRequest as utoipa::PartialSchema>::schema()).unwrap();
+        assert!(!schema.to_string().contains("$ref"), "{schema}");
+        let validator = jsonschema::draft202012::new(&schema).unwrap();
+        for option in options::all().unwrap() {
+            let bare = json!({"option": option.id});
+            let accepted =
+                integrations::preview(&option.id, "quarterdeck", &Map::new(), "https://x").is_ok();
+            assert_eq!(validator.is_valid(&bare), accepted, "{}", option.id);
+            let with_namespace =
+                json!({"option": option.id, "namespace": "Not A Label", "values": {}});
+            assert!(!validator.is_valid(&with_namespace), "{}", option.id);
+        }
+        assert!(!validator.is_valid(&json!({"option": "nope"})));
+        assert!(!validator.is_valid(&json!({"values": Value::Null})));
+    }
 }

@@ -44,8 +44,11 @@ const BAD_PARAMETERS: &str = "The request's parameters are malformed.";
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub(crate) struct CreateFlow {
-    /// A path on this origin to go to after signing in.
-    #[param(pattern = r"^/([^/\s\\\x00-\x1f\x7f][^\s\\\x00-\x1f\x7f]*)?$")]
+    /// A path on this origin to go to after signing in: no backslash, control
+    /// character (C0, DEL, C1) or Unicode whitespace, and not `//`.
+    #[param(
+        pattern = r"^/([^/\\\x00-\x20\x7f-\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000][^\\\x00-\x20\x7f-\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*)?$"
+    )]
     return_to: Option<String>,
     /// Sign in again over a live session.
     refresh: Option<bool>,
@@ -686,6 +689,34 @@ mod tests {
             "",
         ] {
             assert!(!allowed_return_to(bad, PUBLIC), "{bad:?}");
+        }
+    }
+
+    /// The characters the documented pattern of `return_to` excludes are
+    /// exactly those refused here (Unicode whitespace, C0, DEL, C1, backslash).
+    #[test]
+    fn the_documented_pattern_excludes_what_is_refused() {
+        const EXCLUDED: &[(u32, u32)] = &[
+            (0x00, 0x20),
+            (0x5c, 0x5c),
+            (0x7f, 0xa0),
+            (0x1680, 0x1680),
+            (0x2000, 0x200a),
+            (0x2028, 0x2029),
+            (0x202f, 0x202f),
+            (0x205f, 0x205f),
+            (0x3000, 0x3000),
+        ];
+        for c in (0..0x1_0000).filter_map(char::from_u32) {
+            let excluded = EXCLUDED
+                .iter()
+                .any(|(from, to)| (*from..=*to).contains(&u32::from(c)));
+            assert_eq!(
+                allowed_return_to(&format!("/a{c}"), PUBLIC),
+                !excluded,
+                "U+{:04X}",
+                u32::from(c)
+            );
         }
     }
 }

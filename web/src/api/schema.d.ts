@@ -965,23 +965,545 @@ export interface components {
             /** @description Shown with both tabs. */
             warning: string;
         };
-        /**
-         * @description What to preview. Fields are read loosely so a mistyped one is a 400
-         *     naming it.
-         */
+        /** @description What to preview: one of the options, with the values its chart's schema accepts. */
         PreviewRequest: {
             /**
-             * @description The namespace to install into (a DNS-1123 label).
+             * @description The namespace to install into, a DNS-1123 label.
              * @default quarterdeck
              */
             namespace: string | null;
             /**
              * @description The option's id.
-             * @enum {string}
+             * @constant
              */
-            option: "aws" | "azure" | "prometheus" | "flux" | "kubernetes" | "quarterdeck";
-            /** @description The chart's values; checked against the option's schema. */
-            values?: Record<string, never> | null;
+            option: "aws";
+            /**
+             * quarterdeck-aws values
+             * @description Scrapes an AWS account into the catalog: resources, CloudTrail changes and costs.
+             */
+            values: {
+                /** @description Access key id; the pod's own credentials (IRSA, instance profile) are used when unset. */
+                accessKey?: {
+                    value?: string;
+                    valueFrom?: {
+                        /** @description A key of a Secret or ConfigMap in the release namespace. */
+                        configMapKeyRef?: {
+                            key: string;
+                            name: string;
+                        };
+                        /** @description A key of a Secret or ConfigMap in the release namespace. */
+                        secretKeyRef?: {
+                            key: string;
+                            name: string;
+                        };
+                    };
+                };
+                /** @description ARN of an IAM role to assume for scraping. */
+                assumeRole?: string;
+                /**
+                 * @description Name the account is shown under in the catalog.
+                 * @default aws
+                 */
+                clusterName: string;
+                /**
+                 * Format: uri
+                 * @description A custom AWS API endpoint, such as a local emulator.
+                 */
+                endpoint?: string;
+                /**
+                 * @description Labels added to everything the chart creates.
+                 * @default {}
+                 */
+                labels: {
+                    [key: string]: string;
+                };
+                /** @description The AWS region to scrape, e.g. `eu-west-1`. */
+                region: string;
+                /**
+                 * @description Further regions to scrape.
+                 * @default []
+                 */
+                regions: string[];
+                scraper?: {
+                    /** @description Changes read from CloudTrail. */
+                    cloudtrail?: {
+                        /** @default true */
+                        enabled: boolean;
+                        /**
+                         * @description Event names to ignore.
+                         * @default []
+                         */
+                        excludeEvents: string[];
+                        /**
+                         * @description How far back to read events.
+                         * @default 7d
+                         */
+                        maxAge: string;
+                    };
+                    /** @description Costs from a Cost and Usage Report queried through Athena. */
+                    costReporting?: {
+                        database?: string;
+                        /** @default false */
+                        enabled: boolean;
+                        region?: string;
+                        s3BucketPath?: string;
+                        table?: string;
+                    };
+                    /**
+                     * @description Resource types not to scrape.
+                     * @default []
+                     */
+                    exclude: string[];
+                    /**
+                     * @description Resource types to scrape (e.g. `EC2::Instance`); all when empty.
+                     * @default []
+                     */
+                    include: string[];
+                    /**
+                     * @description A cron expression (five fields) or `@every <duration>`, e.g. `@every 30m`.
+                     * @default @every 4h
+                     */
+                    schedule: string;
+                };
+                /** @description Secret access key, together with accessKey. */
+                secretKey?: {
+                    value?: string;
+                    valueFrom?: {
+                        /** @description A key of a Secret or ConfigMap in the release namespace. */
+                        configMapKeyRef?: {
+                            key: string;
+                            name: string;
+                        };
+                        /** @description A key of a Secret or ConfigMap in the release namespace. */
+                        secretKeyRef?: {
+                            key: string;
+                            name: string;
+                        };
+                    };
+                };
+                /** @default false */
+                skipTLSVerify: boolean;
+            };
+        } | {
+            /**
+             * @description The namespace to install into, a DNS-1123 label.
+             * @default quarterdeck
+             */
+            namespace: string | null;
+            /**
+             * @description The option's id.
+             * @constant
+             */
+            option: "azure";
+            /**
+             * quarterdeck-azure values
+             * @description Scrapes an Azure subscription into the catalog: resources, activity-log changes and costs.
+             */
+            values: {
+                /** @description Application (client) id of a service principal; workload identity is used when unset. */
+                clientID?: {
+                    value?: string;
+                    valueFrom?: {
+                        /** @description A key of a Secret or ConfigMap in the release namespace. */
+                        configMapKeyRef?: {
+                            key: string;
+                            name: string;
+                        };
+                        /** @description A key of a Secret or ConfigMap in the release namespace. */
+                        secretKeyRef?: {
+                            key: string;
+                            name: string;
+                        };
+                    };
+                };
+                /** @description Secret of the service principal, together with clientID. */
+                clientSecret?: {
+                    value?: string;
+                    valueFrom?: {
+                        /** @description A key of a Secret or ConfigMap in the release namespace. */
+                        configMapKeyRef?: {
+                            key: string;
+                            name: string;
+                        };
+                        /** @description A key of a Secret or ConfigMap in the release namespace. */
+                        secretKeyRef?: {
+                            key: string;
+                            name: string;
+                        };
+                    };
+                };
+                /**
+                 * @description Name the subscription is shown under in the catalog.
+                 * @default azure
+                 */
+                clusterName: string;
+                /**
+                 * @description Labels added to everything the chart creates.
+                 * @default {}
+                 */
+                labels: {
+                    [key: string]: string;
+                };
+                scraper?: {
+                    /** @description Changes read from the activity log. */
+                    activityLogs?: {
+                        /** @default true */
+                        enabled: boolean;
+                        /** @default 7d */
+                        maxAge: string;
+                    };
+                    /** @description Costs from Cost Management. */
+                    costs?: {
+                        /** @default false */
+                        enabled: boolean;
+                    };
+                    /**
+                     * @description Resource types not to scrape.
+                     * @default []
+                     */
+                    exclude: string[];
+                    /**
+                     * @description Resource types to scrape (e.g. `Microsoft.Compute/virtualMachines`); all when empty.
+                     * @default []
+                     */
+                    include: string[];
+                    /**
+                     * @description A cron expression (five fields) or `@every <duration>`, e.g. `@every 30m`.
+                     * @default @every 4h
+                     */
+                    schedule: string;
+                };
+                /** @description The subscription to scrape. */
+                subscriptionID: string;
+                /** @description The Entra ID (Azure AD) tenant of the subscription. */
+                tenantID: string;
+            };
+        } | {
+            /**
+             * @description The namespace to install into, a DNS-1123 label.
+             * @default quarterdeck
+             */
+            namespace: string | null;
+            /**
+             * @description The option's id.
+             * @constant
+             */
+            option: "prometheus";
+            /**
+             * quarterdeck-prometheus values
+             * @description Health checks and topology from a Prometheus server and its alerts.
+             */
+            values: {
+                /** @description Firing alerts shown as health of the components they are about. */
+                alerts?: {
+                    /** @default true */
+                    enabled: boolean;
+                    /**
+                     * @description Alert names to ignore, e.g. `Watchdog`.
+                     * @default []
+                     */
+                    ignore: string[];
+                    /**
+                     * @default [
+                     *       "warning",
+                     *       "critical"
+                     *     ]
+                     */
+                    severities: ("info" | "warning" | "critical")[];
+                };
+                /** @description Credentials: a bearer token, or a username and password. */
+                auth?: {
+                    /** @description A value given inline, or read from a key of a Secret or ConfigMap in the release namespace (prefer a Secret for credentials). */
+                    bearer?: {
+                        value?: string;
+                        valueFrom?: {
+                            /** @description A key of a Secret or ConfigMap in the release namespace. */
+                            configMapKeyRef?: {
+                                key: string;
+                                name: string;
+                            };
+                            /** @description A key of a Secret or ConfigMap in the release namespace. */
+                            secretKeyRef?: {
+                                key: string;
+                                name: string;
+                            };
+                        };
+                    };
+                    /** @description A value given inline, or read from a key of a Secret or ConfigMap in the release namespace (prefer a Secret for credentials). */
+                    password?: {
+                        value?: string;
+                        valueFrom?: {
+                            /** @description A key of a Secret or ConfigMap in the release namespace. */
+                            configMapKeyRef?: {
+                                key: string;
+                                name: string;
+                            };
+                            /** @description A key of a Secret or ConfigMap in the release namespace. */
+                            secretKeyRef?: {
+                                key: string;
+                                name: string;
+                            };
+                        };
+                    };
+                    /** @description A value given inline, or read from a key of a Secret or ConfigMap in the release namespace (prefer a Secret for credentials). */
+                    username?: {
+                        value?: string;
+                        valueFrom?: {
+                            /** @description A key of a Secret or ConfigMap in the release namespace. */
+                            configMapKeyRef?: {
+                                key: string;
+                                name: string;
+                            };
+                            /** @description A key of a Secret or ConfigMap in the release namespace. */
+                            secretKeyRef?: {
+                                key: string;
+                                name: string;
+                            };
+                        };
+                    };
+                };
+                /** @description A canary checking that Prometheus answers. */
+                canary?: {
+                    /** @default true */
+                    enabled: boolean;
+                    /**
+                     * @description A cron expression (five fields) or `@every <duration>`, e.g. `@every 30m`.
+                     * @default @every 5m
+                     */
+                    schedule: string;
+                };
+                /**
+                 * @description Labels added to everything the chart creates.
+                 * @default {}
+                 */
+                labels: {
+                    [key: string]: string;
+                };
+                /** @default false */
+                skipTLSVerify: boolean;
+                /**
+                 * Format: uri
+                 * @description Base URL of the Prometheus HTTP API.
+                 */
+                url: string;
+            };
+        } | {
+            /**
+             * @description The namespace to install into, a DNS-1123 label.
+             * @default quarterdeck
+             */
+            namespace: string | null;
+            /**
+             * @description The option's id.
+             * @constant
+             */
+            option: "flux";
+            /**
+             * quarterdeck-flux values
+             * @description Flux sources, Kustomizations and HelmReleases as catalog items and topology, with playbooks to reconcile and suspend them.
+             */
+            values?: {
+                /**
+                 * @description Name of the cluster Flux runs in, as shown in the catalog.
+                 * @default local
+                 */
+                clusterName: string;
+                /**
+                 * @description Labels added to everything the chart creates.
+                 * @default {}
+                 */
+                labels: {
+                    [key: string]: string;
+                };
+                /** @description Namespaces to include and exclude (names or globs such as `team-*`); all when include is empty. */
+                namespaceSelector?: {
+                    /**
+                     * @description Namespaces to exclude.
+                     * @default []
+                     */
+                    exclude: string[];
+                    /**
+                     * @description Namespaces to include.
+                     * @default []
+                     */
+                    include: string[];
+                };
+                /** @description Playbooks to reconcile, suspend and resume Flux objects. */
+                playbooks?: {
+                    /** @default true */
+                    enabled: boolean;
+                };
+                scraper?: {
+                    /**
+                     * @description A cron expression (five fields) or `@every <duration>`, e.g. `@every 30m`.
+                     * @default @every 15m
+                     */
+                    schedule: string;
+                };
+                /** @description A topology of Flux's objects. */
+                topology?: {
+                    /** @default true */
+                    enabled: boolean;
+                    /**
+                     * @description A cron expression (five fields) or `@every <duration>`, e.g. `@every 30m`.
+                     * @default @every 5m
+                     */
+                    schedule: string;
+                };
+            } | null;
+        } | {
+            /**
+             * @description The namespace to install into, a DNS-1123 label.
+             * @default quarterdeck
+             */
+            namespace: string | null;
+            /**
+             * @description The option's id.
+             * @constant
+             */
+            option: "kubernetes";
+            /**
+             * quarterdeck-kubernetes values
+             * @description Scrapes a Kubernetes cluster into the catalog, with changes from watched events, a topology and playbooks.
+             */
+            values: {
+                /** @description Name the cluster is shown under in the catalog. */
+                clusterName: string;
+                /**
+                 * @description Labels added to everything the chart creates.
+                 * @default {}
+                 */
+                labels: {
+                    [key: string]: string;
+                };
+                /** @description Namespaces to include and exclude (names or globs such as `team-*`); all when include is empty. */
+                namespaceSelector?: {
+                    /**
+                     * @description Namespaces to exclude.
+                     * @default []
+                     */
+                    exclude: string[];
+                    /**
+                     * @description Namespaces to include.
+                     * @default []
+                     */
+                    include: string[];
+                };
+                /** @description Playbooks to restart, scale and delete workloads. */
+                playbooks?: {
+                    /** @default true */
+                    enabled: boolean;
+                };
+                scraper?: {
+                    /** @description What not to scrape. */
+                    exclusions?: {
+                        /**
+                         * @description Kinds not to scrape, e.g. `Event`.
+                         * @default []
+                         */
+                        kinds: string[];
+                        /**
+                         * @description Objects with these labels are not scraped.
+                         * @default {}
+                         */
+                        labels: {
+                            [key: string]: string;
+                        };
+                        /**
+                         * @description Object names (or globs) not to scrape.
+                         * @default []
+                         */
+                        names: string[];
+                    };
+                    retention?: {
+                        /**
+                         * @description How long changes are kept, by change type.
+                         * @default []
+                         */
+                        changes: {
+                            age?: string;
+                            count?: number;
+                            name: string;
+                        }[];
+                    };
+                    /**
+                     * @description A cron expression (five fields) or `@every <duration>`, e.g. `@every 30m`.
+                     * @default @every 15m
+                     */
+                    schedule: string;
+                    /**
+                     * @description Kinds watched for changes between scrapes.
+                     * @default [
+                     *       {
+                     *         "apiVersion": "v1",
+                     *         "kind": "Pod"
+                     *       },
+                     *       {
+                     *         "apiVersion": "apps/v1",
+                     *         "kind": "Deployment"
+                     *       }
+                     *     ]
+                     */
+                    watch: {
+                        apiVersion: string;
+                        kind: string;
+                    }[];
+                };
+                /** @description A topology of the cluster's namespaces and workloads. */
+                topology?: {
+                    /** @default true */
+                    enabled: boolean;
+                };
+            };
+        } | {
+            /**
+             * @description The namespace to install into, a DNS-1123 label.
+             * @default quarterdeck
+             */
+            namespace: string | null;
+            /**
+             * @description The option's id.
+             * @constant
+             */
+            option: "quarterdeck";
+            /**
+             * quarterdeck-watchtower values
+             * @description Watches a Quarterdeck installation: health checks of its services, a topology of its parts and its metrics.
+             */
+            values?: {
+                /** @description Health checks of the API, the operator and the database. */
+                checks?: {
+                    /** @default true */
+                    enabled: boolean;
+                    /**
+                     * @description A cron expression (five fields) or `@every <duration>`, e.g. `@every 30m`.
+                     * @default @every 1m
+                     */
+                    schedule: string;
+                };
+                /**
+                 * @description Labels added to everything the chart creates.
+                 * @default {}
+                 */
+                labels: {
+                    [key: string]: string;
+                };
+                /** @description Where Quarterdeck's metrics are scraped to, for dashboards on its components. */
+                prometheus?: {
+                    /** Format: uri */
+                    url?: string;
+                };
+                /**
+                 * @description Namespace Quarterdeck runs in.
+                 * @default quarterdeck
+                 */
+                quarterdeckNamespace: string;
+                /** @description A topology of Quarterdeck's deployments. */
+                topology?: {
+                    /** @default true */
+                    enabled: boolean;
+                };
+            } | null;
         };
         RedeemLink: {
             password: string;
@@ -1620,7 +2142,10 @@ export interface operations {
     create_flow: {
         parameters: {
             query?: {
-                /** @description A path on this origin to go to after signing in. */
+                /**
+                 * @description A path on this origin to go to after signing in: no backslash, control
+                 *     character (C0, DEL, C1) or Unicode whitespace, and not `//`.
+                 */
                 return_to?: string;
                 /** @description Sign in again over a live session. */
                 refresh?: boolean;
