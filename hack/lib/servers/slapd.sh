@@ -28,7 +28,8 @@ CONF
   chown -R nobody "$dir" 2>/dev/null || true
   as_unprivileged /usr/sbin/slapd -d 0 -f "$dir/slapd.conf" \
     -h "ldap://127.0.0.1:$port/ ldaps://127.0.0.1:$tls_port/" >"$dir/log" 2>&1 &
-  on_exit kill $!
+  # $! is the subshell around runuser; the pid file names slapd itself.
+  on_exit pkill -F "$dir/slapd.pid"
   wait_until "slapd on port $port" ldapwhoami -x -H "ldap://127.0.0.1:$port" \
     -D "cn=admin,dc=quarterdeck,dc=test" -w quarterdeck-ldap
   export QD_TEST_SLAPD_URL="ldap://127.0.0.1:$port"
