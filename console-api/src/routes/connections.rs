@@ -221,7 +221,7 @@ pub(crate) async fn test(
 /// The names of connections, for pickers: anyone who writes checks,
 /// scrapers, playbooks or notifications.
 #[utoipa::path(get, path = "/api/connections/options", tag = "connections",
-    params(("type" = Option<Vec<String>>, Query, style = Form, explode,
+    params(("type" = inline(Option<Vec<ConnectionTypeId>>), Query, style = Form, explode,
         description = "Only connections of these types (repeat the parameter); all types when absent")),
     responses(
         (status = 200, body = Vec<Choice>),
@@ -246,6 +246,21 @@ pub(crate) async fn choices(
     let rows = connections::choices(&state.db, &kinds).await?;
     Ok(Json(rows.into_iter().map(Choice::from).collect()))
 }
+
+/// A connection type's id, for the document: the catalogue's ids.
+pub struct ConnectionTypeId;
+
+impl utoipa::PartialSchema for ConnectionTypeId {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .description(Some("A connection type's id."))
+            .enum_values(Some(ConnectionType::ALL.iter().map(|t| t.id())))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for ConnectionTypeId {}
 
 fn requested_kinds(query: &str) -> Result<Vec<String>, ApiError> {
     let mut kinds = Vec::new();

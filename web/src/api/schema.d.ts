@@ -2919,7 +2919,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only connections of these types (repeat the parameter); all types when absent */
-                type?: string[];
+                type?: ("anthropic" | "aws" | "azure" | "azure_devops" | "discord" | "dynatrace" | "elasticsearch" | "email" | "folder" | "generic_webhook" | "git" | "github" | "gitlab" | "google_chat" | "google_cloud" | "gcs" | "http" | "ifttt" | "jmeter" | "kubernetes" | "ldap" | "matrix" | "mattermost" | "teams" | "mongo" | "mysql" | "ntfy" | "ollama" | "openai" | "opsgenie" | "postgres" | "prometheus" | "pushbullet" | "pushover" | "redis" | "restic" | "rocketchat" | "s3" | "sftp" | "slack" | "smb" | "sql_server" | "telegram" | "windows" | "zulip_chat")[];
             };
             header?: never;
             path?: never;
