@@ -1,6 +1,7 @@
-//! The git connection test with basic credentials against a real git
-//! smart-HTTP server: `git http-backend` run as a CGI program behind a small
-//! HTTP server in the test that demands basic auth, as a git host does.
+//! The git connection test with credentials against real servers started by
+//! the test: `git http-backend` run as a CGI program behind a small HTTP
+//! server that demands basic auth, as a git host does; and OpenSSH's sshd
+//! on a free loopback port accepting one key, for the test's own user.
 
 mod common;
 
@@ -29,23 +30,7 @@ struct GitServer {
 /// A bare repository `repo.git` with one commit on main, served over smart
 /// HTTP on a free loopback port.
 async fn git_server(root: &Path) -> (String, Arc<GitServer>) {
-    let work = root.join("work");
-    run_git(root, &["init", "-q", "-b", "main", work.to_str().unwrap()]);
-    run_git(
-        &work,
-        &[
-            "-c",
-            "user.name=quarterdeck",
-            "-c",
-            "user.email=quarterdeck@example.com",
-            "commit",
-            "-q",
-            "--allow-empty",
-            "-m",
-            "first",
-        ],
-    );
-    run_git(root, &["clone", "-q", "--bare", "work", "repo.git"]);
+    bare_repository(root);
     let state = Arc::new(GitServer {
         root: root.to_owned(),
         seen: Mutex::new(Vec::new()),
@@ -61,6 +46,26 @@ async fn git_server(root: &Path) -> (String, Arc<GitServer>) {
     let port = listener.local_addr().unwrap().port();
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
     (format!("http://127.0.0.1:{port}/repo.git"), state)
+}
+
+/// `repo.git` under `root`, with one empty commit on main.
+fn bare_repository(root: &Path) {
+    run_git(root, &["init", "-q", "-b", "main", "work"]);
+    run_git(
+        &root.join("work"),
+        &[
+            "-c",
+            "user.name=quarterdeck",
+            "-c",
+            "user.email=quarterdeck@example.com",
+            "commit",
+            "-q",
+            "--allow-empty",
+            "-m",
+            "first",
+        ],
+    );
+    run_git(root, &["clone", "-q", "--bare", "work", "repo.git"]);
 }
 
 fn run_git(dir: &Path, args: &[&str]) {
@@ -207,4 +212,99 @@ async fn git_without_credentials_is_refused_by_a_server_that_wants_them() {
         other => panic!("expected a refusal, got {other:?}"),
     };
     assert!(message.contains("could not read Username"), "{message}");
+}
+
+/// A bare repository with one commit, and sshd on a free loopback port that
+/// accepts only `client.pub` for this process's user: the repository's
+/// ssh:// URL. sshd stops when the returned child is dropped.
+async fn ssh_server(root: &Path) -> (String, tokio::process::Child) {
+    let sshd = Path::new("/usr/sbin/sshd");
+    assert!(
+        sshd.exists(),
+        "the git SSH test needs OpenSSH's sshd (Debian's openssh-server)"
+    );
+    bare_repository(root);
+    for key in ["host", "client", "stranger"] {
+        let status = Command::new("ssh-keygen")
+            .args(["-q", "-t", "ed25519", "-N", "", "-C", key, "-f"])
+            .arg(root.join(key))
+            .status()
+            .unwrap();
+        assert!(status.success(), "ssh-keygen {key}");
+    }
+    std::fs::copy(root.join("client.pub"), root.join("authorized_keys")).unwrap();
+    let user = String::from_utf8(Command::new("id").arg("-un").output().unwrap().stdout).unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let dir = root.display();
+    std::fs::write(
+        root.join("sshd_config"),
+        format!(
+            "Port {port}\nListenAddress 127.0.0.1\nHostKey {dir}/host\nPidFile {dir}/sshd.pid\n\
+             AuthorizedKeysFile {dir}/authorized_keys\nStrictModes no\nPasswordAuthentication no\n\
+             KbdInteractiveAuthentication no\nUsePAM no\nPermitRootLogin prohibit-password\n\
+             AllowUsers {}\n",
+            user.trim()
+        ),
+    )
+    .unwrap();
+    // sshd started by root wants its privilege-separation directory.
+    let _ = std::fs::create_dir_all("/run/sshd");
+    let child = tokio::process::Command::new(sshd)
+        .args(["-D", "-e", "-f"])
+        .arg(root.join("sshd_config"))
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    for _ in 0..100 {
+        if tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .is_ok()
+        {
+            return (
+                format!("ssh://{}@127.0.0.1:{port}{dir}/repo.git", user.trim()),
+                child,
+            );
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("sshd did not start listening on 127.0.0.1:{port}");
+}
+
+fn with_key(url: &str, key_file: &Path) -> Resolved {
+    let mut c = connection("git", url);
+    c.certificate = Some(std::fs::read_to_string(key_file).unwrap());
+    c.properties.insert("auth".into(), "ssh".into());
+    c
+}
+
+#[tokio::test]
+async fn git_ssh_key_reaches_sshd_through_git_ssh_command() {
+    let root = tempfile::tempdir().unwrap();
+    let (url, _sshd) = ssh_server(root.path()).await;
+    let tried = try_it(&with_key(&url, &root.path().join("client")))
+        .await
+        .unwrap();
+    assert!(
+        tried.message.starts_with("2 refs; refs/heads/main is at "),
+        "{tried:?}"
+    );
+}
+
+#[tokio::test]
+async fn git_ssh_key_sshd_does_not_know_is_refused_with_sshs_words() {
+    let root = tempfile::tempdir().unwrap();
+    let (url, _sshd) = ssh_server(root.path()).await;
+    let message = match try_it(&with_key(&url, &root.path().join("stranger"))).await {
+        Err(ProbeError::Refused(message)) => message,
+        other => panic!("expected a refusal, got {other:?}"),
+    };
+    assert!(
+        message.contains("Permission denied (publickey)"),
+        "{message}"
+    );
 }
