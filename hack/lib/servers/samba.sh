@@ -2,6 +2,7 @@
 # free loopback port with a throwaway smb.conf (standalone, its own state
 # directories and passdb), one share "qd" and one user qd-smb whose password
 # is set with smbpasswd (a fresh one each run; root creates the Unix user).
+# Signing is mandatory, as on current Windows, so the client must sign.
 
 server_samba() {
   local dir=$QD_SERVERS_DIR/samba port password
@@ -30,6 +31,7 @@ server_samba() {
   load printers = no
   disable spoolss = yes
   map to guest = never
+  server signing = mandatory
 [qd]
   path = $dir/share
   read only = no
