@@ -65,9 +65,7 @@ pub(super) async fn test(c: &Resolved, ctx: &Context) -> Result<Tried, ProbeErro
     };
 
     let step = format!("negotiating a dialect with {address}");
-    let reply = smb
-        .request(NEGOTIATE, 0, &negotiate_request(), &step)
-        .await?;
+    let reply = smb.request(NEGOTIATE, &negotiate_request(), &step).await?;
     reply.expect(&[STATUS_SUCCESS], &step)?;
     let security_mode = reply.u16(66).ok_or_else(|| reply.short(&step))?;
     let dialect = reply.u16(68).ok_or_else(|| reply.short(&step))?;
@@ -81,7 +79,6 @@ pub(super) async fn test(c: &Resolved, ctx: &Context) -> Result<Tried, ProbeErro
     let reply = smb
         .request(
             SESSION_SETUP,
-            0,
             &session_setup_request(&spnego::init(&ntlm::negotiate())),
             &step,
         )
@@ -99,7 +96,6 @@ pub(super) async fn test(c: &Resolved, ctx: &Context) -> Result<Tried, ProbeErro
     let reply = smb
         .request(
             SESSION_SETUP,
-            0,
             &session_setup_request(&spnego::response(&answer.message)),
             &step,
         )
@@ -119,7 +115,7 @@ pub(super) async fn test(c: &Resolved, ctx: &Context) -> Result<Tried, ProbeErro
     let unc = format!("\\\\{}\\{}", target.host, target.share);
     let step = format!("connecting to share {unc} at {address}");
     let reply = smb
-        .request(TREE_CONNECT, 0, &tree_connect_request(&unc), &step)
+        .request(TREE_CONNECT, &tree_connect_request(&unc), &step)
         .await?;
     reply.expect(&[STATUS_SUCCESS], &step)?;
     let kind = match reply.raw.get(66) {
@@ -213,7 +209,6 @@ impl Session {
     async fn request(
         &mut self,
         command: u16,
-        tree_id: u32,
         body: &[u8],
         step: &str,
     ) -> Result<Reply, ProbeError> {
@@ -235,7 +230,7 @@ impl Session {
         put32(&mut message, 0);
         message.extend_from_slice(&self.message_id.to_le_bytes());
         put32(&mut message, 0);
-        put32(&mut message, tree_id);
+        put32(&mut message, 0); // tree id: only requests after TREE_CONNECT carry one
         message.extend_from_slice(&self.session_id.to_le_bytes());
         message.extend_from_slice(&[0; 16]);
         message.extend_from_slice(body);
