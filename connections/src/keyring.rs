@@ -369,6 +369,17 @@ impl Keyring {
         Ok(Self::new(keys, self.inner.file.clone()))
     }
 
+    /// A keyring of the current key alone, from the same key file: what is
+    /// left once no stored value needs a previous key.
+    pub fn pruned(&self) -> Result<Self, KeyError> {
+        let keys = self.keys();
+        let Some(current) = keys.first() else {
+            unreachable!("a keyring is never built without a key");
+        };
+        let key = Key::parse(&current.encoded, "the current key")?;
+        Ok(Self::new(vec![key], self.inner.file.clone()))
+    }
+
     /// The keys as a key file holds them: one per line, the current first.
     pub fn to_key_file(&self) -> String {
         let mut text = String::from(

@@ -63,6 +63,9 @@ pub struct Config {
 
     #[command(flatten)]
     pub log: LogArgs,
+
+    #[command(subcommand)]
+    pub command: Option<crate::rotate_key::Command>,
 }
 
 /// Sign-in, sessions and links.

@@ -10,6 +10,7 @@ mod kube_proxy;
 mod metrics;
 pub mod openapi;
 pub mod rbac;
+pub mod rotate_key;
 mod routes;
 mod run_results;
 mod server;

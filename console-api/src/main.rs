@@ -1,9 +1,12 @@
 use clap::Parser;
-use quarterdeck_api::{Config, serve};
+use quarterdeck_api::{Config, rotate_key, serve};
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let config = Config::parse();
     config.log.init()?;
-    serve(config).await
+    match &config.command {
+        Some(command) => Ok(rotate_key::run(&config, command, &mut std::io::stdout()).await?),
+        None => serve(config).await,
+    }
 }

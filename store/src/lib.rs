@@ -5,6 +5,7 @@
 //! relation registry.
 
 pub mod canary;
+pub mod connection_keys;
 pub mod connections;
 pub mod crd;
 mod database;

@@ -1,0 +1,103 @@
+//! Every stored value of every connection, for re-encrypting them under a new
+//! connection key (`quarterdeck-api rotate-connection-key`) and for finding
+//! which keys are still in use. Deleted rows are included: their values are
+//! kept, so they must stay readable under the keys that remain.
+
+use serde_json::Value;
+use sqlx::PgConnection;
+use sqlx::types::Json;
+use uuid::Uuid;
+
+use crate::Error;
+
+/// A connection row's values as stored (literals, `enc:` values, references).
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+pub struct StoredValues {
+    pub id: Uuid,
+    pub namespace: String,
+    pub name: String,
+    pub url: Option<String>,
+    pub username: Option<String>,
+    pub password: Option<String>,
+    pub certificate: Option<String>,
+    /// A JSON object, normally of strings.
+    pub properties: Json<Value>,
+}
+
+impl StoredValues {
+    /// Every text value of the row: the columns, then each string property.
+    pub fn values(&self) -> impl Iterator<Item = &str> {
+        let columns = [&self.url, &self.username, &self.password, &self.certificate]
+            .into_iter()
+            .filter_map(|v| v.as_deref());
+        let properties = self
+            .properties
+            .as_object()
+            .into_iter()
+            .flat_map(|map| map.values())
+            .filter_map(Value::as_str);
+        columns.chain(properties)
+    }
+
+    /// Applies `change` to every text value; `Ok(None)` keeps a value as it
+    /// is. Returns how many values changed.
+    pub fn map_values<E>(
+        &mut self,
+        mut change: impl FnMut(&str) -> Result<Option<String>, E>,
+    ) -> Result<usize, E> {
+        let mut changed = 0;
+        for column in [
+            &mut self.url,
+            &mut self.username,
+            &mut self.password,
+            &mut self.certificate,
+        ] {
+            if let Some(value) = column
+                && let Some(new) = change(value)?
+            {
+                *value = new;
+                changed += 1;
+            }
+        }
+        if let Some(map) = self.properties.as_object_mut() {
+            for value in map.values_mut() {
+                if let Value::String(text) = value
+                    && let Some(new) = change(text)?
+                {
+                    *text = new;
+                    changed += 1;
+                }
+            }
+        }
+        Ok(changed)
+    }
+}
+
+/// Every connection row's values, deleted ones included, each row locked
+/// for update until the transaction `tx` ends, so that nobody saves a
+/// connection between reading its values and writing them back.
+pub async fn lock_all(tx: &mut PgConnection) -> Result<Vec<StoredValues>, Error> {
+    Ok(sqlx::query_as(
+        "SELECT id, namespace, name, url, username, password, certificate, properties FROM connections \
+         ORDER BY id FOR UPDATE",
+    )
+    .fetch_all(tx)
+    .await?)
+}
+
+/// Writes a row's values back (in the transaction that locked it).
+pub async fn write(tx: &mut PgConnection, row: &StoredValues) -> Result<(), Error> {
+    sqlx::query(
+        "UPDATE connections SET url = $2, username = $3, password = $4, certificate = $5, \
+         properties = $6 WHERE id = $1",
+    )
+    .bind(row.id)
+    .bind(&row.url)
+    .bind(&row.username)
+    .bind(&row.password)
+    .bind(&row.certificate)
+    .bind(&row.properties)
+    .execute(tx)
+    .await?;
+    Ok(())
+}
