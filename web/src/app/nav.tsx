@@ -2,6 +2,7 @@ import FlagIcon from '@patternfly/react-icons/dist/esm/icons/flag-icon';
 import HeartbeatIcon from '@patternfly/react-icons/dist/esm/icons/heartbeat-icon';
 import HistoryIcon from '@patternfly/react-icons/dist/esm/icons/history-icon';
 import KeyIcon from '@patternfly/react-icons/dist/esm/icons/key-icon';
+import LinkIcon from '@patternfly/react-icons/dist/esm/icons/link-icon';
 import LockIcon from '@patternfly/react-icons/dist/esm/icons/lock-icon';
 import PuzzlePieceIcon from '@patternfly/react-icons/dist/esm/icons/puzzle-piece-icon';
 import UserIcon from '@patternfly/react-icons/dist/esm/icons/user-icon';
@@ -29,6 +30,13 @@ export const MAIN_NAV: NavItem[] = [
 export const SETTINGS_NAV: NavItem[] = (
   [
     { name: 'Access Scopes', href: '/settings/access-scopes', icon: <LockIcon />, resourceName: 'access_scopes' },
+    {
+      name: 'Connections',
+      href: '/settings/connections',
+      icon: <LinkIcon />,
+      featureName: 'settings.connections',
+      resourceName: 'connections',
+    },
     {
       name: 'Feature Flags',
       href: '/settings/feature-flags',

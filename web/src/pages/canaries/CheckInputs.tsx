@@ -1,6 +1,7 @@
 import { Checkbox, FormGroup, FormHelperText, HelperText, HelperTextItem, TextArea, TextInput } from '@patternfly/react-core';
 import { useState } from 'react';
 import { LabelsEditor } from '../../components/LabelsEditor';
+import { ConnectionPicker } from '../connections/ConnectionPicker';
 import type { LabelRow } from '../../lib/integrations';
 import type { JsonObject } from '../../lib/yamlText';
 import type { Input, Pairs } from './checkFields';
@@ -123,7 +124,20 @@ export function InputField({ field, item, update, isDisabled, error, onBlur, pla
       );
       break;
     default:
-      control = <TextInput {...common} value={valueText(value)} onChange={(_e, v) => set(v)} />;
+      control = field.connectionTypes ? (
+        <ConnectionPicker
+          id={id}
+          label={field.label}
+          types={field.connectionTypes}
+          value={valueText(value)}
+          isDisabled={isDisabled}
+          isInvalid={Boolean(error)}
+          onBlur={onBlur}
+          onChange={(v) => set(v)}
+        />
+      ) : (
+        <TextInput {...common} value={valueText(value)} onChange={(_e, v) => set(v)} />
+      );
   }
   const reference = isEnvReference(value) ? 'Taken from a secret or config map (see Code)' : undefined;
   return (

@@ -1,6 +1,7 @@
 /** The fields of the check forms, by check type.
  * Paths are inside the edited check item; dots make nested objects. */
 import type { JsonObject } from '../../lib/yamlText';
+import type { ConnectionTypeId } from '../connections/useConnectionsData';
 
 export type AuthKind = 'none' | 'basic' | 'ntlm' | 'ntlmv2';
 
@@ -19,6 +20,8 @@ export interface Input {
   alias?: string;
   /** Shown only while this holds for the item. */
   when?: (item: JsonObject) => boolean;
+  /** A `connection://namespace/name` field offering saved connections of these types. */
+  connectionTypes?: readonly ConnectionTypeId[];
 }
 
 export interface Choice {
@@ -92,6 +95,8 @@ const text = (path: string, label: string, extra: Partial<Input> = {}): Input =>
 const number = (path: string, label: string, extra: Partial<Input> = {}): Input => ({ kind: 'number', path, label, min: 0, ...extra });
 const env = (path: string, label: string): Input => ({ kind: 'env', path, label });
 const secret = (path: string, label: string): Input => ({ kind: 'secret', path, label });
+const connection = (path: string, types: readonly ConnectionTypeId[]): Input =>
+  text(path, 'Connection', { connectionTypes: types, helper: 'A saved connection supplies the URL and credentials' });
 const threshold = number('thresholdMillis', 'Threshold (ms)', { helper: 'Fails when a run takes longer' });
 
 const BASIC: Auth = { kind: 'auth', kinds: ['none', 'basic'] };
@@ -105,7 +110,7 @@ export const FOLDER_CONNECTIONS: readonly ConnectionOption[] = [
     label: 'AWS',
     key: 'awsConnection',
     fields: [
-      text('awsConnection.connection', 'Connection', { placeholder: 'connection://namespace/name' }),
+      connection('awsConnection.connection', ['aws', 's3']),
       text('awsConnection.region', 'Region'),
       text('awsConnection.endpoint', 'Endpoint'),
       text('awsConnection.objectPath', 'Object path'),
@@ -120,7 +125,7 @@ export const FOLDER_CONNECTIONS: readonly ConnectionOption[] = [
     label: 'GCP',
     key: 'gcpConnection',
     fields: [
-      text('gcpConnection.connection', 'Connection', { placeholder: 'connection://namespace/name' }),
+      connection('gcpConnection.connection', ['google_cloud', 'gcs']),
       text('gcpConnection.endpoint', 'Endpoint'),
       secret('gcpConnection.credentials', 'Credentials'),
     ],
@@ -130,7 +135,7 @@ export const FOLDER_CONNECTIONS: readonly ConnectionOption[] = [
     label: 'SFTP',
     key: 'sftpConnection',
     fields: [
-      text('sftpConnection.connection', 'Connection', { placeholder: 'connection://namespace/name' }),
+      connection('sftpConnection.connection', ['sftp']),
       text('sftpConnection.host', 'Host'),
       number('sftpConnection.port', 'Port', { placeholder: '22' }),
       env('sftpConnection.username', 'Username'),
@@ -142,7 +147,7 @@ export const FOLDER_CONNECTIONS: readonly ConnectionOption[] = [
     label: 'SMB',
     key: 'smbConnection',
     fields: [
-      text('smbConnection.connection', 'Connection', { placeholder: 'connection://namespace/name' }),
+      connection('smbConnection.connection', ['smb']),
       number('smbConnection.port', 'Port', { placeholder: '445' }),
       text('smbConnection.domain', 'Domain'),
       text('smbConnection.workstation', 'Workstation'),
@@ -158,6 +163,7 @@ export const FOLDER_CONNECTIONS: readonly ConnectionOption[] = [
 const TYPE_FIELDS: Record<string, readonly Field[]> = {
   http: [
     text('url', 'URL', { required: true, alias: 'endpoint', placeholder: 'https://example.com/health' }),
+    connection('connection', ['http']),
     { kind: 'select', path: 'method', label: 'Method', options: METHODS },
     { kind: 'multiline', path: 'body', label: 'Body', when: sendsBody },
     { kind: 'pairs', path: 'headers', label: 'Headers', shape: 'list' },
@@ -177,17 +183,19 @@ const TYPE_FIELDS: Record<string, readonly Field[]> = {
   ],
   elasticsearch: [
     text('url', 'URL', { required: true }),
+    connection('connection', ['elasticsearch']),
     text('index', 'Index', { required: true }),
     { kind: 'multiline', path: 'query', label: 'Query', required: true },
     number('results', 'Results', { helper: 'Expected number of hits' }),
     BASIC,
   ],
-  redis: [text('addr', 'Address', { required: true, placeholder: 'host:port' }), number('db', 'Database', { placeholder: '0' }), BASIC],
-  mongodb: [
-    text('connection', 'Connection', { placeholder: 'connection://namespace/name' }),
-    text('url', 'URL', { placeholder: 'mongodb://host:27017' }),
+  redis: [
+    text('addr', 'Address', { required: true, placeholder: 'host:port' }),
+    connection('connection', ['redis']),
+    number('db', 'Database', { placeholder: '0' }),
     BASIC,
   ],
+  mongodb: [connection('connection', ['mongo']), text('url', 'URL', { placeholder: 'mongodb://host:27017' }), BASIC],
   icmp: [
     text('endpoint', 'Host', { required: true }),
     number('packetCount', 'Packet count'),

@@ -2,6 +2,7 @@ import { Form, FormGroup, FormHelperText, HelperText, HelperTextItem, TextArea, 
 import { useState } from 'react';
 import { SimpleSelect } from '../../components/Selects';
 import { YamlField } from '../../components/YamlField';
+import { ConnectionPicker } from '../connections/ConnectionPicker';
 import {
   CUSTOM,
   SCRAPER_SCHEDULES,
@@ -46,6 +47,17 @@ function Field({
           isDisabled={isDisabled}
           validated={validated}
           onChange={(_e, v) => onChange(v)}
+          onBlur={onBlur}
+        />
+      ) : field.connectionTypes ? (
+        <ConnectionPicker
+          id={id}
+          label={field.label}
+          types={field.connectionTypes}
+          value={value}
+          isDisabled={isDisabled}
+          isInvalid={Boolean(error)}
+          onChange={onChange}
           onBlur={onBlur}
         />
       ) : (

@@ -2,6 +2,7 @@
  * ScrapeConfig spec they make (crds/src/scrape_config.rs: settings such as
  * `schedule` beside one list per scraper kind, e.g. `kubernetes: [{...}]`). */
 import { parseYamlObject, toYamlText, type JsonObject } from '../../lib/yamlText';
+import type { ConnectionTypeId } from '../connections/useConnectionsData';
 
 export type FieldKind = 'text' | 'number' | 'list' | 'multiline';
 
@@ -14,6 +15,8 @@ export interface ScraperField {
   /** Pre-filled on a new scraper. */
   initial?: string;
   helper?: string;
+  /** A `connection://namespace/name` field offering saved connections of these types. */
+  connectionTypes?: readonly ConnectionTypeId[];
 }
 
 export interface ScraperType {
@@ -23,7 +26,13 @@ export interface ScraperType {
   fields: ScraperField[];
 }
 
-const CONNECTION: ScraperField = { path: 'connection', label: 'Connection', kind: 'text', helper: 'connection://namespace/name' };
+const connection = (...types: ConnectionTypeId[]): ScraperField => ({
+  path: 'connection',
+  label: 'Connection',
+  kind: 'text',
+  helper: 'connection://namespace/name',
+  connectionTypes: types,
+});
 
 /** Sorted by label as the spec lists them (part 2 section 2.5). */
 export const SCRAPER_TYPES: readonly ScraperType[] = [
@@ -31,7 +40,7 @@ export const SCRAPER_TYPES: readonly ScraperType[] = [
     key: 'azure',
     label: 'Azure',
     fields: [
-      CONNECTION,
+      connection('azure'),
       { path: 'subscriptionID', label: 'Subscription ID', kind: 'text' },
       { path: 'tenantID', label: 'Tenant ID', kind: 'text' },
     ],
@@ -40,7 +49,7 @@ export const SCRAPER_TYPES: readonly ScraperType[] = [
     key: 'azureDevops',
     label: 'Azure DevOps',
     fields: [
-      CONNECTION,
+      connection('azure_devops'),
       { path: 'organization', label: 'Organization', kind: 'text', required: true },
       { path: 'projects', label: 'Projects', kind: 'list', helper: 'Comma separated' },
     ],
@@ -48,7 +57,7 @@ export const SCRAPER_TYPES: readonly ScraperType[] = [
   {
     key: 'aws',
     label: 'AWS',
-    fields: [CONNECTION, { path: 'region', label: 'Regions', kind: 'list', helper: 'Comma separated, e.g. eu-west-1, us-east-1' }],
+    fields: [connection('aws'), { path: 'region', label: 'Regions', kind: 'list', helper: 'Comma separated, e.g. eu-west-1, us-east-1' }],
   },
   { key: 'custom', label: 'Custom', fields: [] },
   {
@@ -66,14 +75,14 @@ export const SCRAPER_TYPES: readonly ScraperType[] = [
     fields: [
       { path: 'owner', label: 'Owner', kind: 'text', required: true },
       { path: 'repository', label: 'Repository', kind: 'text', required: true },
-      CONNECTION,
+      connection('github'),
       { path: 'workflows', label: 'Workflows', kind: 'list', helper: 'Comma separated' },
     ],
   },
   {
     key: 'http',
     label: 'HTTP',
-    fields: [{ path: 'url', label: 'URL', kind: 'text', required: true }, CONNECTION],
+    fields: [{ path: 'url', label: 'URL', kind: 'text', required: true }, connection('http')],
   },
   {
     key: 'kubernetes',
@@ -97,7 +106,7 @@ export const SCRAPER_TYPES: readonly ScraperType[] = [
     key: 'sql',
     label: 'SQL',
     fields: [
-      { ...CONNECTION, required: true },
+      { ...connection('postgres', 'mysql', 'sql_server'), required: true },
       { path: 'driver', label: 'Driver', kind: 'text', helper: 'postgres, mysql or sqlserver' },
       { path: 'query', label: 'Query', kind: 'multiline', required: true },
     ],
