@@ -64,6 +64,7 @@ mkdir "$work/web"
 # No web console (an empty directory) and no cluster: the API document only.
 DATABASE_URL=$db_url QUARTERDECK_LISTEN=127.0.0.1:$port QUARTERDECK_PUBLIC_URL=$api \
   QUARTERDECK_ADMIN_PASSWORD=$password QUARTERDECK_WEB_DIR=$work/web QUARTERDECK_KUBE_PROXY=false \
+  QUARTERDECK_CONNECTION_KEY_FILE=$work/connection-key \
   RUST_LOG=${RUST_LOG:-warn} "$api_bin" >"$work/api.log" 2>&1 &
 api_pid=$!
 stop_api() { kill -TERM "$api_pid" 2>/dev/null && wait "$api_pid" 2>/dev/null; }

@@ -15,6 +15,8 @@ struct Api {
     child: Child,
     port: u16,
     log: mpsc::Receiver<String>,
+    /// Holds the connection key file, so that no test writes one into the tree.
+    _keys: tempfile::TempDir,
 }
 
 impl Api {
@@ -24,8 +26,14 @@ impl Api {
             .local_addr()
             .unwrap()
             .port();
+        let keys = tempfile::tempdir().unwrap();
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_quarterdeck-api"));
         cmd.env_remove("DATABASE_URL")
+            .env_remove("QUARTERDECK_CONNECTION_KEY")
+            .env(
+                "QUARTERDECK_CONNECTION_KEY_FILE",
+                keys.path().join("connection-key"),
+            )
             .env_remove("QUARTERDECK_ADMIN_PASSWORD")
             .env("QUARTERDECK_LISTEN", format!("127.0.0.1:{port}"))
             .env("QUARTERDECK_LOG_FORMAT", "text")
@@ -47,7 +55,12 @@ impl Api {
                 }
             });
         }
-        Self { child, port, log }
+        Self {
+            child,
+            port,
+            log,
+            _keys: keys,
+        }
     }
 
     /// Waits until /api/about answers with database ok; returns the log up to
@@ -153,6 +166,10 @@ async fn clear_error_without_postgres_binaries() {
         .env_remove("DATABASE_URL")
         .env("QUARTERDECK_POSTGRES_BIN_DIR", empty.path())
         .env("QUARTERDECK_EMBEDDED_DB_DIR", empty.path().join("db"))
+        .env(
+            "QUARTERDECK_CONNECTION_KEY_FILE",
+            empty.path().join("connection-key"),
+        )
         .env("QUARTERDECK_LISTEN", "127.0.0.1:0")
         .output()
         .unwrap();

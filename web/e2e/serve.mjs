@@ -3,6 +3,9 @@
 // real quarterdeck-api serving web/dist (or QD_WEB_DIR) on it, and the
 // operator's health check engine (for Run Now).
 import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const { DATABASE_URL, QD_E2E_DB, QD_E2E_PORT } = process.env;
@@ -21,11 +24,15 @@ execFileSync(seedBin, ['--database-url', DATABASE_URL, 'create-database', JSON.s
 
 const url = new URL(DATABASE_URL);
 url.pathname = `/${QD_E2E_DB}`;
+// Both binaries share a connection key file of their own, never one in the tree.
+const keyDir = mkdtempSync(join(tmpdir(), 'quarterdeck-e2e-'));
+const QUARTERDECK_CONNECTION_KEY_FILE = join(keyDir, 'connection-key');
 const child = spawn(bin, [], {
   stdio: 'inherit',
   env: {
     ...process.env,
     DATABASE_URL: url.toString(),
+    QUARTERDECK_CONNECTION_KEY_FILE,
     QUARTERDECK_LISTEN: `127.0.0.1:${QD_E2E_PORT}`,
     QUARTERDECK_PUBLIC_URL: `http://127.0.0.1:${QD_E2E_PORT}`,
     QUARTERDECK_ADMIN_PASSWORD: process.env.QD_E2E_ADMIN_PASSWORD ?? 'e2e-admin-password',
@@ -37,7 +44,12 @@ const child = spawn(bin, [], {
 });
 const engine = spawn(operatorBin, ['--engine-only', '--admin-listen', '127.0.0.1:0'], {
   stdio: 'inherit',
-  env: { ...process.env, DATABASE_URL: url.toString(), RUST_LOG: process.env.RUST_LOG ?? 'warn' },
+  env: {
+    ...process.env,
+    DATABASE_URL: url.toString(),
+    QUARTERDECK_CONNECTION_KEY_FILE,
+    RUST_LOG: process.env.RUST_LOG ?? 'warn',
+  },
 });
 for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM']))
   process.on(signal, () => {
@@ -46,5 +58,6 @@ for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM']))
   });
 child.on('exit', (code) => {
   engine.kill('SIGTERM');
+  rmSync(keyDir, { recursive: true, force: true });
   process.exit(code ?? 0);
 });
