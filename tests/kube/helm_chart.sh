@@ -12,9 +12,9 @@
 # 3. `helm install` into a fresh namespace: every object is accepted and stored
 #    (pods stay pending: the test cluster has no nodes), and the NOTES name the
 #    release. `helm upgrade` with the
-#    same values keeps the bundled PostgreSQL's generated password (the chart's
-#    `lookup` against the server); `helm uninstall` removes every object but
-#    that secret (helm.sh/resource-policy: keep).
+#    same values keeps the bundled PostgreSQL's generated password and the
+#    generated connection key (the chart's `lookup` against the server); `helm
+#    uninstall` removes every object but those secrets (helm.sh/resource-policy: keep).
 #
 # The ServiceMonitor CRD (from hack/lib/kube-harness.sh's cache) is installed
 # first, as value sets turn the ServiceMonitor on. Namespaces the value sets
@@ -136,13 +136,19 @@ for ((i = 0; i < ${#sets[@]}; i += 2)); do
   fi
 
   pg_secret=$("${kubectl[@]}" -n "$ns" get secret -l app.kubernetes.io/instance="$release",app.kubernetes.io/component=postgresql -o name)
-  if [[ -n $pg_secret ]]; then
-    password=$("${kubectl[@]}" -n "$ns" get "$pg_secret" -o jsonpath='{.data.password}')
-    if ! "${helm[@]}" upgrade "$release" "$chart" --namespace "$ns" "${flags[@]}" >"$tmp/upgrade.log" 2>&1; then
-      cat "$tmp/upgrade.log" >&2
-      fail "$label: helm upgrade with the same values"
-    elif [[ $("${kubectl[@]}" -n "$ns" get "$pg_secret" -o jsonpath='{.data.password}') != "$password" ]]; then
+  key_secret=$("${kubectl[@]}" -n "$ns" get secret -l app.kubernetes.io/instance="$release",app.kubernetes.io/component=connection-key -o name)
+  [[ -n $key_secret ]] || fail "$label: no connection key secret"
+  password=${pg_secret:+$("${kubectl[@]}" -n "$ns" get "$pg_secret" -o jsonpath='{.data.password}')}
+  key_file=$("${kubectl[@]}" -n "$ns" get "$key_secret" -o jsonpath='{.data.connection-key}')
+  if ! "${helm[@]}" upgrade "$release" "$chart" --namespace "$ns" "${flags[@]}" >"$tmp/upgrade.log" 2>&1; then
+    cat "$tmp/upgrade.log" >&2
+    fail "$label: helm upgrade with the same values"
+  else
+    if [[ -n $pg_secret && $("${kubectl[@]}" -n "$ns" get "$pg_secret" -o jsonpath='{.data.password}') != "$password" ]]; then
       fail "$label: helm upgrade generated a new PostgreSQL password"
+    fi
+    if [[ $("${kubectl[@]}" -n "$ns" get "$key_secret" -o jsonpath='{.data.connection-key}') != "$key_file" ]]; then
+      fail "$label: helm upgrade generated a new connection key"
     fi
   fi
 
@@ -152,11 +158,12 @@ for ((i = 0; i < ${#sets[@]}; i += 2)); do
     continue
   fi
   unset 'releases[-1]'
-  left=$("${kubectl[@]}" get -f "$tmp/manifest.yaml" -o name --ignore-not-found 2>/dev/null || true)
-  if [[ $left != "$pg_secret" ]]; then
-    fail "$label: helm uninstall left $(echo "$left" | tr '\n' ' ')(expected only the PostgreSQL secret${pg_secret:+ $pg_secret})"
+  left=$("${kubectl[@]}" get -f "$tmp/manifest.yaml" -o name --ignore-not-found 2>/dev/null | sort || true)
+  kept=$(printf '%s\n' $pg_secret $key_secret | sort)
+  if [[ $left != "$kept" ]]; then
+    fail "$label: helm uninstall left $(echo "$left" | tr '\n' ' ')(expected only the kept secrets $(echo "$kept" | tr '\n' ' '))"
   fi
-  echo "  $label: lint, strict server-side dry run, install ($objects objects), ${pg_secret:+upgrade, }uninstall" >&2
+  echo "  $label: lint, strict server-side dry run, install ($objects objects), upgrade, uninstall" >&2
 done
 
 if ((failures)); then
