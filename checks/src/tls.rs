@@ -1,16 +1,13 @@
 //! TLS client settings shared by the checks that connect over TLS, and reading
 //! a certificate's expiry.
 
-use std::sync::Arc;
-
 use chrono::{DateTime, NaiveDateTime, Utc};
+use quarterdeck_connections::tls;
 use quarterdeck_crds::common::EnvVar;
 use quarterdeck_crds::schema::JsonObject;
-use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
-use rustls::crypto::{WebPkiSupportedAlgorithms, ring};
+use rustls::pki_types::CertificateDer;
 use rustls::pki_types::pem::PemObject;
-use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
-use rustls::{ClientConfig, DigitallySignedStruct, RootCertStore, SignatureScheme};
+use rustls::{ClientConfig, RootCertStore};
 use serde_json::Value;
 
 use crate::error::CheckError;
@@ -52,80 +49,29 @@ impl TlsOptions {
     /// A rustls configuration using ring: no verification when `insecure`, only
     /// the given CA when there is one, the platform's roots otherwise.
     pub(crate) fn client_config(&self, alpn: &[&[u8]]) -> Result<ClientConfig, CheckError> {
-        let provider = Arc::new(ring::default_provider());
-        let builder = ClientConfig::builder_with_provider(Arc::clone(&provider))
-            .with_safe_default_protocol_versions()
-            .map_err(|e| CheckError::new(format!("TLS setup: {e}")))?;
-        let mut config = if self.insecure {
-            builder
-                .dangerous()
-                .with_custom_certificate_verifier(Arc::new(AcceptAnyCertificate(
-                    provider.signature_verification_algorithms,
-                )))
-                .with_no_client_auth()
-        } else if let Some(pem) = &self.ca {
-            let mut roots = RootCertStore::empty();
-            for cert in CertificateDer::pem_slice_iter(pem.as_bytes()) {
-                let cert = cert.map_err(|e| CheckError::new(format!("tlsConfig.ca: {e}")))?;
-                roots
-                    .add(cert)
-                    .map_err(|e| CheckError::new(format!("tlsConfig.ca: {e}")))?;
-            }
-            if roots.is_empty() {
-                return Err(CheckError::new("tlsConfig.ca holds no PEM certificate"));
-            }
-            builder.with_root_certificates(roots).with_no_client_auth()
-        } else {
-            let verifier = rustls_platform_verifier::Verifier::new(provider)
-                .map_err(|e| CheckError::new(format!("TLS setup: {e}")))?;
-            builder
-                .dangerous()
-                .with_custom_certificate_verifier(Arc::new(verifier))
-                .with_no_client_auth()
+        let config = match &self.ca {
+            Some(pem) if !self.insecure => tls::client_config_trusting(roots(pem)?),
+            _ => tls::client_config(self.insecure),
         };
+        let mut config = config.map_err(|e| CheckError::new(format!("TLS setup: {e}")))?;
         config.alpn_protocols = alpn.iter().map(|p| p.to_vec()).collect();
         Ok(config)
     }
 }
 
-/// Accepts any server certificate (`insecureSkipVerify`) but still checks the
-/// handshake signatures, so the peer holds the key of the certificate it sent.
-#[derive(Debug)]
-struct AcceptAnyCertificate(WebPkiSupportedAlgorithms);
-
-impl ServerCertVerifier for AcceptAnyCertificate {
-    fn verify_server_cert(
-        &self,
-        _end_entity: &CertificateDer<'_>,
-        _intermediates: &[CertificateDer<'_>],
-        _server_name: &ServerName<'_>,
-        _ocsp_response: &[u8],
-        _now: UnixTime,
-    ) -> Result<ServerCertVerified, rustls::Error> {
-        Ok(ServerCertVerified::assertion())
+/// The certificates of a `tlsConfig.ca` PEM bundle.
+fn roots(pem: &str) -> Result<RootCertStore, CheckError> {
+    let mut roots = RootCertStore::empty();
+    for cert in CertificateDer::pem_slice_iter(pem.as_bytes()) {
+        let cert = cert.map_err(|e| CheckError::new(format!("tlsConfig.ca: {e}")))?;
+        roots
+            .add(cert)
+            .map_err(|e| CheckError::new(format!("tlsConfig.ca: {e}")))?;
     }
-
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls12_signature(message, cert, dss, &self.0)
+    if roots.is_empty() {
+        return Err(CheckError::new("tlsConfig.ca holds no PEM certificate"));
     }
-
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls13_signature(message, cert, dss, &self.0)
-    }
-
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.0.supported_schemes()
-    }
+    Ok(roots)
 }
 
 /// `notAfter` of a DER certificate.

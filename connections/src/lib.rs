@@ -18,7 +18,7 @@ pub mod resolve;
 pub mod resolved;
 pub mod resp;
 pub mod sigv4;
-mod tls;
+pub mod tls;
 pub mod types;
 pub mod url;
 

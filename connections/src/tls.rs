@@ -1,16 +1,16 @@
 //! rustls client settings for talking to another system: the platform's
-//! trusted roots, or no certificate verification when the connection says
-//! `insecure_tls`.
+//! trusted roots, given roots, or no certificate verification when the
+//! connection says `insecure_tls`. The checks use them too.
 
 use std::sync::Arc;
 
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::crypto::{WebPkiSupportedAlgorithms, ring};
 use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
-use rustls::{ClientConfig, DigitallySignedStruct, SignatureScheme};
+use rustls::{ClientConfig, DigitallySignedStruct, RootCertStore, SignatureScheme};
 
 /// A client configuration using ring (no process-wide crypto provider).
-pub(crate) fn client_config(insecure: bool) -> Result<ClientConfig, rustls::Error> {
+pub fn client_config(insecure: bool) -> Result<ClientConfig, rustls::Error> {
     let provider = Arc::new(ring::default_provider());
     let builder = ClientConfig::builder_with_provider(Arc::clone(&provider))
         .with_safe_default_protocol_versions()?;
@@ -25,6 +25,16 @@ pub(crate) fn client_config(insecure: bool) -> Result<ClientConfig, rustls::Erro
         .dangerous()
         .with_custom_certificate_verifier(verifier)
         .with_no_client_auth())
+}
+
+/// A client configuration using ring that trusts only `roots`.
+pub fn client_config_trusting(roots: RootCertStore) -> Result<ClientConfig, rustls::Error> {
+    Ok(
+        ClientConfig::builder_with_provider(Arc::new(ring::default_provider()))
+            .with_safe_default_protocol_versions()?
+            .with_root_certificates(roots)
+            .with_no_client_auth(),
+    )
 }
 
 /// Accepts any server certificate but still checks the handshake signatures,

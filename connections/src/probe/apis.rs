@@ -1,17 +1,11 @@
 //! Cloud and SaaS APIs: one authenticated read each, answering who or what the
 //! credentials reach. Also the HTTP client every HTTP-speaking probe here uses.
 
-use std::sync::Arc;
-
 use reqwest::{Client, RequestBuilder, StatusCode};
-use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
-use rustls::crypto::{WebPkiSupportedAlgorithms, ring};
-use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
-use rustls::{ClientConfig, DigitallySignedStruct, SignatureScheme};
 use serde_json::Value;
 
 use super::{Context, ProbeError, Tried, within};
-use crate::Resolved;
+use crate::{Resolved, tls};
 
 /// The services whose address no connection holds. Production uses the
 /// defaults; tests point them at local servers.
@@ -261,21 +255,8 @@ fn text<'a>(value: &'a Value, key: &str) -> &'a str {
 /// An HTTP client over rustls with ring: the platform's roots, or no
 /// certificate verification when `insecure`.
 pub(super) fn client(insecure: bool) -> Result<Client, ProbeError> {
-    let provider = Arc::new(ring::default_provider());
-    let builder = ClientConfig::builder_with_provider(Arc::clone(&provider))
-        .with_safe_default_protocol_versions()
-        .map_err(|e| ProbeError::refused(format!("TLS setup: {e}")))?
-        .dangerous();
-    let config = if insecure {
-        builder.with_custom_certificate_verifier(Arc::new(AcceptAnyCertificate(
-            provider.signature_verification_algorithms,
-        )))
-    } else {
-        let verifier = rustls_platform_verifier::Verifier::new(provider)
-            .map_err(|e| ProbeError::refused(format!("TLS setup: {e}")))?;
-        builder.with_custom_certificate_verifier(Arc::new(verifier))
-    }
-    .with_no_client_auth();
+    let config =
+        tls::client_config(insecure).map_err(|e| ProbeError::refused(format!("TLS setup: {e}")))?;
     Client::builder()
         .tls_backend_preconfigured(config)
         .user_agent(concat!("quarterdeck/", env!("CARGO_PKG_VERSION")))
@@ -360,44 +341,4 @@ pub(super) fn chain(error: &dyn std::error::Error) -> String {
         source = cause.source();
     }
     message
-}
-
-/// Accepts any server certificate (`insecure_tls`) but still checks the
-/// handshake signatures, so the peer holds the key of the certificate it sent.
-#[derive(Debug)]
-struct AcceptAnyCertificate(WebPkiSupportedAlgorithms);
-
-impl ServerCertVerifier for AcceptAnyCertificate {
-    fn verify_server_cert(
-        &self,
-        _end_entity: &CertificateDer<'_>,
-        _intermediates: &[CertificateDer<'_>],
-        _server_name: &ServerName<'_>,
-        _ocsp_response: &[u8],
-        _now: UnixTime,
-    ) -> Result<ServerCertVerified, rustls::Error> {
-        Ok(ServerCertVerified::assertion())
-    }
-
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls12_signature(message, cert, dss, &self.0)
-    }
-
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls13_signature(message, cert, dss, &self.0)
-    }
-
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.0.supported_schemes()
-    }
 }
