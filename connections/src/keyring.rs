@@ -41,13 +41,11 @@ pub struct KeyArgs {
     pub connection_key: Option<String>,
 
     /// The file holding the connection keys, one per line, the current one
-    /// first. Created with a new key (mode 0600) when missing.
-    #[arg(
-        long = "connection-key-file",
-        env = "QUARTERDECK_CONNECTION_KEY_FILE",
-        default_value = ".quarterdeck/connection-key"
-    )]
-    pub connection_key_file: PathBuf,
+    /// first. Created with a new key (mode 0600) when missing. Default:
+    /// `connection-key` beside the embedded database's data directory
+    /// (`.quarterdeck/connection-key`).
+    #[arg(long = "connection-key-file", env = "QUARTERDECK_CONNECTION_KEY_FILE")]
+    pub connection_key_file: Option<PathBuf>,
 }
 
 impl fmt::Debug for KeyArgs {
@@ -63,13 +61,30 @@ impl fmt::Debug for KeyArgs {
 }
 
 impl KeyArgs {
+    /// These settings with the key file, when not given, beside the embedded
+    /// database's data directory `embedded_db_dir`.
+    pub fn beside(mut self, embedded_db_dir: &Path) -> Self {
+        if self.connection_key_file.is_none() {
+            let dir = embedded_db_dir.parent().unwrap_or(Path::new(""));
+            self.connection_key_file = Some(dir.join("connection-key"));
+        }
+        self
+    }
+
+    /// The key file this process reads (and creates when missing).
+    pub fn key_file(&self) -> PathBuf {
+        self.connection_key_file
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(".quarterdeck/connection-key"))
+    }
+
     /// The keyring: from `--connection-key` when given, else from the key
     /// file, which is created with a new key when it does not exist.
     pub fn load(&self) -> Result<Keyring, KeyError> {
         if let Some(keys) = self.connection_key.as_deref() {
             return Keyring::parse(keys, "--connection-key");
         }
-        let path = &self.connection_key_file;
+        let path = &self.key_file();
         match fs::read_to_string(path) {
             Ok(text) => Keyring::from_file(path, &text),
             Err(e) if e.kind() == io::ErrorKind::NotFound => create_key_file(path),

@@ -8,14 +8,14 @@ use quarterdeck_connections::keyring::{KeyArgs, KeyError, Keyring};
 fn from_file(path: &Path) -> KeyArgs {
     KeyArgs {
         connection_key: None,
-        connection_key_file: path.to_owned(),
+        connection_key_file: Some(path.to_owned()),
     }
 }
 
 fn from_flag(keys: &str) -> KeyArgs {
     KeyArgs {
         connection_key: Some(keys.to_owned()),
-        connection_key_file: "/nonexistent/never-read".into(),
+        connection_key_file: Some("/nonexistent/never-read".into()),
     }
 }
 

@@ -79,11 +79,14 @@ pub async fn run(
     out: &mut dyn Write,
 ) -> Result<(), RotateError> {
     let Command::RotateConnectionKey(args) = command;
-    let keys = &config.connection_keys;
+    let keys = &config
+        .connection_keys
+        .clone()
+        .beside(&config.database.embedded_db_dir);
     let by_flag = keys.connection_key.is_some();
-    if !by_flag && !keys.connection_key_file.exists() {
+    if !by_flag && !keys.key_file().exists() {
         return Err(RotateError::NoKeyFile {
-            path: keys.connection_key_file.clone(),
+            path: keys.key_file(),
         });
     }
     let keyring = keys.load()?;

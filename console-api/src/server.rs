@@ -27,7 +27,13 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
         .with_web_dir(&config.web_dir)
         .with_chart_repository_url(&config.chart_repository_url)
         .with_summary_cache(config.summary_cache_ttl)
-        .with_keyring(config.connection_keys.load()?)
+        .with_keyring(
+            config
+                .connection_keys
+                .clone()
+                .beside(&config.database.embedded_db_dir)
+                .load()?,
+        )
         .with_connection_test_timeout(config.connection_test_timeout);
     if config.kube_proxy.enabled {
         match KubeProxy::from_environment(&config.kube_proxy).await {

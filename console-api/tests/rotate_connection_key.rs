@@ -71,7 +71,7 @@ fn rotate(pool: &PgPool, envs: &[(&str, &str)], args: &[&str]) -> Output {
 fn key_file_keyring(path: &Path) -> Keyring {
     KeyArgs {
         connection_key: None,
-        connection_key_file: path.to_owned(),
+        connection_key_file: Some(path.to_owned()),
     }
     .load()
     .unwrap()

@@ -60,7 +60,13 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         None
     };
     let keyring = match engine_pool {
-        Some(_) => Some(config.connection_keys.load()?),
+        Some(_) => Some(
+            config
+                .connection_keys
+                .clone()
+                .beside(&config.database.embedded_db_dir)
+                .load()?,
+        ),
         None => None,
     };
     let engine = engine_pool.clone().zip(keyring).map(|(pool, keyring)| {
