@@ -1,9 +1,8 @@
-//! A [`Lookup`] reading Secret and ConfigMap keys and service account tokens from Kubernetes.
+//! A [`Lookup`] reading Secret and ConfigMap keys and service account tokens
+//! from Kubernetes, the way connections' references are read.
 
-use k8s_openapi::api::authentication::v1::{TokenRequest, TokenRequestSpec};
-use k8s_openapi::api::core::v1::{ConfigMap, Secret, ServiceAccount};
-use kube::api::{Api, PostParams};
-use quarterdeck_crds::common::{EnvVar, KeySelector};
+use quarterdeck_connections::resolve::{self, Reference};
+use quarterdeck_crds::common::EnvVar;
 
 use crate::lookup::{BoxFuture, Connection, Lookup, LookupError, Source, key_name, source};
 
@@ -20,80 +19,8 @@ impl KubeLookup {
         Self { client }
     }
 
-    async fn secret(&self, namespace: &str, key: &KeySelector) -> Result<String, LookupError> {
-        let name = key_name("secret", key)?;
-        let api: Api<Secret> = Api::namespaced(self.client.clone(), namespace);
-        let secret = api
-            .get_opt(name)
-            .await?
-            .ok_or_else(|| LookupError::NotFound {
-                kind: "secret",
-                namespace: namespace.to_owned(),
-                name: name.to_owned(),
-            })?;
-        let missing = || LookupError::MissingKey {
-            kind: "secret",
-            namespace: namespace.to_owned(),
-            name: name.to_owned(),
-            key: key.key.clone(),
-        };
-        if let Some(bytes) = secret.data.as_ref().and_then(|d| d.get(&key.key)) {
-            return String::from_utf8(bytes.0.clone()).map_err(|_| {
-                LookupError::Invalid(format!(
-                    "secret {namespace}/{name} key {:?} is not UTF-8",
-                    key.key
-                ))
-            });
-        }
-        secret
-            .string_data
-            .as_ref()
-            .and_then(|d| d.get(&key.key))
-            .cloned()
-            .ok_or_else(missing)
-    }
-
-    async fn config_map(&self, namespace: &str, key: &KeySelector) -> Result<String, LookupError> {
-        let name = key_name("configmap", key)?;
-        let api: Api<ConfigMap> = Api::namespaced(self.client.clone(), namespace);
-        let map = api
-            .get_opt(name)
-            .await?
-            .ok_or_else(|| LookupError::NotFound {
-                kind: "configmap",
-                namespace: namespace.to_owned(),
-                name: name.to_owned(),
-            })?;
-        map.data
-            .as_ref()
-            .and_then(|d| d.get(&key.key))
-            .cloned()
-            .ok_or_else(|| LookupError::MissingKey {
-                kind: "configmap",
-                namespace: namespace.to_owned(),
-                name: name.to_owned(),
-                key: key.key.clone(),
-            })
-    }
-
-    async fn token(&self, namespace: &str, account: &str) -> Result<String, LookupError> {
-        let api: Api<ServiceAccount> = Api::namespaced(self.client.clone(), namespace);
-        let request = TokenRequest {
-            spec: Some(TokenRequestSpec::default()),
-            ..TokenRequest::default()
-        };
-        let answer = api
-            .create_token_request(account, &PostParams::default(), &request)
-            .await?;
-        answer
-            .status
-            .and_then(|s| s.token)
-            .filter(|t| !t.is_empty())
-            .ok_or_else(|| {
-                LookupError::Invalid(format!(
-                    "no token issued for service account {namespace}/{account}"
-                ))
-            })
+    async fn read(&self, namespace: &str, reference: Reference<'_>) -> Result<String, LookupError> {
+        Ok(resolve::read(&self.client, namespace, &reference).await?)
     }
 }
 
@@ -104,13 +31,20 @@ impl Lookup for KubeLookup {
         var: &'a EnvVar,
     ) -> BoxFuture<'a, Result<String, LookupError>> {
         Box::pin(async move {
-            match source(var)? {
-                Source::Literal(value) => Ok(value.to_owned()),
-                Source::Secret(key) => self.secret(namespace, key).await,
-                Source::ConfigMap(key) => self.config_map(namespace, key).await,
-                Source::ServiceAccount(account) => self.token(namespace, account).await,
-                Source::Helm => Err(LookupError::Unsupported("helmRef".into())),
-            }
+            let reference = match source(var)? {
+                Source::Literal(value) => return Ok(value.to_owned()),
+                Source::Secret(key) => Reference::Secret {
+                    name: key_name("secret", key)?,
+                    key: &key.key,
+                },
+                Source::ConfigMap(key) => Reference::ConfigMap {
+                    name: key_name("configmap", key)?,
+                    key: &key.key,
+                },
+                Source::ServiceAccount(account) => Reference::ServiceAccount { name: account },
+                Source::Helm => return Err(LookupError::Unsupported("helmRef".into())),
+            };
+            self.read(namespace, reference).await
         })
     }
 

@@ -3,6 +3,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
+use quarterdeck_connections::resolve::Cause;
 use quarterdeck_crds::common::{EnvVar, KeySelector};
 
 pub use futures::future::BoxFuture;
@@ -49,25 +50,14 @@ impl fmt::Debug for Connection {
 
 #[derive(Debug, thiserror::Error)]
 pub enum LookupError {
-    #[error("{kind} {namespace}/{name} not found")]
-    NotFound {
-        kind: &'static str,
-        namespace: String,
-        name: String,
-    },
-    #[error("{kind} {namespace}/{name} has no key {key:?}")]
-    MissingKey {
-        kind: &'static str,
-        namespace: String,
-        name: String,
-        key: String,
-    },
+    /// A Secret, ConfigMap or connection that does not exist, a missing key, or
+    /// a failed Kubernetes read, as the connections' resolution words them.
+    #[error(transparent)]
+    Read(#[from] Cause),
     #[error("{0} is not supported by this lookup")]
     Unsupported(String),
     #[error("{0}")]
     Invalid(String),
-    #[error("kubernetes API error: {0}")]
-    Kube(#[from] kube::Error),
 }
 
 /// The source an `EnvVar` names, for implementations to dispatch on.
@@ -158,11 +148,14 @@ impl StaticLookup {
         let name = key_name(kind, key)?;
         map.get(&(namespace.to_owned(), name.to_owned(), key.key.clone()))
             .cloned()
-            .ok_or_else(|| LookupError::MissingKey {
-                kind,
-                namespace: namespace.to_owned(),
-                name: name.to_owned(),
-                key: key.key.clone(),
+            .ok_or_else(|| {
+                Cause::MissingKey {
+                    kind,
+                    namespace: namespace.to_owned(),
+                    name: name.to_owned(),
+                    key: key.key.clone(),
+                }
+                .into()
             })
     }
 }
@@ -193,10 +186,13 @@ impl Lookup for StaticLookup {
             .connections
             .get(&(namespace.to_owned(), name.to_owned()))
             .cloned()
-            .ok_or_else(|| LookupError::NotFound {
-                kind: "connection",
-                namespace: namespace.to_owned(),
-                name: name.to_owned(),
+            .ok_or_else(|| {
+                Cause::NotFound {
+                    kind: "connection",
+                    namespace: namespace.to_owned(),
+                    name: name.to_owned(),
+                }
+                .into()
             });
         Box::pin(std::future::ready(found))
     }

@@ -2,6 +2,7 @@
 
 use std::sync::{Arc, Mutex, PoisonError};
 
+use quarterdeck_connections::resolve::Cause;
 use quarterdeck_crds::canary::ConnectionRef;
 use quarterdeck_crds::common::EnvVar;
 use serde_json::Value;
@@ -174,7 +175,9 @@ impl Resolver {
     /// `optional` and the object or the key does not exist.
     async fn resolve(&self, var: &EnvVar) -> Result<String, CheckError> {
         match self.lookup.env_var(&self.namespace, var).await {
-            Err(LookupError::NotFound { .. } | LookupError::MissingKey { .. }) if optional(var) => {
+            Err(LookupError::Read(Cause::NotFound { .. } | Cause::MissingKey { .. }))
+                if optional(var) =>
+            {
                 Ok(String::new())
             }
             found => Ok(found?),

@@ -12,24 +12,11 @@ use k8s_openapi::api::core::v1::{ConfigMap, Secret, ServiceAccount};
 use kube::api::{Api, PostParams};
 
 use crate::Resolved;
+use crate::form::StoredFields;
 use crate::keyring::{KeyError, Keyring};
 
 /// How long one read from the Kubernetes API may take.
 const KUBE_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// A connection as its row stores it: each text value is plain text, an
-/// encrypted value (`enc:v1:...`) or a reference (`secret://name/key`,
-/// `configmap://name/key`, `serviceaccount://name`, `helm://name/key`).
-/// Properties hold booleans and numbers as strings.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Stored {
-    pub url: Option<String>,
-    pub username: Option<String>,
-    pub password: Option<String>,
-    pub certificate: Option<String>,
-    pub insecure_tls: bool,
-    pub properties: BTreeMap<String, String>,
-}
 
 /// A value that could not be resolved. Names the connection and the field,
 /// never the value.
@@ -118,12 +105,15 @@ pub fn reference(stored: &str) -> Option<Reference<'_>> {
 }
 
 /// Every value of the connection `namespace/name` of type `kind` in plain
-/// text. References are read in `namespace`.
+/// text. Each stored text value is plain text, an encrypted value
+/// (`enc:v1:...`) or a reference (`secret://name/key`, `configmap://name/key`,
+/// `serviceaccount://name`, `helm://name/key`); references are read in
+/// `namespace`.
 pub async fn resolve(
     kind: &str,
     namespace: &str,
     name: &str,
-    stored: &Stored,
+    stored: &StoredFields,
     keyring: &Keyring,
     kube: Option<&kube::Client>,
 ) -> Result<Resolved, ResolveError> {

@@ -6,11 +6,12 @@ use std::collections::BTreeMap;
 use std::env;
 use std::process::Command;
 
+use quarterdeck_connections::form::StoredFields;
 use quarterdeck_connections::keyring::Keyring;
-use quarterdeck_connections::resolve::{Cause, Stored, resolve};
+use quarterdeck_connections::resolve::{Cause, resolve};
 
-fn stored(keyring: &Keyring) -> Stored {
-    Stored {
+fn stored(keyring: &Keyring) -> StoredFields {
+    StoredFields {
         url: Some("postgres://db.example:5432/app".into()),
         username: Some("app".into()),
         password: Some(keyring.encrypt("hunter2")),

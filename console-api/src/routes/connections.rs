@@ -380,15 +380,7 @@ fn values_of(fields: StoredFields) -> Values {
 /// Resolves and tries `connection`; the other side's answer, or why it failed.
 async fn try_connection(state: &AppState, connection: &Connection) -> Result<String, String> {
     let summary = &connection.summary;
-    let fields = fields_of(&connection.values);
-    let stored = resolve::Stored {
-        url: fields.url,
-        username: fields.username,
-        password: fields.password,
-        certificate: fields.certificate,
-        insecure_tls: fields.insecure_tls,
-        properties: fields.properties,
-    };
+    let stored = fields_of(&connection.values);
     let kube = state.kube_client();
     let resolved = resolve::resolve(
         &summary.kind,

@@ -4,8 +4,9 @@
 //! resolved by `quarterdeck_connections::resolve`.
 
 use quarterdeck_checks::{BoxFuture, Connection, KubeLookup, Lookup, LookupError};
+use quarterdeck_connections::form::StoredFields;
 use quarterdeck_connections::keyring::Keyring;
-use quarterdeck_connections::resolve::{Stored, resolve};
+use quarterdeck_connections::resolve::{Cause, resolve};
 use quarterdeck_crds::common::EnvVar;
 use quarterdeck_store::connections;
 use sqlx::PgPool;
@@ -49,7 +50,7 @@ impl DbLookup {
         let stored = connections::find(&self.pool, namespace, name)
             .await
             .map_err(|e| LookupError::Invalid(format!("connection {namespace}/{name}: {e}")))?
-            .ok_or_else(|| LookupError::NotFound {
+            .ok_or_else(|| Cause::NotFound {
                 kind: "connection",
                 namespace: namespace.to_owned(),
                 name: name.to_owned(),
@@ -69,12 +70,12 @@ impl DbLookup {
                     .collect()
             })
             .unwrap_or_default();
-        let fields = Stored {
+        let fields = StoredFields {
             url: stored.url,
             username: stored.username,
             password: stored.password,
             properties,
-            ..Stored::default()
+            ..StoredFields::default()
         };
         // Checks read no type-specific fields from the connection, so its type is not needed here.
         let resolved = resolve(
