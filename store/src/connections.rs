@@ -146,21 +146,12 @@ pub async fn lock(tx: &mut PgConnection, id: Uuid) -> Result<Option<Connection>,
 
 /// Creates a console connection by `by`; its id.
 pub async fn insert(tx: &mut PgConnection, write: &Write<'_>, by: Uuid) -> Result<Uuid, Error> {
-    let v = write.values;
-    sqlx::query_scalar(
+    bind(
         "INSERT INTO connections (name, namespace, type, url, username, password, certificate, \
          insecure_tls, properties, source, created_by) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'UI', $10) RETURNING id",
+        write,
     )
-    .bind(write.name)
-    .bind(write.namespace)
-    .bind(write.kind)
-    .bind(&v.url)
-    .bind(&v.username)
-    .bind(&v.password)
-    .bind(&v.certificate)
-    .bind(v.insecure_tls)
-    .bind(&v.properties)
     .bind(by)
     .fetch_one(tx)
     .await
@@ -169,26 +160,35 @@ pub async fn insert(tx: &mut PgConnection, write: &Write<'_>, by: Uuid) -> Resul
 
 /// Replaces the values of connection `id`; callers lock it and check its source first.
 pub async fn update(tx: &mut PgConnection, id: Uuid, write: &Write<'_>) -> Result<(), Error> {
-    let v = write.values;
-    sqlx::query(
-        "UPDATE connections SET name = $2, namespace = $3, type = $4, url = $5, username = $6, \
-         password = $7, certificate = $8, insecure_tls = $9, properties = $10 \
-         WHERE id = $1 AND deleted_at IS NULL",
+    bind(
+        "UPDATE connections SET name = $1, namespace = $2, type = $3, url = $4, username = $5, \
+         password = $6, certificate = $7, insecure_tls = $8, properties = $9 \
+         WHERE id = $10 AND deleted_at IS NULL RETURNING id",
+        write,
     )
     .bind(id)
-    .bind(write.name)
-    .bind(write.namespace)
-    .bind(write.kind)
-    .bind(&v.url)
-    .bind(&v.username)
-    .bind(&v.password)
-    .bind(&v.certificate)
-    .bind(v.insecure_tls)
-    .bind(&v.properties)
-    .execute(tx)
+    .fetch_optional(tx)
     .await
     .map_err(|e| duplicate(e, write))?;
     Ok(())
+}
+
+/// `sql` answering an id, with `write` bound to `$1`..`$9`.
+fn bind<'q>(
+    sql: &'static str,
+    write: &'q Write<'q>,
+) -> sqlx::query::QueryScalar<'q, sqlx::Postgres, Uuid, sqlx::postgres::PgArguments> {
+    let v = write.values;
+    sqlx::query_scalar(sql)
+        .bind(write.name)
+        .bind(write.namespace)
+        .bind(write.kind)
+        .bind(&v.url)
+        .bind(&v.username)
+        .bind(&v.password)
+        .bind(&v.certificate)
+        .bind(v.insecure_tls)
+        .bind(&v.properties)
 }
 
 /// Marks connection `id` deleted; callers lock it and check its source first.
