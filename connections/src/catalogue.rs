@@ -77,6 +77,8 @@ pub struct Field {
     pub help: Option<&'static str>,
     /// A secret holding several lines (a kubeconfig, a private key), shown as a text area.
     pub multiline: bool,
+    /// The smallest and largest value of a number.
+    pub bounds: Option<(i64, i64)>,
 }
 
 impl Field {
@@ -96,6 +98,7 @@ pub const NOT_A_NUMBER: &str = "This field must be a number";
 /// required, `Option`s and `bool` are not.
 pub trait FromField: Sized + Default {
     const REQUIRED: bool;
+    const BOUNDS: Option<(i64, i64)> = None;
     fn from_field(field: &Field, raw: Option<&str>) -> Result<Self, String>;
 }
 
@@ -138,6 +141,7 @@ impl FromField for bool {
 /// A port: a whole number from 1 to 65535.
 impl FromField for u16 {
     const REQUIRED: bool = true;
+    const BOUNDS: Option<(i64, i64)> = Some((1, u16::MAX as i64));
     fn from_field(field: &Field, raw: Option<&str>) -> Result<Self, String> {
         let value = whole_number(raw)?;
         u16::try_from(value)
@@ -150,6 +154,7 @@ impl FromField for u16 {
 /// A count or index: a whole number, 0 or more.
 impl FromField for u32 {
     const REQUIRED: bool = true;
+    const BOUNDS: Option<(i64, i64)> = Some((0, u32::MAX as i64));
     fn from_field(field: &Field, raw: Option<&str>) -> Result<Self, String> {
         let value = whole_number(raw)?;
         u32::try_from(value)
@@ -164,6 +169,7 @@ fn whole_number(raw: Option<&str>) -> Result<i64, String> {
 
 impl<T: FromField> FromField for Option<T> {
     const REQUIRED: bool = false;
+    const BOUNDS: Option<(i64, i64)> = T::BOUNDS;
     fn from_field(field: &Field, raw: Option<&str>) -> Result<Self, String> {
         match present(raw) {
             None => Ok(None),

@@ -16,8 +16,9 @@ use crate::types::Values;
 /// The namespace of a connection saved without one.
 pub const DEFAULT_NAMESPACE: &str = "default";
 
-/// `POST /api/connections` and `PUT /api/connections/{id}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+/// `POST /api/connections` and `PUT /api/connections/{id}`; its schema in
+/// the API document comes from the catalogue (`schema`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ConnectionInput {
     #[serde(default)]
@@ -38,7 +39,7 @@ fn default_namespace() -> String {
 
 /// A field's value: typed in, or (secret fields only) read from a key of a
 /// Secret or ConfigMap in the connection's namespace.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum FieldInput {
     #[serde(rename = "value")]
     Value(Scalar),
@@ -47,12 +48,43 @@ pub enum FieldInput {
 }
 
 /// A plain value. Numbers are whole.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(untagged)]
 pub enum Scalar {
     Boolean(bool),
     Integer(i64),
     Text(String),
+}
+
+/// A whole number may come written as a float (`1.0`, `1e3`): JSON Schema's
+/// `integer` includes those, and so does the API document.
+impl<'de> Deserialize<'de> for Scalar {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged, expecting = "a string, a whole number or a boolean")]
+        enum Wire {
+            Boolean(bool),
+            Integer(i64),
+            Float(f64),
+            Text(String),
+        }
+        // 2^63 is exact as a float. Below -2^63 an integer arrives rounded
+        // to -2^63 (a float), so that bound is exclusive too.
+        const LIMIT: f64 = 9_223_372_036_854_775_808.0;
+        Ok(match Wire::deserialize(deserializer)? {
+            Wire::Boolean(b) => Self::Boolean(b),
+            Wire::Integer(n) => Self::Integer(n),
+            Wire::Float(f) if f.fract() == 0.0 && f > -LIMIT && f < LIMIT => {
+                Self::Integer(f as i64)
+            }
+            Wire::Float(_) => {
+                return Err(serde::de::Error::custom(
+                    "expected a whole number from -2^63 to 2^63-1",
+                ));
+            }
+            Wire::Text(t) => Self::Text(t),
+        })
+    }
 }
 
 impl Scalar {

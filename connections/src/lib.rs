@@ -6,7 +6,8 @@
 //! - `keyring`: the keys that encrypt secret values at rest.
 //! - `resolve`: from a stored connection to a `Resolved` one.
 //! - `catalogue`, `types`, `form`, `url`: the connection types, their
-//!   fields and forms, validation at save, composite notification URLs.
+//!   fields and forms, validation at save, composite notification URLs;
+//!   `schema`, the form's request in the API document.
 //! - `notify`: sends a message through a notification connection.
 
 pub mod catalogue;
@@ -17,6 +18,7 @@ pub mod probe;
 pub mod resolve;
 pub mod resolved;
 pub mod resp;
+pub mod schema;
 pub mod sigv4;
 pub mod tls;
 pub mod types;

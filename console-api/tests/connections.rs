@@ -531,3 +531,29 @@ async fn testing_connects_for_real_and_names_what_failed(pool: PgPool) {
         .await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn a_connection_keeps_its_type(pool: PgPool) {
+    let api = start(&pool, Duration::from_secs(5)).await;
+    let admin = api.signed_in("admin@x", PASSWORD).await;
+    let hook = create(
+        &api,
+        &admin,
+        json!({"name": "hook", "type": "generic_webhook", "fields": {"url": {"value": "https://x"}}}),
+    )
+    .await;
+    let path = format!("/api/connections/{}", hook["id"].as_str().unwrap());
+    let (status, body) = api
+        .call(
+            &admin,
+            Method::PUT,
+            &path,
+            Some(json!({"name": "hook", "type": "zulip_chat", "fields": {"host": {"value": "z"}}})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert_eq!(
+        body["message"],
+        "connection default/hook is of type generic_webhook: a connection's type cannot change"
+    );
+}

@@ -48,6 +48,7 @@ macro_rules! field {
             options: &[$($($option),*)?],
             help: opt!($($help)?),
             multiline: matches!(opt!($($multiline)?), Some(true)),
+            bounds: <$ty as FromField>::BOUNDS,
         }
     };
 }

@@ -17,6 +17,7 @@ use axum::extract::{RawQuery, State};
 use axum::http::StatusCode;
 use quarterdeck_connections::catalogue::ConnectionType;
 use quarterdeck_connections::form::{self, ConnectionInput, StoredFields};
+use quarterdeck_connections::schema::ConnectionUpdate;
 use quarterdeck_connections::{probe, resolve};
 use quarterdeck_store::connections::{self, Connection, Summary, Values, Write};
 use quarterdeck_store::source::Source;
@@ -51,7 +52,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 }
 
 /// Every connection, without values.
-#[utoipa::path(get, path = "/api/connections", tag = "connections",
+#[utoipa::path(get, path = "/api/connections", tag = "connections", operation_id = "list_connections",
     responses(
         (status = 200, body = Vec<ConnectionSummary>),
         (status = 401, body = ErrorBody),
@@ -69,7 +70,7 @@ pub(crate) async fn list(
 }
 
 /// One connection and its fields; secret values only say whether one is set.
-#[utoipa::path(get, path = "/api/connections/{id}", tag = "connections",
+#[utoipa::path(get, path = "/api/connections/{id}", tag = "connections", operation_id = "get_connection",
     params(("id" = Uuid, Path, description = "The connection id")),
     responses(
         (status = 200, body = ConnectionView),
@@ -91,7 +92,7 @@ pub(crate) async fn get_one(
 }
 
 /// Creates a connection in the console.
-#[utoipa::path(post, path = "/api/connections", tag = "connections",
+#[utoipa::path(post, path = "/api/connections", tag = "connections", operation_id = "create_connection",
     request_body = ConnectionInput,
     responses(
         (status = 201, body = ConnectionView),
@@ -119,16 +120,16 @@ pub(crate) async fn create(
 
 /// Replaces a console connection's fields; a secret field left out keeps
 /// its stored value.
-#[utoipa::path(put, path = "/api/connections/{id}", tag = "connections",
+#[utoipa::path(put, path = "/api/connections/{id}", tag = "connections", operation_id = "update_connection",
     params(("id" = Uuid, Path, description = "The connection id")),
-    request_body = ConnectionInput,
+    request_body = ConnectionUpdate,
     responses(
         (status = 200, body = ConnectionView),
         (status = 400, description = "A malformed body or id, or fields the type refuses, each under `fields` with its message", body = ErrorBody),
         (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody),
-        (status = 409, description = "The connection comes from elsewhere than the console (read-only), or another has that namespace and name", body = ErrorBody)))]
+        (status = 409, description = "The connection comes from elsewhere than the console (read-only), is of another type (a type cannot change), or another has that namespace and name", body = ErrorBody)))]
 #[tracing::instrument(skip_all, fields(person = %caller.person.id, connection = %id, namespace = %body.namespace, name = %body.name))]
 pub(crate) async fn update(
     State(state): State<AppState>,
@@ -139,6 +140,16 @@ pub(crate) async fn update(
     caller.require(RESOURCE, Action::Update)?;
     let mut tx = state.db.begin().await?;
     let stored = editable(&mut tx, id).await?;
+    // Secrets left out are kept from the stored row, which only a row of
+    // the same type has.
+    if let Some(kind) = ConnectionType::from_id(body.kind.trim())
+        && kind.id() != stored.summary.kind
+    {
+        return Err(ApiError::Conflict(format!(
+            "connection {}/{} is of type {}: a connection's type cannot change",
+            stored.summary.namespace, stored.summary.name, stored.summary.kind
+        )));
+    }
     let (kind, values) = validate(&state, &body, Some(&stored))?;
     connections::update(&mut tx, id, &write(&body, kind, &values)).await?;
     let saved = connections::get(&mut *tx, id)
@@ -150,7 +161,7 @@ pub(crate) async fn update(
 }
 
 /// Deletes a console connection.
-#[utoipa::path(delete, path = "/api/connections/{id}", tag = "connections",
+#[utoipa::path(delete, path = "/api/connections/{id}", tag = "connections", operation_id = "delete_connection",
     params(("id" = Uuid, Path, description = "The connection id")),
     responses(
         (status = 204, description = "Deleted"),
@@ -176,7 +187,7 @@ pub(crate) async fn remove(
 
 /// Tries a connection for real: connects, signs in, or sends a test
 /// message, and answers what the other side said.
-#[utoipa::path(post, path = "/api/connection/test/{id}", tag = "connections",
+#[utoipa::path(post, path = "/api/connection/test/{id}", tag = "connections", operation_id = "test_connection",
     params(("id" = Uuid, Path, description = "The connection id")),
     responses(
         (status = 200, description = "Tried: `ok` and what the other side said, or the step that failed or timed out", body = TestResult),
@@ -220,7 +231,7 @@ pub(crate) async fn test(
 
 /// The names of connections, for pickers: anyone who writes checks,
 /// scrapers, playbooks or notifications.
-#[utoipa::path(get, path = "/api/connections/options", tag = "connections",
+#[utoipa::path(get, path = "/api/connections/options", tag = "connections", operation_id = "connection_options",
     params(("type" = inline(Option<Vec<ConnectionTypeId>>), Query, style = Form, explode,
         description = "Only connections of these types (repeat the parameter); all types when absent")),
     responses(

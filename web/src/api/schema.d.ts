@@ -312,7 +312,7 @@ export interface paths {
          * Tries a connection for real: connects, signs in, or sends a test
          *     message, and answers what the other side said.
          */
-        post: operations["test"];
+        post: operations["test_connection"];
         delete?: never;
         options?: never;
         head?: never;
@@ -327,10 +327,10 @@ export interface paths {
             cookie?: never;
         };
         /** Every connection, without values. */
-        get: operations["list"];
+        get: operations["list_connections"];
         put?: never;
         /** Creates a connection in the console. */
-        post: operations["create"];
+        post: operations["create_connection"];
         delete?: never;
         options?: never;
         head?: never;
@@ -348,7 +348,7 @@ export interface paths {
          * The names of connections, for pickers: anyone who writes checks,
          *     scrapers, playbooks or notifications.
          */
-        get: operations["choices"];
+        get: operations["connection_options"];
         put?: never;
         post?: never;
         delete?: never;
@@ -365,15 +365,15 @@ export interface paths {
             cookie?: never;
         };
         /** One connection and its fields; secret values only say whether one is set. */
-        get: operations["get_one"];
+        get: operations["get_connection"];
         /**
          * Replaces a console connection's fields; a secret field left out keeps
          *     its stored value.
          */
-        put: operations["update"];
+        put: operations["update_connection"];
         post?: never;
         /** Deletes a console connection. */
-        delete: operations["remove"];
+        delete: operations["delete_connection"];
         options?: never;
         head?: never;
         patch?: never;
@@ -632,6 +632,10 @@ export interface components {
          * @enum {string}
          */
         Action: "read" | "create" | "update" | "delete" | "run";
+        /** @description true or false; left empty (false) when blank. */
+        BooleanValue: {
+            value: boolean | string;
+        };
         /** @description A check's uptime and latency over a range, and its runs bucketed for a chart. */
         CheckMetrics: {
             latency: components["schemas"]["Latency"];
@@ -686,17 +690,849 @@ export interface components {
             ref: string;
             type: string;
         };
-        /** @description `POST /api/connections` and `PUT /api/connections/{id}`. */
+        /** @description `POST /api/connections`: a connection of one of the types, with that type's fields. */
         ConnectionInput: {
-            /** @description By field key; on an update a secret field left out keeps its stored value. */
-            fields?: {
-                [key: string]: components["schemas"]["FieldInput"];
+            /** @description The type's fields by key. */
+            fields: {
+                /** Model */
+                model?: components["schemas"]["TextValue"];
+                /** API Key */
+                password: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** Base URL */
+                url?: components["schemas"]["TextValue"];
             };
-            name?: string;
-            namespace?: string;
-            /** @description The type's id, such as `postgres` or `slack`. */
-            type?: string;
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "anthropic";
+        } | {
+            /** @description The type's fields by key. */
+            fields?: {
+                /** Insecure TLS */
+                insecureTls?: components["schemas"]["BooleanValue"];
+                /** Secret Key */
+                password?: components["schemas"]["SecretValue"] | components["schemas"]["SecretReference"];
+                /** Profile */
+                profile?: components["schemas"]["TextValue"];
+                /** Region */
+                region?: components["schemas"]["TextValue"];
+                /** Endpoint */
+                url?: components["schemas"]["TextValue"];
+                /** Access Key */
+                username?: components["schemas"]["SecretValue"] | components["schemas"]["SecretReference"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "aws";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Client Secret */
+                password: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** Tenant ID */
+                tenantId: components["schemas"]["FilledTextValue"];
+                /** Client ID */
+                username: components["schemas"]["FilledTextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "azure";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Organization */
+                organization: components["schemas"]["FilledTextValue"];
+                /** Personal Access Token */
+                password: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "azure_devops";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Token */
+                password: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** Webhook ID */
+                webhookId: components["schemas"]["FilledTextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "discord";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** API Key */
+                password: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** Scheme */
+                scheme?: {
+                    value: string;
+                };
+                /** Host */
+                url: components["schemas"]["FilledTextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "dynatrace";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Insecure TLS */
+                insecureTls?: components["schemas"]["BooleanValue"];
+                /** Password */
+                password: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** URL */
+                url: components["schemas"]["FilledTextValue"];
+                /** Username */
+                username: components["schemas"]["FilledTextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "elasticsearch";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** SMTP Auth Method */
+                auth?: {
+                    value: string;
+                };
+                /** Encryption Method */
+                encryption?: {
+                    value: string;
+                };
+                /** From Address */
+                from: components["schemas"]["FilledTextValue"];
+                /** From Name */
+                fromName: components["schemas"]["FilledTextValue"];
+                /** Host */
+                host: components["schemas"]["FilledTextValue"];
+                /** Insecure TLS */
+                insecureTls?: components["schemas"]["BooleanValue"];
+                /** Password */
+                password?: components["schemas"]["SecretValue"] | components["schemas"]["SecretReference"];
+                /** Port */
+                port?: {
+                    value: number | string;
+                };
+                /** Username */
+                username?: components["schemas"]["TextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "email";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Path */
+                url: components["schemas"]["FilledTextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "folder";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Content Type */
+                contentType?: components["schemas"]["TextValue"];
+                /** Insecure TLS */
+                insecureTls?: components["schemas"]["BooleanValue"];
+                /** Message Key */
+                messageKey?: components["schemas"]["TextValue"];
+                /** Request Method */
+                method?: {
+                    value: string;
+                };
+                /** Title Key */
+                titleKey?: components["schemas"]["TextValue"];
+                /** URL */
+                url: components["schemas"]["FilledTextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "generic_webhook";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Authentication */
+                auth?: {
+                    value: string;
+                };
+                /** SSH Private Key */
+                certificate?: components["schemas"]["SecretValue"] | components["schemas"]["SecretReference"];
+                /** Password */
+                password?: components["schemas"]["SecretValue"] | components["schemas"]["SecretReference"];
+                /** Ref */
+                ref?: components["schemas"]["TextValue"];
+                /** URL */
+                url: components["schemas"]["FilledTextValue"];
+                /** Username */
+                username?: components["schemas"]["TextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "git";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Personal Access Token */
+                password: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** API URL */
+                url?: components["schemas"]["TextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "github";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Personal Access Token */
+                password: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** API URL */
+                url?: components["schemas"]["TextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "gitlab";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Key */
+                key: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** Token */
+                password: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** Webhook Name */
+                webhookName: components["schemas"]["FilledTextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "google_chat";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Credentials */
+                certificate: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** Endpoint */
+                url: components["schemas"]["FilledTextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "google_cloud";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Credentials */
+                certificate: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** Endpoint */
+                url: components["schemas"]["FilledTextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "gcs";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Insecure TLS */
+                insecureTls?: components["schemas"]["BooleanValue"];
+                /** Password */
+                password: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** URL */
+                url: components["schemas"]["FilledTextValue"];
+                /** Username */
+                username: components["schemas"]["FilledTextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "http";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Webhook ID */
+                password: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "ifttt";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Port */
+                port?: {
+                    value: number | string;
+                };
+                /** Host */
+                url: components["schemas"]["FilledTextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "jmeter";
+        } | {
+            /** @description The type's fields by key. */
+            fields?: {
+                /** Kubeconfig */
+                certificate?: components["schemas"]["SecretValue"] | components["schemas"]["SecretReference"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "kubernetes";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Insecure TLS */
+                insecureTls?: components["schemas"]["BooleanValue"];
+                /** Password */
+                password: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** URL */
+                url: components["schemas"]["FilledTextValue"];
+                /** Username */
+                username: components["schemas"]["FilledTextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "ldap";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Host */
+                host: components["schemas"]["FilledTextValue"];
+                /** Insecure TLS */
+                insecureTls?: components["schemas"]["BooleanValue"];
+                /** Password or Access Token */
+                password: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** User */
+                username?: components["schemas"]["TextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "matrix";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Channel */
+                channel?: components["schemas"]["TextValue"];
+                /** Host */
+                host: components["schemas"]["FilledTextValue"];
+                /** Token */
+                password: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** Username */
+                username?: components["schemas"]["TextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "mattermost";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Alt ID */
+                altId: components["schemas"]["FilledTextValue"];
+                /** Group */
+                group?: components["schemas"]["TextValue"];
+                /** Group Owner */
+                groupOwner: components["schemas"]["FilledTextValue"];
+                /** Host */
+                host?: components["schemas"]["TextValue"];
+                /** Tenant */
+                tenant: components["schemas"]["FilledTextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "teams";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Insecure TLS */
+                insecureTls?: components["schemas"]["BooleanValue"];
+                /** Password */
+                password: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** URL */
+                url: components["schemas"]["FilledTextValue"];
+                /** Username */
+                username: components["schemas"]["FilledTextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "mongo";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Password */
+                password: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** URL */
+                url: components["schemas"]["FilledTextValue"];
+                /** Username */
+                username: components["schemas"]["FilledTextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "mysql";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Host */
+                host?: components["schemas"]["TextValue"];
+                /** Insecure TLS */
+                insecureTls?: components["schemas"]["BooleanValue"];
+                /** Password */
+                password?: components["schemas"]["SecretValue"] | components["schemas"]["SecretReference"];
+                /** Topic */
+                topic: components["schemas"]["FilledTextValue"];
+                /** Username */
+                username?: components["schemas"]["TextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "ntfy";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Model */
+                model?: components["schemas"]["TextValue"];
+                /** API Key */
+                password: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** URL */
+                url: components["schemas"]["FilledTextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "ollama";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Model */
+                model?: components["schemas"]["TextValue"];
+                /** API Key */
+                password: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** URL */
+                url?: components["schemas"]["TextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "openai";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Host */
+                host?: components["schemas"]["TextValue"];
+                /** API Key */
+                password: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** Port */
+                port?: {
+                    value: number | string;
+                };
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "opsgenie";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Password */
+                password: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** URL */
+                url: components["schemas"]["FilledTextValue"];
+                /** Username */
+                username: components["schemas"]["FilledTextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "postgres";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Insecure TLS */
+                insecureTls?: components["schemas"]["BooleanValue"];
+                /** Password */
+                password?: components["schemas"]["SecretValue"] | components["schemas"]["SecretReference"];
+                /** URL */
+                url: components["schemas"]["FilledTextValue"];
+                /** Username */
+                username?: components["schemas"]["TextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "prometheus";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Token */
+                password: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** Targets */
+                targets: components["schemas"]["FilledTextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "pushbullet";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Token */
+                password: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** User */
+                username: components["schemas"]["FilledTextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "pushover";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Database */
+                db: {
+                    value: number | string;
+                };
+                /** Insecure TLS */
+                insecureTls?: components["schemas"]["BooleanValue"];
+                /** Password */
+                password?: components["schemas"]["SecretValue"] | components["schemas"]["SecretReference"];
+                /** URL */
+                url: components["schemas"]["FilledTextValue"];
+                /** Username */
+                username?: components["schemas"]["TextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "redis";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** AWS Connection Name */
+                awsConnectionName: components["schemas"]["FilledTextValue"];
+                /** Password */
+                password: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** Secret Key */
+                secretKey: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** Repository URL */
+                url: components["schemas"]["FilledTextValue"];
+                /** Access Key */
+                username: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "restic";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Channel */
+                channel: components["schemas"]["FilledTextValue"];
+                /** Host */
+                host: components["schemas"]["FilledTextValue"];
+                /** Token B */
+                password: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** Port */
+                port: {
+                    value: number | string;
+                };
+                /** Token A */
+                tokenA: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** Username */
+                username?: components["schemas"]["TextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "rocketchat";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Bucket */
+                bucket: components["schemas"]["FilledTextValue"];
+                /** Insecure TLS */
+                insecureTls?: components["schemas"]["BooleanValue"];
+                /** Secret Key */
+                password?: components["schemas"]["SecretValue"] | components["schemas"]["SecretReference"];
+                /** Profile */
+                profile?: components["schemas"]["TextValue"];
+                /** Region */
+                region?: components["schemas"]["TextValue"];
+                /** Endpoint */
+                url?: components["schemas"]["TextValue"];
+                /** Access Key */
+                username?: components["schemas"]["SecretValue"] | components["schemas"]["SecretReference"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "s3";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Password */
+                password: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** Port */
+                port?: {
+                    value: number | string;
+                };
+                /** Host */
+                url: components["schemas"]["FilledTextValue"];
+                /** Username */
+                username: components["schemas"]["FilledTextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "sftp";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Bot Name */
+                botName?: components["schemas"]["TextValue"];
+                /** Channel */
+                channel: components["schemas"]["FilledTextValue"];
+                /** Bot Token */
+                password: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "slack";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Password */
+                password?: components["schemas"]["SecretValue"] | components["schemas"]["SecretReference"];
+                /** Port */
+                port?: {
+                    value: number | string;
+                };
+                /** Share */
+                share: components["schemas"]["FilledTextValue"];
+                /** Server */
+                url: components["schemas"]["FilledTextValue"];
+                /** Username */
+                username?: components["schemas"]["TextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "smb";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Password */
+                password: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** URL */
+                url: components["schemas"]["FilledTextValue"];
+                /** Username */
+                username: components["schemas"]["FilledTextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "sql_server";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Chats */
+                chats: components["schemas"]["FilledTextValue"];
+                /** Token */
+                password: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "telegram";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Domain */
+                domain?: components["schemas"]["TextValue"];
+                /** Password */
+                password: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** Username */
+                username: components["schemas"]["FilledTextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "windows";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Host */
+                host: components["schemas"]["FilledTextValue"];
+                /** Bot Key */
+                password: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** Bot E-mail */
+                username?: components["schemas"]["TextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "zulip_chat";
         };
+        /** @description A DNS-1123 subdomain. */
+        ConnectionName: string;
+        /** @description A DNS-1123 label. */
+        ConnectionNamespace: string;
         /** @description A connection as the list shows it: no values. */
         ConnectionSummary: {
             /** Format: date-time */
@@ -712,6 +1548,845 @@ export interface components {
             type: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        /** @description `PUT /api/connections/{id}`: as when creating, but a secret field left out keeps its stored value (required when none is stored). */
+        ConnectionUpdate: {
+            /** @description The type's fields by key. */
+            fields?: {
+                /** Model */
+                model?: components["schemas"]["TextValue"];
+                /** API Key */
+                password?: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** Base URL */
+                url?: components["schemas"]["TextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "anthropic";
+        } | {
+            /** @description The type's fields by key. */
+            fields?: {
+                /** Insecure TLS */
+                insecureTls?: components["schemas"]["BooleanValue"];
+                /** Secret Key */
+                password?: components["schemas"]["SecretValue"] | components["schemas"]["SecretReference"];
+                /** Profile */
+                profile?: components["schemas"]["TextValue"];
+                /** Region */
+                region?: components["schemas"]["TextValue"];
+                /** Endpoint */
+                url?: components["schemas"]["TextValue"];
+                /** Access Key */
+                username?: components["schemas"]["SecretValue"] | components["schemas"]["SecretReference"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "aws";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Client Secret */
+                password?: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** Tenant ID */
+                tenantId: components["schemas"]["FilledTextValue"];
+                /** Client ID */
+                username: components["schemas"]["FilledTextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "azure";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Organization */
+                organization: components["schemas"]["FilledTextValue"];
+                /** Personal Access Token */
+                password?: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "azure_devops";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Token */
+                password?: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** Webhook ID */
+                webhookId: components["schemas"]["FilledTextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "discord";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** API Key */
+                password?: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** Scheme */
+                scheme?: {
+                    value: string;
+                };
+                /** Host */
+                url: components["schemas"]["FilledTextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "dynatrace";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Insecure TLS */
+                insecureTls?: components["schemas"]["BooleanValue"];
+                /** Password */
+                password?: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** URL */
+                url: components["schemas"]["FilledTextValue"];
+                /** Username */
+                username: components["schemas"]["FilledTextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "elasticsearch";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** SMTP Auth Method */
+                auth?: {
+                    value: string;
+                };
+                /** Encryption Method */
+                encryption?: {
+                    value: string;
+                };
+                /** From Address */
+                from: components["schemas"]["FilledTextValue"];
+                /** From Name */
+                fromName: components["schemas"]["FilledTextValue"];
+                /** Host */
+                host: components["schemas"]["FilledTextValue"];
+                /** Insecure TLS */
+                insecureTls?: components["schemas"]["BooleanValue"];
+                /** Password */
+                password?: components["schemas"]["SecretValue"] | components["schemas"]["SecretReference"];
+                /** Port */
+                port?: {
+                    value: number | string;
+                };
+                /** Username */
+                username?: components["schemas"]["TextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "email";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Path */
+                url: components["schemas"]["FilledTextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "folder";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Content Type */
+                contentType?: components["schemas"]["TextValue"];
+                /** Insecure TLS */
+                insecureTls?: components["schemas"]["BooleanValue"];
+                /** Message Key */
+                messageKey?: components["schemas"]["TextValue"];
+                /** Request Method */
+                method?: {
+                    value: string;
+                };
+                /** Title Key */
+                titleKey?: components["schemas"]["TextValue"];
+                /** URL */
+                url: components["schemas"]["FilledTextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "generic_webhook";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Authentication */
+                auth?: {
+                    value: string;
+                };
+                /** SSH Private Key */
+                certificate?: components["schemas"]["SecretValue"] | components["schemas"]["SecretReference"];
+                /** Password */
+                password?: components["schemas"]["SecretValue"] | components["schemas"]["SecretReference"];
+                /** Ref */
+                ref?: components["schemas"]["TextValue"];
+                /** URL */
+                url: components["schemas"]["FilledTextValue"];
+                /** Username */
+                username?: components["schemas"]["TextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "git";
+        } | {
+            /** @description The type's fields by key. */
+            fields?: {
+                /** Personal Access Token */
+                password?: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** API URL */
+                url?: components["schemas"]["TextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "github";
+        } | {
+            /** @description The type's fields by key. */
+            fields?: {
+                /** Personal Access Token */
+                password?: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** API URL */
+                url?: components["schemas"]["TextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "gitlab";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Key */
+                key?: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** Token */
+                password?: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** Webhook Name */
+                webhookName: components["schemas"]["FilledTextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "google_chat";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Credentials */
+                certificate?: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** Endpoint */
+                url: components["schemas"]["FilledTextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "google_cloud";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Credentials */
+                certificate?: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** Endpoint */
+                url: components["schemas"]["FilledTextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "gcs";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Insecure TLS */
+                insecureTls?: components["schemas"]["BooleanValue"];
+                /** Password */
+                password?: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** URL */
+                url: components["schemas"]["FilledTextValue"];
+                /** Username */
+                username: components["schemas"]["FilledTextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "http";
+        } | {
+            /** @description The type's fields by key. */
+            fields?: {
+                /** Webhook ID */
+                password?: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "ifttt";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Port */
+                port?: {
+                    value: number | string;
+                };
+                /** Host */
+                url: components["schemas"]["FilledTextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "jmeter";
+        } | {
+            /** @description The type's fields by key. */
+            fields?: {
+                /** Kubeconfig */
+                certificate?: components["schemas"]["SecretValue"] | components["schemas"]["SecretReference"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "kubernetes";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Insecure TLS */
+                insecureTls?: components["schemas"]["BooleanValue"];
+                /** Password */
+                password?: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** URL */
+                url: components["schemas"]["FilledTextValue"];
+                /** Username */
+                username: components["schemas"]["FilledTextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "ldap";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Host */
+                host: components["schemas"]["FilledTextValue"];
+                /** Insecure TLS */
+                insecureTls?: components["schemas"]["BooleanValue"];
+                /** Password or Access Token */
+                password?: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** User */
+                username?: components["schemas"]["TextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "matrix";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Channel */
+                channel?: components["schemas"]["TextValue"];
+                /** Host */
+                host: components["schemas"]["FilledTextValue"];
+                /** Token */
+                password?: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** Username */
+                username?: components["schemas"]["TextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "mattermost";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Alt ID */
+                altId: components["schemas"]["FilledTextValue"];
+                /** Group */
+                group?: components["schemas"]["TextValue"];
+                /** Group Owner */
+                groupOwner: components["schemas"]["FilledTextValue"];
+                /** Host */
+                host?: components["schemas"]["TextValue"];
+                /** Tenant */
+                tenant: components["schemas"]["FilledTextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "teams";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Insecure TLS */
+                insecureTls?: components["schemas"]["BooleanValue"];
+                /** Password */
+                password?: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** URL */
+                url: components["schemas"]["FilledTextValue"];
+                /** Username */
+                username: components["schemas"]["FilledTextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "mongo";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Password */
+                password?: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** URL */
+                url: components["schemas"]["FilledTextValue"];
+                /** Username */
+                username: components["schemas"]["FilledTextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "mysql";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Host */
+                host?: components["schemas"]["TextValue"];
+                /** Insecure TLS */
+                insecureTls?: components["schemas"]["BooleanValue"];
+                /** Password */
+                password?: components["schemas"]["SecretValue"] | components["schemas"]["SecretReference"];
+                /** Topic */
+                topic: components["schemas"]["FilledTextValue"];
+                /** Username */
+                username?: components["schemas"]["TextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "ntfy";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Model */
+                model?: components["schemas"]["TextValue"];
+                /** API Key */
+                password?: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** URL */
+                url: components["schemas"]["FilledTextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "ollama";
+        } | {
+            /** @description The type's fields by key. */
+            fields?: {
+                /** Model */
+                model?: components["schemas"]["TextValue"];
+                /** API Key */
+                password?: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** URL */
+                url?: components["schemas"]["TextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "openai";
+        } | {
+            /** @description The type's fields by key. */
+            fields?: {
+                /** Host */
+                host?: components["schemas"]["TextValue"];
+                /** API Key */
+                password?: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** Port */
+                port?: {
+                    value: number | string;
+                };
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "opsgenie";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Password */
+                password?: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** URL */
+                url: components["schemas"]["FilledTextValue"];
+                /** Username */
+                username: components["schemas"]["FilledTextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "postgres";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Insecure TLS */
+                insecureTls?: components["schemas"]["BooleanValue"];
+                /** Password */
+                password?: components["schemas"]["SecretValue"] | components["schemas"]["SecretReference"];
+                /** URL */
+                url: components["schemas"]["FilledTextValue"];
+                /** Username */
+                username?: components["schemas"]["TextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "prometheus";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Token */
+                password?: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** Targets */
+                targets: components["schemas"]["FilledTextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "pushbullet";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Token */
+                password?: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** User */
+                username: components["schemas"]["FilledTextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "pushover";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Database */
+                db: {
+                    value: number | string;
+                };
+                /** Insecure TLS */
+                insecureTls?: components["schemas"]["BooleanValue"];
+                /** Password */
+                password?: components["schemas"]["SecretValue"] | components["schemas"]["SecretReference"];
+                /** URL */
+                url: components["schemas"]["FilledTextValue"];
+                /** Username */
+                username?: components["schemas"]["TextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "redis";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** AWS Connection Name */
+                awsConnectionName: components["schemas"]["FilledTextValue"];
+                /** Password */
+                password?: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** Secret Key */
+                secretKey?: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** Repository URL */
+                url: components["schemas"]["FilledTextValue"];
+                /** Access Key */
+                username?: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "restic";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Channel */
+                channel: components["schemas"]["FilledTextValue"];
+                /** Host */
+                host: components["schemas"]["FilledTextValue"];
+                /** Token B */
+                password?: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** Port */
+                port: {
+                    value: number | string;
+                };
+                /** Token A */
+                tokenA?: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** Username */
+                username?: components["schemas"]["TextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "rocketchat";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Bucket */
+                bucket: components["schemas"]["FilledTextValue"];
+                /** Insecure TLS */
+                insecureTls?: components["schemas"]["BooleanValue"];
+                /** Secret Key */
+                password?: components["schemas"]["SecretValue"] | components["schemas"]["SecretReference"];
+                /** Profile */
+                profile?: components["schemas"]["TextValue"];
+                /** Region */
+                region?: components["schemas"]["TextValue"];
+                /** Endpoint */
+                url?: components["schemas"]["TextValue"];
+                /** Access Key */
+                username?: components["schemas"]["SecretValue"] | components["schemas"]["SecretReference"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "s3";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Password */
+                password?: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** Port */
+                port?: {
+                    value: number | string;
+                };
+                /** Host */
+                url: components["schemas"]["FilledTextValue"];
+                /** Username */
+                username: components["schemas"]["FilledTextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "sftp";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Bot Name */
+                botName?: components["schemas"]["TextValue"];
+                /** Channel */
+                channel: components["schemas"]["FilledTextValue"];
+                /** Bot Token */
+                password?: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "slack";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Password */
+                password?: components["schemas"]["SecretValue"] | components["schemas"]["SecretReference"];
+                /** Port */
+                port?: {
+                    value: number | string;
+                };
+                /** Share */
+                share: components["schemas"]["FilledTextValue"];
+                /** Server */
+                url: components["schemas"]["FilledTextValue"];
+                /** Username */
+                username?: components["schemas"]["TextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "smb";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Password */
+                password?: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** URL */
+                url: components["schemas"]["FilledTextValue"];
+                /** Username */
+                username: components["schemas"]["FilledTextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "sql_server";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Chats */
+                chats: components["schemas"]["FilledTextValue"];
+                /** Token */
+                password?: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "telegram";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Domain */
+                domain?: components["schemas"]["TextValue"];
+                /** Password */
+                password?: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** Username */
+                username: components["schemas"]["FilledTextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "windows";
+        } | {
+            /** @description The type's fields by key. */
+            fields: {
+                /** Host */
+                host: components["schemas"]["FilledTextValue"];
+                /** Bot Key */
+                password?: components["schemas"]["FilledSecretValue"] | components["schemas"]["SecretReference"];
+                /** Bot E-mail */
+                username?: components["schemas"]["TextValue"];
+            };
+            name: components["schemas"]["ConnectionName"];
+            namespace?: components["schemas"]["ConnectionNamespace"];
+            /**
+             * @description The type's id.
+             * @enum {string}
+             */
+            type: "zulip_chat";
         };
         /** @description One connection with its fields. */
         ConnectionView: components["schemas"]["ConnectionSummary"] & {
@@ -762,15 +2437,6 @@ export interface components {
             allowConsoleScripts: boolean;
         };
         /**
-         * @description A field's value: typed in, or (secret fields only) read from a key of a
-         *     Secret or ConfigMap in the connection's namespace.
-         */
-        FieldInput: {
-            value: components["schemas"]["Scalar"];
-        } | {
-            valueFrom: components["schemas"]["ValueFrom"];
-        };
-        /**
          * @description A field as the form reads it back: a plain value, whether a secret is
          *     set (never the secret), or the reference it is read from.
          */
@@ -780,6 +2446,14 @@ export interface components {
             set: boolean;
         } | {
             valueFrom: components["schemas"]["ValueFrom"];
+        };
+        /** @description A secret value, kept as typed and encrypted; not empty. */
+        FilledSecretValue: {
+            value: string | number | boolean;
+        };
+        /** @description A value, trimmed; not blank. */
+        FilledTextValue: {
+            value: string | number | boolean;
         };
         /** @description An error of the sign-in flow, in the provider's shape. */
         FlowError: {
@@ -1542,6 +3216,24 @@ export interface components {
             object: components["schemas"]["TokenObject"];
             subject?: string | null;
         };
+        /** @description A key of a Secret or ConfigMap in the connection's namespace. */
+        SecretReference: {
+            valueFrom: {
+                secretKeyRef: {
+                    key: string;
+                    name: string;
+                };
+            } | {
+                configMapKeyRef: {
+                    key: string;
+                    name: string;
+                };
+            };
+        };
+        /** @description A secret value, kept as typed and encrypted; left empty when empty. */
+        SecretValue: {
+            value: string | number | boolean;
+        };
         /** @description Runs within one bucket of time. */
         SeriesPoint: {
             /**
@@ -1711,6 +3403,10 @@ export interface components {
             /** @description What the other side said, or the step that failed or timed out. */
             message: string;
             ok: boolean;
+        };
+        /** @description A value, trimmed; left empty when blank. */
+        TextValue: {
+            value: string | number | boolean;
         };
         TokenCreatedPayload: {
             /** Format: date-time */
@@ -2767,7 +4463,7 @@ export interface operations {
             };
         };
     };
-    test: {
+    test_connection: {
         parameters: {
             query?: never;
             header?: never;
@@ -2823,7 +4519,7 @@ export interface operations {
             };
         };
     };
-    list: {
+    list_connections: {
         parameters: {
             query?: never;
             header?: never;
@@ -2858,7 +4554,7 @@ export interface operations {
             };
         };
     };
-    create: {
+    create_connection: {
         parameters: {
             query?: never;
             header?: never;
@@ -2915,7 +4611,7 @@ export interface operations {
             };
         };
     };
-    choices: {
+    connection_options: {
         parameters: {
             query?: {
                 /** @description Only connections of these types (repeat the parameter); all types when absent */
@@ -2962,7 +4658,7 @@ export interface operations {
             };
         };
     };
-    get_one: {
+    get_connection: {
         parameters: {
             query?: never;
             header?: never;
@@ -3017,7 +4713,7 @@ export interface operations {
             };
         };
     };
-    update: {
+    update_connection: {
         parameters: {
             query?: never;
             header?: never;
@@ -3029,7 +4725,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ConnectionInput"];
+                "application/json": components["schemas"]["ConnectionUpdate"];
             };
         };
         responses: {
@@ -3074,7 +4770,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The connection comes from elsewhere than the console (read-only), or another has that namespace and name */
+            /** @description The connection comes from elsewhere than the console (read-only), is of another type (a type cannot change), or another has that namespace and name */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3085,7 +4781,7 @@ export interface operations {
             };
         };
     };
-    remove: {
+    delete_connection: {
         parameters: {
             query?: never;
             header?: never;

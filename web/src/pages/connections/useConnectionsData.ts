@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, unwrap } from '../../api/client';
+import { api, unwrap, type Schemas } from '../../api/client';
 import type { paths } from '../../api/schema';
 import type { requestBody } from './connectionForm';
 
@@ -27,11 +27,12 @@ export function useConnectionData(id: string | undefined) {
   });
   const invalidate = () => queryClient.invalidateQueries({ queryKey: CONNECTIONS_KEY });
   const create = useMutation({
-    mutationFn: (body: ConnectionBody) => unwrap(api.POST('/api/connections', { body })),
+    // The document has one body per type; the form builds it from the catalogue at run time.
+    mutationFn: (body: ConnectionBody) => unwrap(api.POST('/api/connections', { body: body as Schemas['ConnectionInput'] })),
     onSuccess: invalidate,
   });
   const update = useMutation({
-    mutationFn: (body: ConnectionBody) => unwrap(api.PUT('/api/connections/{id}', { ...path, body })),
+    mutationFn: (body: ConnectionBody) => unwrap(api.PUT('/api/connections/{id}', { ...path, body: body as Schemas['ConnectionUpdate'] })),
     onSuccess: invalidate,
   });
   const remove = useMutation({
