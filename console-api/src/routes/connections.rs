@@ -201,7 +201,7 @@ pub(crate) async fn test(
     caller: Caller,
     Path(id): Path<Uuid>,
 ) -> Result<Json<TestResult>, ApiError> {
-    // Testing reads the connection and writes nothing here (decision 50.3).
+    // Testing reads the connection and writes nothing here (decision 47.3).
     caller.require(RESOURCE, Action::Read)?;
     let connection = connections::get(&state.db, id)
         .await?
