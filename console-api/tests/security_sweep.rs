@@ -42,7 +42,20 @@ enum Needs {
     PersonWith(Resource, Action),
     /// The admin role, not narrowed by a token.
     Admin,
+    /// Creating or updating any resource that names connections (the pickers).
+    ConnectionPicker,
 }
+
+/// The resources whose writers may list connection names.
+const PICKERS: &[Resource] = &[
+    Resource::Canaries,
+    Resource::ConfigScrapers,
+    Resource::Playbooks,
+    Resource::Notifications,
+];
+
+const CONNECTION: &str =
+    r#"{"name": "sweep", "type": "folder", "fields": {"url": {"value": "/tmp"}}}"#;
 
 /// Every operation of the OpenAPI document, with who may call it and a body
 /// that parses (so a refusal is about rights, not shape).
@@ -169,6 +182,48 @@ const ENDPOINTS: &[(&str, &str, Needs, &str)] = &[
     ),
     (
         "GET",
+        "/api/connections",
+        Needs::Right(Resource::Connections, Action::Read),
+        r#"{}"#,
+    ),
+    (
+        "POST",
+        "/api/connections",
+        Needs::Right(Resource::Connections, Action::Create),
+        CONNECTION,
+    ),
+    (
+        "GET",
+        "/api/connections/{id}",
+        Needs::Right(Resource::Connections, Action::Read),
+        r#"{}"#,
+    ),
+    (
+        "PUT",
+        "/api/connections/{id}",
+        Needs::Right(Resource::Connections, Action::Update),
+        CONNECTION,
+    ),
+    (
+        "DELETE",
+        "/api/connections/{id}",
+        Needs::Right(Resource::Connections, Action::Delete),
+        r#"{}"#,
+    ),
+    (
+        "POST",
+        "/api/connection/test/{id}",
+        Needs::Right(Resource::Connections, Action::Read),
+        r#"{}"#,
+    ),
+    (
+        "GET",
+        "/api/connections/options",
+        Needs::ConnectionPicker,
+        r#"{}"#,
+    ),
+    (
+        "GET",
         "/api/settings/execution-policy",
         Needs::Right(Resource::FeatureFlags, Action::Read),
         r#"{}"#,
@@ -208,6 +263,10 @@ impl Who {
                 person && self.authorizer.allows(resource, action)
             }
             Needs::Admin => self.authorizer.is_admin(),
+            Needs::ConnectionPicker => PICKERS.iter().any(|r| {
+                self.authorizer.allows(*r, Action::Create)
+                    || self.authorizer.allows(*r, Action::Update)
+            }),
         }
     }
 }
