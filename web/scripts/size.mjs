@@ -3,7 +3,10 @@
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 
-const LIMIT = 250 * 1000;
+// 255 kB since issue 16: the one PatternFly chunk (vite.config.ts) holds every component any
+// page uses, and the connection forms' select and toggle components took /login to 253 kB.
+// Splitting that chunk by route is the real mend (issue 25, performance).
+const LIMIT = 255 * 1000;
 const dist = new URL('../dist/', import.meta.url);
 const manifest = JSON.parse(readFileSync(new URL('.vite/manifest.json', dist), 'utf8'));
 
