@@ -38,7 +38,7 @@ impl Scrubber {
     pub(crate) fn add_url_password(&self, url: &Url) {
         if let Some(encoded) = url.password() {
             self.add(encoded);
-            if let Ok(decoded) = percent_decode(encoded) {
+            if let Ok(decoded) = percent_encoding::percent_decode_str(encoded).decode_utf8() {
                 self.add(&decoded);
             }
         }
@@ -97,26 +97,6 @@ fn replace_standalone(text: &str, value: &str) -> String {
     }
     out.push_str(rest);
     out
-}
-
-fn percent_decode(text: &str) -> Result<String, std::string::FromUtf8Error> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    let hex = |at: usize| bytes.get(at).and_then(|b| char::from(*b).to_digit(16));
-    while i < bytes.len() {
-        if bytes[i] == b'%'
-            && let (Some(high), Some(low)) = (hex(i + 1), hex(i + 2))
-        {
-            // Two hex digits make at most 255.
-            out.push(u8::try_from(high * 16 + low).unwrap_or(b'?'));
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out)
 }
 
 /// Where to connect and as whom, after `connection`, `url`, `username` and `password` are resolved.

@@ -139,7 +139,7 @@ fn canonical_uri(url: &Url, twice: bool) -> String {
         .path()
         .split('/')
         .map(|segment| {
-            let raw = percent_decode(segment);
+            let raw: Vec<u8> = percent_encoding::percent_decode_str(segment).collect();
             let once = uri_encode(&raw);
             if twice {
                 uri_encode(once.as_bytes())
@@ -167,7 +167,9 @@ fn canonical_query(url: &Url) -> String {
         .filter(|p| !p.is_empty())
         .map(|pair| {
             let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
-            let decode = |text: &str| percent_decode(&text.replace('+', "%20"));
+            let decode = |text: &str| -> Vec<u8> {
+                percent_encoding::percent_decode_str(&text.replace('+', "%20")).collect()
+            };
             (uri_encode(&decode(name)), uri_encode(&decode(value)))
         })
         .collect();
@@ -187,26 +189,6 @@ fn uri_encode(bytes: &[u8]) -> String {
             out.push(char::from(*byte));
         } else {
             out.push_str(&format!("%{byte:02X}"));
-        }
-    }
-    out
-}
-
-fn percent_decode(text: &str) -> Vec<u8> {
-    let bytes = text.as_bytes();
-    let hex = |at: usize| bytes.get(at).and_then(|b| char::from(*b).to_digit(16));
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%'
-            && let (Some(high), Some(low)) = (hex(i + 1), hex(i + 2))
-        {
-            // Two hex digits make at most 255.
-            out.push(u8::try_from(high * 16 + low).unwrap_or(b'?'));
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
         }
     }
     out

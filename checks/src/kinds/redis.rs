@@ -109,9 +109,9 @@ pub(super) async fn probe(check: RedisCheck, resolver: &Resolver) -> Result<Prob
 }
 
 fn percent_decoded(text: &str) -> String {
-    url::form_urlencoded::parse(format!("x={}", text.replace('+', "%2B")).as_bytes())
-        .next()
-        .map_or_else(|| text.to_owned(), |(_, v)| v.into_owned())
+    percent_encoding::percent_decode_str(text)
+        .decode_utf8_lossy()
+        .into_owned()
 }
 
 /// Sends one command through the shared RESP code; an error reply becomes the check's error.
