@@ -417,6 +417,23 @@ async fn a_duplicate_name_conflicts_and_bad_fields_are_named(pool: PgPool) {
         )
         .await;
     assert_eq!(status, StatusCode::CONFLICT);
+    // A rename to a free name is refused as well: references name connections.
+    let (status, body) = api
+        .call(
+            &admin,
+            Method::PUT,
+            &path,
+            Some(postgres("billing-2", "postgres://x/y")),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert!(
+        body["message"]
+            .as_str()
+            .unwrap()
+            .contains("cannot be renamed"),
+        "{body}"
+    );
     // Another namespace is another name.
     let mut elsewhere = postgres("orders", "postgres://x/y");
     elsewhere["namespace"] = json!("prod");

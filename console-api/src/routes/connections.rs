@@ -129,7 +129,7 @@ pub(crate) async fn create(
         (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody),
-        (status = 409, description = "The connection comes from elsewhere than the console (read-only), is of another type (a type cannot change), or another has that namespace and name", body = ErrorBody)))]
+        (status = 409, description = "The connection comes from elsewhere than the console (read-only), or the body changes its type or its namespace and name (neither can change)", body = ErrorBody)))]
 #[tracing::instrument(skip_all, fields(person = %caller.person.id, connection = %id, namespace = %body.namespace, name = %body.name))]
 pub(crate) async fn update(
     State(state): State<AppState>,
@@ -148,6 +148,19 @@ pub(crate) async fn update(
         return Err(ApiError::Conflict(format!(
             "connection {}/{} is of type {}: a connection's type cannot change",
             stored.summary.namespace, stored.summary.name, stored.summary.kind
+        )));
+    }
+    // Checks and scrapers name a connection by `connection://namespace/name`:
+    // a rename would leave them pointing at nothing.
+    if (body.namespace.as_str(), body.name.as_str())
+        != (
+            stored.summary.namespace.as_str(),
+            stored.summary.name.as_str(),
+        )
+    {
+        return Err(ApiError::Conflict(format!(
+            "connection {}/{} cannot be renamed: checks and scrapers name it by namespace and name",
+            stored.summary.namespace, stored.summary.name
         )));
     }
     let (kind, values) = validate(&state, &body, Some(&stored))?;

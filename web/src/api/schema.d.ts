@@ -4770,7 +4770,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The connection comes from elsewhere than the console (read-only), is of another type (a type cannot change), or another has that namespace and name */
+            /** @description The connection comes from elsewhere than the console (read-only), or the body changes its type or its namespace and name (neither can change) */
             409: {
                 headers: {
                     [name: string]: unknown;
