@@ -46,6 +46,14 @@ async fn create(api: &Api, admin: &Client, body: Value) -> Value {
     view
 }
 
+/// Tests the connection `view` as `admin`; the answer, which is always a 200.
+async fn try_connection(api: &Api, admin: &Client, view: &Value) -> Value {
+    let path = format!("/api/connection/test/{}", view["id"].as_str().unwrap());
+    let (status, result) = api.call(admin, Method::POST, &path, None).await;
+    assert_eq!(status, StatusCode::OK, "{result}");
+    result
+}
+
 async fn stored(
     pool: &PgPool,
     name: &str,
@@ -474,15 +482,7 @@ async fn testing_connects_for_real_and_names_what_failed(pool: PgPool) {
     let api = start(&pool, Duration::from_secs(1)).await;
     let admin = api.signed_in("admin@x", PASSWORD).await;
     let live = create(&api, &admin, postgres("live", &database)).await;
-    let (status, result) = api
-        .call(
-            &admin,
-            Method::POST,
-            &format!("/api/connection/test/{}", live["id"].as_str().unwrap()),
-            None,
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{result}");
+    let result = try_connection(&api, &admin, &live).await;
     assert_eq!(result["ok"], true, "{result}");
     assert!(
         result["message"].as_str().unwrap().contains("PostgreSQL"),
@@ -501,15 +501,7 @@ async fn testing_connects_for_real_and_names_what_failed(pool: PgPool) {
         postgres("closed", &format!("postgres://127.0.0.1:{closed}/x")),
     )
     .await;
-    let (status, result) = api
-        .call(
-            &admin,
-            Method::POST,
-            &format!("/api/connection/test/{}", refused["id"].as_str().unwrap()),
-            None,
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{result}");
+    let result = try_connection(&api, &admin, &refused).await;
     assert_eq!(result["ok"], false, "{result}");
     let message = result["message"].as_str().unwrap();
     assert!(message.to_lowercase().contains("refused"), "{message}");
@@ -523,15 +515,7 @@ async fn testing_connects_for_real_and_names_what_failed(pool: PgPool) {
         postgres("silent", &format!("postgres://127.0.0.1:{port}/x")),
     )
     .await;
-    let (status, result) = api
-        .call(
-            &admin,
-            Method::POST,
-            &format!("/api/connection/test/{}", hung["id"].as_str().unwrap()),
-            None,
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{result}");
+    let result = try_connection(&api, &admin, &hung).await;
     assert_eq!(result["ok"], false, "{result}");
     let message = result["message"].as_str().unwrap();
     assert!(message.starts_with("timed out after 1s"), "{message}");
