@@ -1,0 +1,9 @@
+//! The source types: each reads one kind of source and yields raw items.
+
+pub mod exec;
+pub mod file;
+pub mod git;
+pub mod http;
+pub mod kubernetes;
+pub mod kubernetes_file;
+pub mod sql;

@@ -1,0 +1,1 @@
+//! Owned by the core pipeline (see lib.rs).
