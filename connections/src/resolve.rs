@@ -104,6 +104,12 @@ pub fn reference(stored: &str) -> Option<Reference<'_>> {
     }
 }
 
+/// Whether a stored secret value is still in plain text: neither encrypted
+/// nor a reference (rows saved before values were encrypted at rest).
+pub fn is_plain_text(stored: &str) -> bool {
+    !stored.is_empty() && !Keyring::is_encrypted(stored) && reference(stored).is_none()
+}
+
 /// Every value of the connection `namespace/name` of type `kind` in plain
 /// text. Each stored text value is plain text, an encrypted value
 /// (`enc:v1:...`) or a reference (`secret://name/key`, `configmap://name/key`,

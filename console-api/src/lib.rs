@@ -9,6 +9,7 @@ mod integrations;
 mod kube_proxy;
 mod metrics;
 pub mod openapi;
+mod plaintext_secrets;
 pub mod rbac;
 pub mod rotate_key;
 mod routes;

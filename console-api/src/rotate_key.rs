@@ -136,17 +136,19 @@ async fn reencrypt(
     for mut row in connection_keys::lock_all(&mut tx).await? {
         // Decrypted with the keys as they are: `target` would re-read the
         // key file, which does not hold the new key yet.
-        let changed = row
-            .map_values(|value| match Keyring::key_id_of(value) {
-                Some(id) if id != current => keyring
-                    .decrypt(value)
-                    .map(|plain| Some(target.encrypt(&plain))),
-                _ => Ok(None),
-            })
-            .map_err(|reason| RotateError::Decrypt {
-                connection: format!("{}/{}", row.namespace, row.name),
-                reason,
-            })?;
+        let sealed = crate::plaintext_secrets::encrypt_row(&mut row, target);
+        let changed = sealed
+            + row
+                .map_values(|value| match Keyring::key_id_of(value) {
+                    Some(id) if id != current => keyring
+                        .decrypt(value)
+                        .map(|plain| Some(target.encrypt(&plain))),
+                    _ => Ok(None),
+                })
+                .map_err(|reason| RotateError::Decrypt {
+                    connection: format!("{}/{}", row.namespace, row.name),
+                    reason,
+                })?;
         if changed > 0 {
             connection_keys::write(&mut tx, &row).await?;
             rows_changed += 1;

@@ -23,17 +23,17 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
 
     let listener = TcpListener::bind(config.listen).await?;
     tracing::info!(address = %listener.local_addr()?, "quarterdeck-api listening");
+    let keyring = config
+        .connection_keys
+        .clone()
+        .beside(&config.database.embedded_db_dir)
+        .load()?;
+    crate::plaintext_secrets::encrypt_all(&database.pool, &keyring).await?;
     let mut state = AppState::new(database.pool.clone(), config.auth.clone())
         .with_web_dir(&config.web_dir)
         .with_chart_repository_url(&config.chart_repository_url)
         .with_summary_cache(config.summary_cache_ttl)
-        .with_keyring(
-            config
-                .connection_keys
-                .clone()
-                .beside(&config.database.embedded_db_dir)
-                .load()?,
-        )
+        .with_keyring(keyring)
         .with_connection_test_timeout(config.connection_test_timeout);
     if config.kube_proxy.enabled {
         match KubeProxy::from_environment(&config.kube_proxy).await {

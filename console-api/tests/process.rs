@@ -213,3 +213,101 @@ async fn two_processes_start_at_once_on_one_database(
     a.stop();
     b.stop();
 }
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn secret_values_saved_in_plain_text_are_encrypted_at_start(pool: sqlx::PgPool) {
+    // As the data API wrote them before connections had their own routes.
+    for (name, kind, url, password, properties) in [
+        (
+            "chat",
+            "slack",
+            "slack://bot@xoxb-plain/general",
+            "xoxb-plain",
+            serde_json::json!({"channel": "general"}),
+        ),
+        (
+            "web",
+            "http",
+            "https://example.test",
+            "secret://web/password",
+            serde_json::json!({}),
+        ),
+        (
+            "chat-b",
+            "rocketchat",
+            "rocketchat://bot@chat.test:443/b/a/general",
+            "token-b",
+            serde_json::json!({"tokenA": "token-a", "host": "chat.test"}),
+        ),
+        (
+            "future",
+            "not-a-type-yet",
+            "https://future.test",
+            "plain",
+            serde_json::json!({}),
+        ),
+    ] {
+        sqlx::query(
+            "INSERT INTO connections (name, type, url, password, properties) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(name)
+        .bind(kind)
+        .bind(url)
+        .bind(password)
+        .bind(properties)
+        .execute(&pool)
+        .await
+        .unwrap();
+    }
+    let base = std::env::var("DATABASE_URL").unwrap();
+    let (server, _) = base.rsplit_once('/').unwrap();
+    let url = format!(
+        "{server}/{}",
+        pool.connect_options().get_database().unwrap()
+    );
+    let mut api = Api::start(&[
+        ("DATABASE_URL", url.as_str()),
+        ("QUARTERDECK_ADMIN_PASSWORD", "a-password"),
+    ]);
+    api.wait_ready().await;
+    let keyring = quarterdeck_connections::keyring::KeyArgs {
+        connection_key: None,
+        connection_key_file: Some(api._keys.path().join("connection-key")),
+    }
+    .load()
+    .unwrap();
+    let stored: Vec<(String, String, String, serde_json::Value)> =
+        sqlx::query_as("SELECT name, url, password, properties FROM connections ORDER BY name")
+            .fetch_all(&pool)
+            .await
+            .unwrap();
+    let plain = |value: &str| keyring.decrypt(value).unwrap();
+    let by_name = |name: &str| stored.iter().find(|row| row.0 == name).unwrap();
+
+    let chat = by_name("chat");
+    assert_eq!(
+        plain(&chat.1),
+        "slack://bot@xoxb-plain/general",
+        "the composite URL holds the token"
+    );
+    assert_eq!(plain(&chat.2), "xoxb-plain");
+    assert_eq!(chat.3["channel"], "general", "not a secret");
+
+    let web = by_name("web");
+    assert_eq!(web.1, "https://example.test", "a plain URL is not a secret");
+    assert_eq!(web.2, "secret://web/password", "references stay references");
+
+    let rocket = by_name("chat-b");
+    assert_eq!(plain(&rocket.2), "token-b");
+    assert_eq!(plain(rocket.3["tokenA"].as_str().unwrap()), "token-a");
+    assert_eq!(rocket.3["host"], "chat.test");
+
+    let future = by_name("future");
+    assert_eq!(future.1, "https://future.test");
+    assert_eq!(
+        plain(&future.2),
+        "plain",
+        "an unknown type's password is still a secret"
+    );
+    api.stop();
+}

@@ -30,7 +30,7 @@ async fn rows(pool: &PgPool) -> Vec<Row> {
 async fn insert(pool: &PgPool, name: &str, password: &str, properties: serde_json::Value) {
     sqlx::query(
         "INSERT INTO connections (name, type, url, username, password, certificate, properties) \
-         VALUES ($1, 'slack', 'https://example.test', 'alice', $2, 'secret://tls/ca.crt', $3)",
+         VALUES ($1, 'http', 'https://example.test', 'alice', $2, 'secret://tls/ca.crt', $3)",
     )
     .bind(name)
     .bind(password)
@@ -327,4 +327,36 @@ async fn without_a_key_file_there_is_nothing_to_rotate(pool: PgPool) {
     assert!(!out.status.success());
     assert!(stderr(&out).contains("does not exist"), "{}", stderr(&out));
     assert!(!path.exists(), "no key file created");
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn re_encryption_also_encrypts_secret_values_left_in_plain_text(pool: PgPool) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("connection-key");
+    let keyring = write_key_file(&path, &[&Keyring::generate_key()]);
+    insert(&pool, "legacy", "plain-password", serde_json::json!({})).await;
+
+    let out = rotate(
+        &pool,
+        &[("QUARTERDECK_CONNECTION_KEY_FILE", path.to_str().unwrap())],
+        &["--reencrypt"],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("re-encrypted 1 values in 1 connections"),
+        "{}",
+        stdout(&out)
+    );
+    let row = &rows(&pool).await[0];
+    assert_eq!(
+        row.1.as_deref(),
+        Some("https://example.test"),
+        "not a secret"
+    );
+    assert_eq!(row.2.as_deref(), Some("alice"), "not a secret");
+    assert_eq!(
+        keyring.decrypt(row.3.as_deref().unwrap()).unwrap(),
+        "plain-password"
+    );
+    assert_eq!(row.4.as_deref(), Some("secret://tls/ca.crt"), "a reference");
 }

@@ -16,6 +16,8 @@ pub struct StoredValues {
     pub id: Uuid,
     pub namespace: String,
     pub name: String,
+    #[sqlx(rename = "type")]
+    pub kind: String,
     pub url: Option<String>,
     pub username: Option<String>,
     pub password: Option<String>,
@@ -37,6 +39,21 @@ impl StoredValues {
             .flat_map(|map| map.values())
             .filter_map(Value::as_str);
         columns.chain(properties)
+    }
+
+    /// The stored text of the field `key`: its column, or the property of
+    /// that name (None when unset or not text).
+    pub fn value_mut(&mut self, key: &str) -> Option<&mut String> {
+        match key {
+            "url" => self.url.as_mut(),
+            "username" => self.username.as_mut(),
+            "password" => self.password.as_mut(),
+            "certificate" => self.certificate.as_mut(),
+            _ => match self.properties.get_mut(key) {
+                Some(Value::String(text)) => Some(text),
+                _ => None,
+            },
+        }
     }
 
     /// Applies `change` to every text value; `Ok(None)` keeps a value as it
@@ -78,7 +95,7 @@ impl StoredValues {
 /// connection between reading its values and writing them back.
 pub async fn lock_all(tx: &mut PgConnection) -> Result<Vec<StoredValues>, Error> {
     Ok(sqlx::query_as(
-        "SELECT id, namespace, name, url, username, password, certificate, properties FROM connections \
+        "SELECT id, namespace, name, type, url, username, password, certificate, properties FROM connections \
          ORDER BY id FOR UPDATE",
     )
     .fetch_all(tx)

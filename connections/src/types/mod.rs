@@ -148,6 +148,17 @@ impl ConnectionType {
     pub fn has_composite_url(self) -> bool {
         self.notification_only() && self != Self::GenericWebhook
     }
+
+    /// The keys of the values kept encrypted at rest: the secret fields, and
+    /// the composite URL, which holds tokens.
+    pub fn encrypted_keys(self) -> impl Iterator<Item = &'static str> {
+        let url = self.has_composite_url().then_some("url");
+        self.fields()
+            .iter()
+            .filter(|field| field.is_secret())
+            .map(|field| field.key)
+            .chain(url)
+    }
 }
 
 connection_types! {
