@@ -103,6 +103,130 @@ test.describe('as an admin', () => {
   });
 });
 
+/** A test server's setting, exported by hack/lib/test-servers.sh. */
+function server(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is unset: run the browser tests through hack/test.sh or hack/with-servers.sh`);
+  return value;
+}
+
+type Entry = [label: string, kind: 'text' | 'secret' | 'check', value: string];
+
+/** One connection per form family, each tried against its running server. */
+const LIVE: { title: string; fields: () => Entry[] }[] = [
+  {
+    title: 'MySQL',
+    fields: () => {
+      const url = new URL(server('QD_TEST_MARIADB_URL'));
+      const [username, password] = [decodeURIComponent(url.username), decodeURIComponent(url.password)];
+      url.username = '';
+      url.password = '';
+      return [
+        ['URL', 'text', url.toString()],
+        ['Username', 'text', username],
+        ['Password', 'secret', password],
+      ];
+    },
+  },
+  {
+    title: 'Redis',
+    fields: () => [
+      ['URL', 'text', server('QD_TEST_REDIS_URL')],
+      ['Database', 'text', '0'],
+      ['Username', 'text', server('QD_TEST_REDIS_USERNAME')],
+      ['Password', 'secret', server('QD_TEST_REDIS_PASSWORD')],
+    ],
+  },
+  {
+    title: 'MongoDB',
+    fields: () => [
+      ['URL', 'text', server('QD_TEST_MONGO_URL')],
+      ['Username', 'text', server('QD_TEST_MONGO_USERNAME')],
+      ['Password', 'secret', server('QD_TEST_MONGO_PASSWORD')],
+    ],
+  },
+  {
+    title: 'Prometheus',
+    fields: () => [
+      ['URL', 'text', server('QD_TEST_PROMETHEUS_URL')],
+      ['Username', 'text', server('QD_TEST_PROMETHEUS_USERNAME')],
+      ['Password', 'secret', server('QD_TEST_PROMETHEUS_PASSWORD')],
+    ],
+  },
+  {
+    title: 'LDAP',
+    fields: () => [
+      ['URL', 'text', server('QD_TEST_SLAPD_URL')],
+      ['Username', 'text', server('QD_TEST_SLAPD_BIND_DN')],
+      ['Password', 'secret', server('QD_TEST_SLAPD_PASSWORD')],
+    ],
+  },
+  {
+    title: 'SFTP',
+    fields: () => [
+      ['Host', 'text', server('QD_TEST_SSHD_HOST')],
+      ['Port', 'text', server('QD_TEST_SSHD_PORT')],
+      ['Username', 'text', server('QD_TEST_SSHD_USER')],
+      ['Password', 'secret', server('QD_TEST_SSHD_PASSWORD')],
+    ],
+  },
+  {
+    title: 'SMB',
+    fields: () => [
+      ['Server', 'text', server('QD_TEST_SAMBA_HOST')],
+      ['Port', 'text', server('QD_TEST_SAMBA_PORT')],
+      ['Share', 'text', server('QD_TEST_SAMBA_SHARE')],
+      ['Username', 'text', server('QD_TEST_SAMBA_USER')],
+      ['Password', 'secret', server('QD_TEST_SAMBA_PASSWORD')],
+    ],
+  },
+  {
+    title: 'S3',
+    fields: () => [
+      ['Bucket', 'text', server('QD_TEST_S3_BUCKET')],
+      ['Endpoint', 'text', server('QD_TEST_S3_ENDPOINT')],
+      ['Region', 'text', 'us-east-1'],
+      ['Access Key', 'secret', 'AKIAQUARTERDECKTEST'],
+      ['Secret Key', 'secret', 'quarterdeck-secret-key'],
+    ],
+  },
+  {
+    title: 'Git',
+    fields: () => [['URL', 'text', server('QD_TEST_GIT_URL')]],
+  },
+  {
+    title: 'Email',
+    fields: () => [
+      ['Host', 'text', server('QD_TEST_SMTP_HOST')],
+      ['Port', 'text', server('QD_TEST_SMTP_PORT')],
+      ['From Address', 'text', 'e2e@quarterdeck.test'],
+      ['From Name', 'text', 'Quarterdeck'],
+      ['Username', 'text', server('QD_TEST_SMTP_USER')],
+      ['Password', 'secret', server('QD_TEST_SMTP_PASSWORD')],
+      ['Insecure TLS', 'check', ''],
+    ],
+  },
+];
+
+test.describe('Test against a running server', () => {
+  test.use({ storageState: ADMIN_STATE });
+
+  for (const { title, fields } of LIVE) {
+    test(`${title}: saved from the form, Test succeeds`, async ({ page }) => {
+      const name = `e2e-live-${title.toLowerCase()}`;
+      await startAdding(page, title, name);
+      for (const [label, kind, value] of fields()) {
+        if (kind === 'text') await page.getByRole('textbox', { name: label, exact: false }).first().fill(value);
+        else if (kind === 'secret') await page.getByLabel(new RegExp(`^${label}\\W*$`)).fill(value);
+        else await page.getByRole('checkbox', { name: new RegExp(label) }).check();
+      }
+      await save(page, name);
+      await page.getByRole('button', { name: 'Test' }).click();
+      await expect(page.getByText('Connection test succeeded')).toBeVisible({ timeout: 20_000 });
+    });
+  }
+});
+
 test.describe('as a viewer', () => {
   test.use({ storageState: VIEWER_STATE });
 
