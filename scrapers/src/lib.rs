@@ -7,6 +7,7 @@
 pub mod base;
 pub mod diff;
 pub mod model;
+pub mod retention;
 pub mod run;
 pub mod sources;
 pub mod transform;
