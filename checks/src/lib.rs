@@ -21,6 +21,7 @@ mod tls;
 mod transform;
 mod units;
 
+pub use expr::{evaluate_cel, query_json_path};
 pub use kube_lookup::KubeLookup;
 pub use lookup::{BoxFuture, Connection, Lookup, LookupError, StaticLookup};
 pub use outcome::Outcome;

@@ -9,7 +9,7 @@ use cel::objects::{Key, Map as CelMap};
 use cel::{Context, Program, Value as Cel};
 use serde_json::{Map, Number, Value};
 
-pub(super) fn evaluate(source: &str, env: &Map<String, Value>) -> Result<Value, String> {
+pub fn evaluate(source: &str, env: &Map<String, Value>) -> Result<Value, String> {
     let run = || {
         let program = Program::compile(source)
             .map_err(|e| format!("invalid CEL expression {source:?}: {e}"))?;

@@ -5,7 +5,7 @@ use serde_json::Value;
 
 /// No match is `null`, one match is that value, several are an array.
 /// A path without a leading `$` is taken as relative to the root.
-pub(crate) fn query(path: &str, document: &Value) -> Result<Value, String> {
+pub fn query(path: &str, document: &Value) -> Result<Value, String> {
     let path = path.trim();
     let rooted;
     let path = if path.starts_with('$') {
