@@ -6,7 +6,7 @@ use crate::lookup::LookupError;
 
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
-pub(crate) struct CheckError(pub String);
+pub struct CheckError(pub String);
 
 impl CheckError {
     pub(crate) fn new(message: impl Into<String>) -> Self {

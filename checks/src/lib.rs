@@ -15,12 +15,13 @@ mod kube_lookup;
 mod lookup;
 mod outcome;
 mod run;
-mod script;
+pub mod script;
 mod secrets;
 mod tls;
 mod transform;
 mod units;
 
+pub use error::CheckError;
 pub use expr::{evaluate_cel, query_json_path};
 pub use kube_lookup::KubeLookup;
 pub use lookup::{BoxFuture, Connection, Lookup, LookupError, StaticLookup};

@@ -1,4 +1,4 @@
-//! How scripts run (exec checks; playbook exec actions to come): with `bash -c`
+//! How scripts run (exec checks and exec scrapers; playbook exec actions to come): with `bash -c`
 //! (or `sh -c` where bash is missing), as an unprivileged user when the process
 //! runs as root, with a scrubbed environment, in a fresh working directory
 //! removed afterwards, within a time limit (the script's whole process group is
@@ -31,7 +31,7 @@ const INHERITED: &[&str] = &["PATH", "LANG"];
 const DEFAULT_PATH: &str = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
 /// A script to run and its limits.
-pub(crate) struct Script<'a> {
+pub struct Script<'a> {
     pub source: &'a str,
     /// The script's own variables, on top of `PATH`, `HOME` and `LANG`.
     pub env: &'a [(String, String)],
@@ -41,14 +41,14 @@ pub(crate) struct Script<'a> {
 }
 
 /// What a finished script left.
-pub(crate) struct Finished {
+pub struct Finished {
     pub stdout: String,
     pub stderr: String,
     pub status: ExitStatus,
     pub elapsed: Duration,
 }
 
-pub(crate) async fn run(script: Script<'_>) -> Result<Finished, CheckError> {
+pub async fn run(script: Script<'_>) -> Result<Finished, CheckError> {
     let account = account(script.user)?;
     let dir = tempfile::Builder::new()
         .prefix("quarterdeck-script-")

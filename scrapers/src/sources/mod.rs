@@ -1,5 +1,6 @@
 //! The source types: each reads one kind of source and yields raw items.
 
+mod credentials;
 pub mod exec;
 pub mod file;
 pub mod git;
