@@ -5,6 +5,8 @@
 //! relation registry.
 
 pub mod canary;
+pub mod catalog;
+pub mod catalog_queries;
 pub mod connection_keys;
 pub mod connections;
 pub mod crd;
