@@ -188,6 +188,9 @@ async fn a_glob_that_matches_nothing_gives_no_items_and_no_errors() {
 #[tokio::test]
 async fn invalid_specs_are_spec_errors() {
     let ctx = context(true);
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(dir.path(), "a.toml", "a = 1\n");
+    write(dir.path(), "b.toml", "b = 2\n");
     let cases = [
         (json!({}), "paths: give at least one path or glob"),
         (
@@ -201,6 +204,10 @@ async fn invalid_specs_are_spec_errors() {
         (
             json!({"paths": ["/tmp/*.yaml"], "ignore": ["[z-a"]}),
             "ignore: \"[z-a\": Pattern syntax error near position 0: invalid range pattern",
+        ),
+        (
+            json!({"paths": [format!("{}/*", dir.path().display())], "format": "toml"}),
+            "format: unknown format \"toml\": use json, yaml or properties",
         ),
         (
             json!({"paths": "/tmp/*.yaml"}),

@@ -188,6 +188,8 @@ fn read_matches(
                     source: Some(root.source(&shown)),
                     ..RawItem::default()
                 })),
+            // An unknown `format` is the scraper's error, not each file's.
+            Err(e @ ScrapeError::Spec { .. }) => return Err(e),
             Err(e) => output.errors.push((shown, e)),
         }
     }
