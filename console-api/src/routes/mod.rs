@@ -13,6 +13,7 @@ use crate::openapi::{self, Info};
 pub(crate) mod about;
 pub(crate) mod auth;
 pub(crate) mod canary;
+pub(crate) mod catalog;
 pub(crate) mod connections;
 pub(crate) mod db;
 pub(crate) mod integrations;
@@ -20,6 +21,7 @@ pub(crate) mod kubeconfig;
 mod kubeproxy;
 pub mod login;
 pub(crate) mod people;
+pub(crate) mod resources;
 pub(crate) mod settings;
 
 /// Every route with its document.
@@ -31,10 +33,12 @@ pub(crate) fn api() -> OpenApiRouter<AppState> {
         .merge(people::router())
         .merge(db::router())
         .merge(canary::router())
+        .merge(catalog::router())
         .merge(connections::router())
         .merge(integrations::router())
         .merge(kubeconfig::router())
         .merge(kubeproxy::router())
+        .merge(resources::router())
         .merge(settings::router())
         .routes(routes!(openapi::openapi_json))
 }
