@@ -169,8 +169,8 @@ async fn capped(stream: Option<impl AsyncRead + Unpin>) -> std::io::Result<Strin
     Ok(text)
 }
 
-/// Kills the script's process group (children included) when dropped.
-struct GroupKiller(Option<u32>);
+/// Kills a process group (a script's, children included) when dropped: holds the leader's pid.
+pub struct GroupKiller(pub Option<u32>);
 
 impl Drop for GroupKiller {
     fn drop(&mut self) {

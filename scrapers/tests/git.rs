@@ -396,6 +396,15 @@ async fn a_server_that_never_answers_times_out_within_the_scrape_timeout() {
         format!("timed out after 1s cloning {url}")
     );
     assert!(started.elapsed() < Duration::from_secs(5));
+    // git's transport helper, still connected to the silent server, went with git.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let left: Vec<String> = std::fs::read_dir("/proc")
+        .expect("/proc")
+        .filter_map(|e| std::fs::read(e.ok()?.path().join("cmdline")).ok())
+        .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
+        .filter(|c| c.contains(&url))
+        .collect();
+    assert_eq!(left, Vec::<String>::new());
     drop(listener);
 }
 

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
 
+use quarterdeck_checks::script::GroupKiller;
 use quarterdeck_crds::common::EnvVar;
 use tempfile::TempDir;
 use tokio::process::Command;
@@ -170,10 +171,14 @@ async fn run_clone(
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
+        .process_group(0)
         .kill_on_drop(true);
     let child = command
         .spawn()
         .map_err(|e| ScrapeError::Source(format!("starting git to clone {url}: {e}")))?;
+    // git's transport helpers (git-remote-https) outlive a killed git: the
+    // whole group goes, whether the clone finishes or times out.
+    let _group = GroupKiller(child.id());
     let finished = tokio::time::timeout(timeout, child.wait_with_output())
         .await
         .map_err(|_| ScrapeError::Timeout(format!("{} cloning {url}", seconds(timeout))))?
