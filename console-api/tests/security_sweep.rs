@@ -109,6 +109,48 @@ const ENDPOINTS: &[(&str, &str, Needs, &str)] = &[
         r#"{}"#,
     ),
     (
+        "POST",
+        "/api/catalog/summary",
+        Needs::Right(Resource::Database, Action::Read),
+        r#"{}"#,
+    ),
+    (
+        "POST",
+        "/api/catalog/changes",
+        Needs::Right(Resource::Database, Action::Read),
+        r#"{}"#,
+    ),
+    (
+        "GET",
+        "/api/catalog/{id}/relationships",
+        Needs::Right(Resource::Database, Action::Read),
+        r#"{}"#,
+    ),
+    (
+        "GET",
+        "/api/db/rpc/related_configs_recursive",
+        Needs::Right(Resource::Database, Action::Read),
+        r#"{}"#,
+    ),
+    (
+        "GET",
+        "/api/db/rpc/lookup_analysis_by_component",
+        Needs::Right(Resource::Database, Action::Read),
+        r#"{}"#,
+    ),
+    (
+        "GET",
+        "/api/db/rpc/get_parents_by_location",
+        Needs::Right(Resource::Database, Action::Read),
+        r#"{}"#,
+    ),
+    (
+        "POST",
+        "/api/resources/search",
+        Needs::SignedIn,
+        r#"{"configs": [{}], "checks": [{}], "components": [{}], "connections": [{}], "playbooks": [{}]}"#,
+    ),
+    (
         "GET",
         "/api/db/{relation}",
         Needs::Right(Resource::Database, Action::Read),

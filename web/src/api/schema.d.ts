@@ -299,6 +299,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/catalog/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The changes of the config items the caller sees, newest first by default. */
+        post: operations["changes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/catalog/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Counts of the config items the caller sees, by type, each by health and status. */
+        post: operations["summary"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/catalog/{id}/relationships": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The items directly linked to one (parent, children and relationships,
+         *     both ways) that the caller sees.
+         */
+        get: operations["relationships"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/connection/test/{id}": {
         parameters: {
             query?: never;
@@ -374,6 +428,60 @@ export interface paths {
         post?: never;
         /** Deletes a console connection. */
         delete: operations["delete_connection"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/db/rpc/get_parents_by_location": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The items at a location (whose external ids hold it) and their ancestors, root first. */
+        get: operations["get_parents_by_location"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/db/rpc/lookup_analysis_by_component": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The analyses of the config items linked to a component. */
+        get: operations["lookup_analysis_by_component"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/db/rpc/related_configs_recursive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The items related to one, up to `max_depth` hops, walking only through
+         *     items the caller sees.
+         */
+        get: operations["related_configs_recursive"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -541,6 +649,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/resources/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Checks, components, config items, connections and playbooks matching
+         *     selectors, by kind.
+         */
+        post: operations["search_resources"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/settings/execution-policy": {
         parameters: {
             query?: never;
@@ -636,6 +764,87 @@ export interface components {
         BooleanValue: {
             value: boolean | string;
         };
+        /** @description One change with what the list shows of its item. */
+        ChangeRow: {
+            /** Format: uuid */
+            agent_id: string;
+            change_type?: string | null;
+            config_class: string;
+            /** Format: uuid */
+            config_id: string;
+            /** Format: int32 */
+            count: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            created_by?: string | null;
+            /** Format: date-time */
+            deleted_at?: string | null;
+            external_change_id?: string | null;
+            external_created_by?: string | null;
+            /** Format: date-time */
+            first_observed: string;
+            /** Format: uuid */
+            id: string;
+            name?: string | null;
+            severity?: string | null;
+            source?: string | null;
+            summary?: string | null;
+            tags: Record<string, never>;
+            /** @description The item's type. */
+            type: string;
+        };
+        /** @description One page of changes and how many match in all. */
+        ChangesPage: {
+            changes: components["schemas"]["ChangeRow"][];
+            /** Format: int64 */
+            total: number;
+        };
+        /** @description The changes search (spec part 1 section 7). */
+        ChangesRequest: {
+            /** @description Config types, comma-separated. */
+            config_type?: string | null;
+            /** @description A person's id, or the name the source recorded. */
+            created_by?: string | null;
+            /**
+             * Format: int32
+             * @description Hops `recursive` follows (default 5).
+             */
+            depth?: number | null;
+            /** @description From this time (RFC 3339 or a duration ago such as `7d`). */
+            from?: string | null;
+            /**
+             * Format: uuid
+             * @description Only this config item's changes (and, with `recursive`, its relatives').
+             */
+            id?: string | null;
+            include_deleted_configs?: boolean | null;
+            /**
+             * Format: int32
+             * @description The page, from 1.
+             */
+            page?: number | null;
+            /**
+             * Format: int32
+             * @description Changes per page (default 50, at most 500).
+             */
+            page_size?: number | null;
+            recursive?: components["schemas"]["Recursive"] | null;
+            /** @description Severities, comma-separated. */
+            severity?: string | null;
+            /** @description A column, `-` first for descending; default `-created_at`. */
+            sort_by?: string | null;
+            /** @description Sources, comma-separated. */
+            source?: string | null;
+            /** @description Text in the summary (case-insensitive). */
+            summary?: string | null;
+            /** @description Tags the item must carry: `key=value,key2=value2`. */
+            tags?: string | null;
+            /** @description Until this time. */
+            to?: string | null;
+            /** @description Change types, comma-separated. */
+            type?: string | null;
+        };
         /** @description A check's uptime and latency over a range, and its runs bucketed for a chart. */
         CheckMetrics: {
             latency: components["schemas"]["Latency"];
@@ -689,6 +898,25 @@ export interface components {
             /** @description `connection://namespace/name`. */
             ref: string;
             type: string;
+        };
+        /** @description An analysis of an item linked to a component. */
+        ComponentAnalysis: {
+            analysis_type?: string | null;
+            analyzer: string;
+            /** Format: uuid */
+            config_id: string;
+            config_name?: string | null;
+            config_type: string;
+            /** Format: date-time */
+            first_observed: string;
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            last_observed?: string | null;
+            message?: string | null;
+            severity?: string | null;
+            status: string;
+            summary?: string | null;
         };
         /** @description `POST /api/connections`: a connection of one of the types, with that type's fields. */
         ConnectionInput: {
@@ -2486,6 +2714,19 @@ export interface components {
             method: string;
             nodes: components["schemas"]["UiNode"][];
         };
+        /** @description A row found, as every kind shows it. */
+        Found: {
+            /** Format: uuid */
+            agent_id?: string | null;
+            health?: string | null;
+            /** Format: uuid */
+            id: string;
+            name?: string | null;
+            namespace?: string | null;
+            status?: string | null;
+            tags?: Record<string, never> | null;
+            type?: string | null;
+        };
         /**
          * @description The health summary. Served from a cache shared by callers with the
          *     same access scopes, so the handler answers its serialized bytes.
@@ -2562,6 +2803,18 @@ export interface components {
             name: string;
             /** @description The password rule, to show beside the field. */
             policy: string;
+        };
+        /** @description A live item at a location, or one of its ancestors. */
+        LocatedConfig: {
+            config_class: string;
+            external_id?: string[] | null;
+            /** Format: uuid */
+            id: string;
+            name?: string | null;
+            /** Format: uuid */
+            parent_id?: string | null;
+            path?: string | null;
+            type: string;
         };
         /** @description A sign-in flow in the provider's shape: a form of nodes, messages on top. */
         LoginFlow: {
@@ -3179,9 +3432,65 @@ export interface components {
                 };
             } | null;
         };
+        /**
+         * @description Whose changes `recursive` adds to the item's own.
+         * @enum {string}
+         */
+        Recursive: "none" | "downstream" | "upstream" | "all";
         RedeemLink: {
             password: string;
             token: string;
+        };
+        /** @description An item related to another, with how it was reached. */
+        RelatedConfig: {
+            /** Format: uuid */
+            agent_id: string;
+            config_class: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            deleted_at?: string | null;
+            /**
+             * Format: int32
+             * @description Hops from the item asked about (1 = directly linked).
+             */
+            depth: number;
+            /** @description `outgoing` or `incoming`, from the item asked about. */
+            direction: string;
+            health?: string | null;
+            /** Format: uuid */
+            id: string;
+            labels: Record<string, never>;
+            name?: string | null;
+            /** Format: uuid */
+            parent_id?: string | null;
+            path?: string | null;
+            ready?: boolean | null;
+            /** @description `parent` for parent/child links, else the relationship's relation. */
+            relation: string;
+            status?: string | null;
+            tags: Record<string, never>;
+            type: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description One selector: the fields given are all required to match. */
+        ResourceSelector: {
+            /** @description An agent's id or name, or `all` (the default). */
+            agent?: string | null;
+            /** @description Healths, comma-separated. */
+            health?: string | null;
+            /** Format: uuid */
+            id?: string | null;
+            /** @description A name; `*` matches any text (default `*`). */
+            name?: string | null;
+            namespace?: string | null;
+            /** @description Terms in the search grammar, e.g. `name=grafana type=Kubernetes::Deployment health=healthy,unhealthy`. */
+            search?: string | null;
+            /** @description Statuses, comma-separated. */
+            statuses?: string | null;
+            /** @description Types, comma-separated (a playbook's category). */
+            types?: string | null;
         };
         /**
          * @description An error answer: `status` is the HTTP status, the rest is the JSON body.
@@ -3215,6 +3524,26 @@ export interface components {
             action: string;
             object: components["schemas"]["TokenObject"];
             subject?: string | null;
+        };
+        SearchRequest: {
+            checks?: components["schemas"]["ResourceSelector"][];
+            components?: components["schemas"]["ResourceSelector"][];
+            configs?: components["schemas"]["ResourceSelector"][];
+            connections?: components["schemas"]["ResourceSelector"][];
+            /**
+             * Format: int32
+             * @description Most rows per selector (default 50, at most 500).
+             */
+            limit?: number | null;
+            playbooks?: components["schemas"]["ResourceSelector"][];
+        };
+        /** @description The rows found, by kind (each list the union of its selectors' rows). */
+        SearchResponse: {
+            checks: components["schemas"]["Found"][];
+            components: components["schemas"]["Found"][];
+            configs: components["schemas"]["Found"][];
+            connections: components["schemas"]["Found"][];
+            playbooks: components["schemas"]["Found"][];
         };
         /** @description A key of a Secret or ConfigMap in the connection's namespace. */
         SecretReference: {
@@ -3396,6 +3725,18 @@ export interface components {
              */
             since?: string | null;
         };
+        /** @description Filters of the summary; lists are comma-separated, empty means all. */
+        SummaryRequest: {
+            /** @description Config types, e.g. `Kubernetes::Pod,Kubernetes::Node`. */
+            config_type?: string | null;
+            /** @description Healths: healthy, unhealthy, warning, unknown. */
+            health?: string | null;
+            include_deleted_configs?: boolean | null;
+            /** @description Statuses, e.g. `Running`. */
+            status?: string | null;
+            /** @description Tags every item must carry: `key=value,key2=value2`. */
+            tags?: string | null;
+        };
         /** @description What trying a connection gave. */
         TestResult: {
             /** Format: int64 */
@@ -3440,6 +3781,20 @@ export interface components {
         Traits: {
             email?: string | null;
             name: components["schemas"]["PersonName"];
+        };
+        /** @description Items of one type, counted by health and status. */
+        TypeSummary: {
+            /** Format: int64 */
+            count: number;
+            /** @description Items without a health count as `unknown`. */
+            health: {
+                [key: string]: number;
+            };
+            /** @description Items without a status are not counted here. */
+            status: {
+                [key: string]: number;
+            };
+            type: string;
         };
         UiLabel: {
             text: string;
@@ -4463,6 +4818,163 @@ export interface operations {
             };
         };
     };
+    changes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangesRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangesPage"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `id` names no item the caller sees */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    summary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SummaryRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TypeSummary"][];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    relationships: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A config item's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RelatedConfig"][];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     test_connection: {
         parameters: {
             query?: never;
@@ -4835,6 +5347,176 @@ export interface operations {
             };
             /** @description The connection comes from elsewhere than the console (read-only) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_parents_by_location: {
+        parameters: {
+            query: {
+                /** @description An external id, such as a cloud resource's ARN or a Kubernetes path. */
+                location: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LocatedConfig"][];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    lookup_analysis_by_component: {
+        parameters: {
+            query: {
+                /** @description The component. */
+                id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComponentAnalysis"][];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    related_configs_recursive: {
+        parameters: {
+            query: {
+                /** @description The item to start from. */
+                config_id: string;
+                /** @description Also walk through deleted items (default false). */
+                include_deleted_configs?: boolean;
+                /** @description Hops (default 10, at most 20). */
+                max_depth?: number;
+                /** @description Which way (default outgoing). */
+                type_filter?: "outgoing" | "incoming" | "all";
+                /** @description Links followed towards the item's parent and relating items (default both). */
+                incoming_relation?: "both" | "hard" | "soft";
+                /** @description Links followed towards its children and related items (default both). */
+                outgoing_relation?: "both" | "hard" | "soft";
+                /** @description Only items of these types (comma-separated). */
+                type?: string;
+                /** @description Only items with these statuses (comma-separated). */
+                status?: string;
+                /** @description Only items with these healths (comma-separated). */
+                health?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RelatedConfig"][];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5561,6 +6243,53 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PersonWithRoles"][];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    search_resources: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SearchRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResponse"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             401: {
