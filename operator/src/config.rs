@@ -100,6 +100,9 @@ pub struct Config {
     #[command(flatten)]
     pub checks: CheckArgs,
 
+    #[command(flatten)]
+    pub scrapes: ScrapeArgs,
+
     /// The keys that decrypt connections' secret values for checks.
     #[command(flatten)]
     pub connection_keys: quarterdeck_connections::keyring::KeyArgs,
@@ -159,6 +162,31 @@ pub struct CheckArgs {
         default_value = "nobody"
     )]
     pub script_user: String,
+}
+
+/// The scrape engine (the catalog's ScrapeConfigs).
+#[derive(Debug, Clone, clap::Args)]
+pub struct ScrapeArgs {
+    /// Run ScrapeConfigs in this process (every replica takes a share).
+    #[arg(long = "scrapes", env = "QUARTERDECK_SCRAPES", default_value_t = true, action = clap::ArgAction::Set)]
+    pub enabled: bool,
+
+    /// ScrapeConfigs running at once in this process.
+    #[arg(
+        long = "scrape-concurrency",
+        env = "QUARTERDECK_SCRAPE_CONCURRENCY",
+        default_value_t = 4,
+        value_parser = clap::value_parser!(u16).range(1..)
+    )]
+    pub concurrency: u16,
+
+    /// Limit of a scrape whose ScrapeConfig sets no `timeout`.
+    #[arg(long = "scrape-timeout", env = "QUARTERDECK_SCRAPE_TIMEOUT", default_value = "30m", value_parser = humantime::parse_duration)]
+    pub timeout: std::time::Duration,
+
+    /// How often the catalog's retention (each ScrapeConfig's `retention`) is applied.
+    #[arg(long = "catalog-retention-every", env = "QUARTERDECK_CATALOG_RETENTION_EVERY", default_value = "1h", value_parser = humantime::parse_duration)]
+    pub retention_every: std::time::Duration,
 }
 
 impl Config {

@@ -12,10 +12,11 @@ pub mod hardening;
 pub mod leader;
 pub mod mapping;
 pub mod metrics;
+pub mod scrape;
 
 use std::sync::Arc;
 
-pub use config::{CheckArgs, Config};
+pub use config::{CheckArgs, Config, ScrapeArgs};
 
 use quarterdeck_store::Database;
 use quarterdeck_store::fence::Fence;
@@ -48,17 +49,17 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         Some(kube::Client::try_default().await?)
     };
     // A one-off directory sync has no background work.
-    let engine_pool = if (config.checks.enabled || config.engine_only)
-        && (config.from_dir.is_none() || config.watch)
-    {
-        Some(
-            database
-                .separate_pool("quarterdeck-operator-checks", config.checks.db_connections)
-                .await?,
-        )
-    } else {
-        None
-    };
+    let run_checks = config.checks.enabled || config.engine_only;
+    let engine_pool =
+        if (run_checks || config.scrapes.enabled) && (config.from_dir.is_none() || config.watch) {
+            Some(
+                database
+                    .separate_pool("quarterdeck-operator-checks", config.checks.db_connections)
+                    .await?,
+            )
+        } else {
+            None
+        };
     let keyring = match engine_pool {
         Some(_) => Some(
             config
@@ -69,25 +70,43 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         ),
         None => None,
     };
-    let engine = engine_pool.clone().zip(keyring).map(|(pool, keyring)| {
-        let lookup = Arc::new(engine::lookup::DbLookup::new(
-            pool.clone(),
-            kube.clone(),
-            keyring,
-        ));
-        tokio::spawn(engine::run(
-            pool,
-            engine::executor(
-                lookup,
-                kube.clone(),
-                config.checks.timeout,
-                config.checks.script_user.clone(),
-            ),
-            engine::Settings::from_args(&config.checks),
-            metrics.clone(),
-            quarterdeck_runtime::shutdown_signal(),
-        ))
+    let lookup = engine_pool.clone().zip(keyring).map(|(pool, keyring)| {
+        Arc::new(engine::lookup::DbLookup::new(pool, kube.clone(), keyring))
+            as Arc<dyn quarterdeck_checks::Lookup>
     });
+    let scrapes = engine_pool
+        .clone()
+        .zip(lookup.clone())
+        .filter(|_| config.scrapes.enabled)
+        .map(|(pool, lookup)| {
+            tokio::spawn(scrape::run(
+                pool,
+                scrape::Sources {
+                    lookup,
+                    kube: kube.clone(),
+                },
+                scrape::Settings::from_args(&config.scrapes, &config.checks.script_user),
+                quarterdeck_runtime::shutdown_signal(),
+            ))
+        });
+    let engine = engine_pool
+        .clone()
+        .zip(lookup)
+        .filter(|_| run_checks)
+        .map(|(pool, lookup)| {
+            tokio::spawn(engine::run(
+                pool,
+                engine::executor(
+                    lookup,
+                    kube.clone(),
+                    config.checks.timeout,
+                    config.checks.script_user.clone(),
+                ),
+                engine::Settings::from_args(&config.checks),
+                metrics.clone(),
+                quarterdeck_runtime::shutdown_signal(),
+            ))
+        });
 
     let directory_options = directory::Options {
         strict: config.strict,
@@ -128,8 +147,8 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         }
     };
     let _ = admin.await;
-    if let Some(engine) = engine {
-        // On an error nothing will signal the engine to stop.
+    for engine in engine.into_iter().chain(scrapes) {
+        // On an error nothing will signal the engines to stop.
         if result.is_err() {
             engine.abort();
         }

@@ -1,0 +1,258 @@
+//! The scrape engine: claims due ScrapeConfigs through the database (so any
+//! number of operator replicas share them and each slot runs once), runs
+//! them with the scrapers crate, writes the catalog and a job history row
+//! per run, answers "scrape now" within a second through LISTEN/NOTIFY,
+//! writes `status.lastRun` of Kubernetes ScrapeConfigs, and prunes by each
+//! scraper's retention.
+
+pub mod record;
+pub mod retention;
+pub mod status;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::Utc;
+use quarterdeck_scrapers::{Context, ScrapeError, ScrapeOutput};
+use quarterdeck_store::catalog::{self, DueScraper, Slot};
+use quarterdeck_store::execution_policy;
+use serde_json::Value;
+use sqlx::PgPool;
+use sqlx::postgres::PgListener;
+use tokio::sync::Semaphore;
+
+use crate::engine::schedule::Schedule;
+
+/// A ScrapeConfig without `schedule` runs this often.
+pub const DEFAULT_SCHEDULE: &str = "@every 60m";
+/// How long after its timeout a run still holds its scraper, for writing.
+const WRITE_MARGIN: Duration = Duration::from_secs(300);
+/// A scraper whose schedule does not parse is tried again after this.
+const INVALID_RETRY: chrono::Duration = chrono::Duration::minutes(5);
+
+/// Settings of the engine (flags of the operator).
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// ScrapeConfigs running at once in this process.
+    pub concurrency: usize,
+    /// Longest wait between looks at the schedule.
+    pub poll: Duration,
+    /// The limit of a scrape whose spec sets no `timeout`.
+    pub timeout: Duration,
+    /// How often the retention job runs (one replica each time).
+    pub retention_every: Duration,
+    /// Who runs `exec` scrapers' scripts when the operator runs as root.
+    pub script_user: String,
+    pub hostname: String,
+}
+
+impl Settings {
+    pub fn from_args(args: &crate::config::ScrapeArgs, script_user: &str) -> Self {
+        Self {
+            concurrency: usize::from(args.concurrency),
+            poll: Duration::from_secs(1),
+            timeout: args.timeout,
+            retention_every: args.retention_every,
+            script_user: script_user.to_owned(),
+            hostname: crate::engine::hostname(),
+        }
+    }
+}
+
+/// What scrapes may use: credentials and the cluster.
+#[derive(Clone)]
+pub struct Sources {
+    pub lookup: Arc<dyn quarterdeck_checks::Lookup>,
+    pub kube: Option<kube::Client>,
+}
+
+/// Runs the engine until `shutdown`; scrapes in flight finish first (for at most a minute).
+pub async fn run(
+    pool: PgPool,
+    sources: Sources,
+    settings: Settings,
+    shutdown: impl std::future::Future<Output = ()>,
+) {
+    let pruner = tokio::spawn(retention::run(pool.clone(), settings.clone()));
+    let slots = Arc::new(Semaphore::new(settings.concurrency.max(1)));
+    let mut listener = listen(&pool).await;
+    tokio::pin!(shutdown);
+    tracing::info!(concurrency = settings.concurrency, "scrape engine started");
+    loop {
+        let free = slots.available_permits();
+        if free > 0 {
+            match catalog::claim_due(&pool, free as i64, |s| plan(s, settings.timeout)).await {
+                Ok(due) => {
+                    for scraper in due {
+                        let Ok(permit) = slots.clone().acquire_owned().await else {
+                            break;
+                        };
+                        let (pool, sources, settings) =
+                            (pool.clone(), sources.clone(), settings.clone());
+                        tokio::spawn(async move {
+                            run_one(&pool, &sources, &settings, scraper).await;
+                            drop(permit);
+                        });
+                    }
+                }
+                Err(e) => tracing::warn!(error = %e, "claiming due scrapers failed"),
+            }
+        }
+        let wait = match catalog::next_due(&pool).await {
+            Ok(Some(at)) => (at - Utc::now())
+                .to_std()
+                .unwrap_or_default()
+                .min(settings.poll),
+            _ => settings.poll,
+        };
+        tokio::select! {
+            _ = &mut shutdown => break,
+            _ = tokio::time::sleep(wait.max(Duration::from_millis(100))) => {}
+            notified = recv(&mut listener) => {
+                if !notified {
+                    listener = listen(&pool).await;
+                }
+            }
+        }
+    }
+    tracing::info!("scrape engine stopping; waiting for scrapes in flight");
+    let all = u32::try_from(settings.concurrency.max(1)).unwrap_or(u32::MAX);
+    let _ = tokio::time::timeout(Duration::from_secs(60), slots.acquire_many(all)).await;
+    pruner.abort();
+}
+
+/// The scrape's schedule (`schedule`, default [`DEFAULT_SCHEDULE`]).
+fn schedule(spec: &Value) -> Result<Schedule, ScrapeError> {
+    let text = spec
+        .get("schedule")
+        .and_then(Value::as_str)
+        .filter(|s| !s.trim().is_empty())
+        .unwrap_or(DEFAULT_SCHEDULE);
+    Schedule::parse(Some(text), None).map_err(|e| ScrapeError::Spec {
+        field: "schedule".into(),
+        message: e.to_string(),
+    })
+}
+
+/// The scrape's limit (`timeout`, else `default`).
+fn timeout(spec: &Value, default: Duration) -> Result<Duration, ScrapeError> {
+    match spec.get("timeout").and_then(Value::as_str).map(str::trim) {
+        None | Some("") => Ok(default),
+        Some(text) => humantime::parse_duration(text).map_err(|e| ScrapeError::Spec {
+            field: "timeout".into(),
+            message: format!("{text:?} is not a duration such as 30s or 5m: {e}"),
+        }),
+    }
+}
+
+/// The claimed scraper's next slot (after an interval from now when it never
+/// ran: its first run is this one) and how long this run holds it.
+fn plan(scraper: &DueScraper, default_timeout: Duration) -> Slot {
+    let now = scraper.now;
+    let next_run = match schedule(&scraper.spec.0) {
+        Ok(schedule) => schedule.next(scraper.id, Some(scraper.next_run.unwrap_or(now)), now),
+        Err(_) => now + INVALID_RETRY,
+    };
+    let hold = timeout(&scraper.spec.0, default_timeout).unwrap_or(default_timeout) + WRITE_MARGIN;
+    Slot {
+        next_run,
+        lease_until: now + chrono::Duration::from_std(hold).unwrap_or(chrono::Duration::MAX),
+    }
+}
+
+/// Runs one claimed scraper, records it, and releases it.
+#[tracing::instrument(skip_all, fields(scraper = %format!("{}/{}", scraper.namespace, scraper.name)))]
+pub async fn run_one(pool: &PgPool, sources: &Sources, settings: &Settings, scraper: DueScraper) {
+    let started = Utc::now();
+    let output = scrape(sources, settings, &scraper).await;
+    let report = record::record(pool, &scraper, output, started, &settings.hostname).await;
+    if let Err(e) = catalog::release(pool, scraper.id).await {
+        tracing::warn!(error = %e, "releasing the scraper failed; it waits for its lease to end");
+    }
+    if let Some(client) = &sources.kube
+        && execution_policy::trusted_source(&scraper.source)
+    {
+        status::write(client, &scraper, &report).await;
+    }
+}
+
+async fn scrape(sources: &Sources, settings: &Settings, scraper: &DueScraper) -> ScrapeOutput {
+    let spec = &scraper.spec.0;
+    let limit = match schedule(spec).and_then(|_| timeout(spec, settings.timeout)) {
+        Ok(limit) => limit,
+        Err(e) => return failed(e),
+    };
+    let ctx = Context {
+        namespace: scraper.namespace.clone(),
+        lookup: sources.lookup.clone(),
+        kube: sources.kube.clone(),
+        scripts_allowed: execution_policy::trusted_source(&scraper.source)
+            || scraper.policy.console_scripts,
+        script_user: settings.script_user.clone(),
+        timeout: limit,
+    };
+    match tokio::time::timeout(limit, quarterdeck_scrapers::run(&ctx, spec)).await {
+        Ok(output) => output,
+        Err(_) => failed(ScrapeError::Timeout(
+            humantime::format_duration(limit).to_string(),
+        )),
+    }
+}
+
+/// A run that produced nothing but `error`.
+fn failed(error: ScrapeError) -> ScrapeOutput {
+    ScrapeOutput {
+        items: Vec::new(),
+        errors: vec![("scrape".into(), error)],
+    }
+}
+
+async fn listen(pool: &PgPool) -> Option<PgListener> {
+    let mut listener = match PgListener::connect_with(pool).await {
+        Ok(l) => l,
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot listen for scrape now; polling only");
+            return None;
+        }
+    };
+    match listener.listen(catalog::RUN_CHANNEL).await {
+        Ok(()) => Some(listener),
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot listen for scrape now; polling only");
+            None
+        }
+    }
+}
+
+/// Waits for a "scrape now" notification; false when the listener is gone.
+async fn recv(listener: &mut Option<PgListener>) -> bool {
+    match listener {
+        Some(l) => l.recv().await.is_ok(),
+        None => std::future::pending().await,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn schedule_defaults_to_an_hour_and_timeout_to_the_flag() {
+        assert!(
+            matches!(schedule(&json!({})), Ok(Schedule::Every(d)) if d == Duration::from_secs(3600))
+        );
+        assert!(
+            matches!(schedule(&json!({"schedule": "@every 5m"})), Ok(Schedule::Every(d)) if d == Duration::from_secs(300))
+        );
+        assert!(schedule(&json!({"schedule": "soon"})).is_err());
+        let default = Duration::from_secs(30);
+        assert_eq!(timeout(&json!({}), default), Ok(default));
+        assert_eq!(
+            timeout(&json!({"timeout": "2m"}), default),
+            Ok(Duration::from_secs(120))
+        );
+        let err = timeout(&json!({"timeout": "later"}), default).unwrap_err();
+        assert!(err.to_string().starts_with("timeout: \"later\""), "{err}");
+    }
+}
