@@ -169,7 +169,7 @@ pub struct CheckArgs {
 pub struct ScrapeArgs {
     /// Run ScrapeConfigs in this process (every replica takes a share).
     #[arg(long = "scrapes", env = "QUARTERDECK_SCRAPES", default_value_t = true, action = clap::ArgAction::Set)]
-    pub enabled: bool,
+    pub scrapes: bool,
 
     /// ScrapeConfigs running at once in this process.
     #[arg(
@@ -178,11 +178,11 @@ pub struct ScrapeArgs {
         default_value_t = 4,
         value_parser = clap::value_parser!(u16).range(1..)
     )]
-    pub concurrency: u16,
+    pub scrape_concurrency: u16,
 
     /// Limit of a scrape whose ScrapeConfig sets no `timeout`.
     #[arg(long = "scrape-timeout", env = "QUARTERDECK_SCRAPE_TIMEOUT", default_value = "30m", value_parser = humantime::parse_duration)]
-    pub timeout: std::time::Duration,
+    pub scrape_timeout: std::time::Duration,
 
     /// How often the catalog's retention (each ScrapeConfig's `retention`) is applied.
     #[arg(long = "catalog-retention-every", env = "QUARTERDECK_CATALOG_RETENTION_EVERY", default_value = "1h", value_parser = humantime::parse_duration)]

@@ -51,7 +51,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     // A one-off directory sync has no background work.
     let run_checks = config.checks.enabled || config.engine_only;
     let engine_pool =
-        if (run_checks || config.scrapes.enabled) && (config.from_dir.is_none() || config.watch) {
+        if (run_checks || config.scrapes.scrapes) && (config.from_dir.is_none() || config.watch) {
             Some(
                 database
                     .separate_pool("quarterdeck-operator-checks", config.checks.db_connections)
@@ -77,7 +77,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     let scrapes = engine_pool
         .clone()
         .zip(lookup.clone())
-        .filter(|_| config.scrapes.enabled)
+        .filter(|_| config.scrapes.scrapes)
         .map(|(pool, lookup)| {
             tokio::spawn(scrape::run(
                 pool,

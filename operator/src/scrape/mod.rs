@@ -49,9 +49,9 @@ pub struct Settings {
 impl Settings {
     pub fn from_args(args: &crate::config::ScrapeArgs, script_user: &str) -> Self {
         Self {
-            concurrency: usize::from(args.concurrency),
+            concurrency: usize::from(args.scrape_concurrency),
             poll: Duration::from_secs(1),
-            timeout: args.timeout,
+            timeout: args.scrape_timeout,
             retention_every: args.retention_every,
             script_user: script_user.to_owned(),
             hostname: crate::engine::hostname(),
