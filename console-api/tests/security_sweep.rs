@@ -110,6 +110,12 @@ const ENDPOINTS: &[(&str, &str, Needs, &str)] = &[
     ),
     (
         "POST",
+        "/api/scrapers/{id}/run",
+        Needs::Right(Resource::ConfigScrapers, Action::Update),
+        r#"{}"#,
+    ),
+    (
+        "POST",
         "/api/catalog/summary",
         Needs::Right(Resource::Database, Action::Read),
         r#"{}"#,

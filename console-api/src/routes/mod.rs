@@ -22,6 +22,7 @@ mod kubeproxy;
 pub mod login;
 pub(crate) mod people;
 pub(crate) mod resources;
+pub(crate) mod scrapers;
 pub(crate) mod settings;
 
 /// Every route with its document.
@@ -39,6 +40,7 @@ pub(crate) fn api() -> OpenApiRouter<AppState> {
         .merge(kubeconfig::router())
         .merge(kubeproxy::router())
         .merge(resources::router())
+        .merge(scrapers::router())
         .merge(settings::router())
         .routes(routes!(openapi::openapi_json))
 }
