@@ -408,14 +408,10 @@ pub async fn changes(
     );
     page.push(FROM);
     change_filters(&mut page, q, rules);
+    // PostgreSQL's default null order, which the indexes of migration 0024 follow.
     let direction = if q.descending { "DESC" } else { "ASC" };
-    let nulls = if q.descending {
-        "NULLS LAST"
-    } else {
-        "NULLS FIRST"
-    };
     page.push(format_args!(
-        " ORDER BY {} {direction} {nulls}, c.id {direction} LIMIT ",
+        " ORDER BY {} {direction}, c.id {direction} LIMIT ",
         q.sort.column()
     ))
     .push_bind(q.limit)
