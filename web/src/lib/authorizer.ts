@@ -9,8 +9,8 @@ import type { Resource } from '../api/rules.gen';
 export type Rights = Schemas['WhoamiPayload']['rights'];
 export type { Resource };
 type Action = Schemas['Action'];
-/** `write` is any of create, update and delete; `run` is Run Now (canaries). */
-export type Access = Extract<Action, 'read' | 'run'> | 'write';
+/** `write` is any of create, update and delete; `run` is Run Now (canaries); `update` alone gates Scrape now. */
+export type Access = Extract<Action, 'read' | 'run' | 'update'> | 'write';
 
 const WRITE_ACTIONS: readonly Action[] = ['create', 'update', 'delete'];
 

@@ -16,6 +16,7 @@ import { RequireAccess } from '../../components/RequireAccess';
 import { DIRECT, isDirectType, type DirectType } from '../../lib/integrations';
 import { isUiSource, readOnlyMessage, sourceLabel } from '../../lib/source';
 import { DirectForm } from './DirectForm';
+import { ScrapeNowButton } from './ScrapeNowButton';
 import { useIntegrationData } from './useIntegrationData';
 
 const LIST = '/settings/integrations';
@@ -49,6 +50,11 @@ function Integration({ type, id }: { type: DirectType; id: string }) {
     <PageSection>
       {!isUiSource(row.source) && <Alert isInline variant="info" title={readOnlyMessage(row.source)} className="pf-v6-u-mb-md" />}
       {row.deleted_at && <Alert isInline variant="warning" title="This resource has been deleted." className="pf-v6-u-mb-md" />}
+      {type === 'scraper' && !row.deleted_at && (
+        <div className="pf-v6-u-mb-md">
+          <ScrapeNowButton id={row.id} />
+        </div>
+      )}
       <DescriptionList isHorizontal isCompact className="pf-v6-u-mb-lg" aria-label="Details">
         <DescriptionListGroup>
           <DescriptionListTerm>Source</DescriptionListTerm>

@@ -10,6 +10,7 @@ import { DateTime } from '../../components/DateTime';
 import { RequireAccess } from '../../components/RequireAccess';
 import { integrationPath, jobStatusColor, typeLabel } from '../../lib/integrations';
 import { AddIntegrationModal } from './AddIntegrationModal';
+import { ScrapeNowButton, useCanScrape } from './ScrapeNowButton';
 import { useIntegrationsData } from './useIntegrationsData';
 
 function NameCell({ row }: { row: IntegrationRow }) {
@@ -57,6 +58,7 @@ function Integrations() {
   const { authorizer } = useSession();
   const navigate = useNavigate();
   const [adding, setAdding] = useState(false);
+  const canScrape = useCanScrape();
   useTopBar('Integrations', list.refetch, list.isFetching);
 
   return (
@@ -73,6 +75,7 @@ function Integrations() {
           const path = integrationPath(row);
           if (path) navigate(path);
         }}
+        actions={canScrape ? (row) => row.integration_type === 'scraper' && !row.deleted_at && <ScrapeNowButton id={row.id} /> : undefined}
         toolbar={
           authorizer.can('integrations', 'write') && (
             <Button icon={<PlusIcon />} onClick={() => setAdding(true)}>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detailsTabs, formatDuration, jobErrors, resourcePath, summaryTable } from './jobHistory';
+import { SCRAPE_COUNTS, detailsTabs, formatDuration, jobErrors, resourcePath, summaryTable } from './jobHistory';
 
 it('formats durations', () => {
   expect(formatDuration(null)).toBe('');
@@ -69,6 +69,46 @@ describe('summaries', () => {
     });
     expect(summaryTable({})).toBeUndefined();
     expect(summaryTable(null)).toBeUndefined();
+  });
+});
+
+describe('scrape summaries', () => {
+  // As the engine writes it, with the keys in the order PostgreSQL's jsonb returns them.
+  const details = {
+    scrape_summary: {
+      'Kubernetes::Deployment': { added: 5, changes: 1, deleted: 0, updated: 1, unchanged: 3 },
+      'Kubernetes::Namespace': { added: 3, changes: 0, deleted: 1, updated: 0, unchanged: 0 },
+    },
+    errors: ['file[0]: config/samples/catalog/broken.yaml: did not parse'],
+    errors_by_type: { source: 1 },
+  };
+
+  it('read Name, added, updated, unchanged, deleted, changes, one row per config type', () => {
+    const tab = detailsTabs(details).find((t) => t.key === 'scrape_summary');
+    expect(tab).toEqual({
+      key: 'scrape_summary',
+      title: 'Scrape Summary',
+      table: {
+        columns: ['Name', 'added', 'updated', 'unchanged', 'deleted', 'changes'],
+        rows: [
+          ['Kubernetes::Deployment', '5', '1', '3', '0', '1'],
+          ['Kubernetes::Namespace', '3', '0', '0', '1', '0'],
+        ],
+      },
+    });
+  });
+
+  it('keep counts they do not know after the known ones', () => {
+    expect(summaryTable({ File: { skipped: 2, added: 1 } }, SCRAPE_COUNTS)?.columns).toEqual(['Name', 'added', 'skipped']);
+  });
+
+  it('come with their errors first', () => {
+    expect(detailsTabs(details).map((t) => t.title)).toEqual(['Errors', 'Scrape Summary']);
+    expect(detailsTabs(details)[0]).toEqual({
+      key: 'errors',
+      title: 'Errors',
+      errors: { kind: 'table', table: { columns: ['Message'], rows: [['file[0]: config/samples/catalog/broken.yaml: did not parse']] } },
+    });
   });
 });
 

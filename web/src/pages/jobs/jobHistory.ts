@@ -93,14 +93,20 @@ export function jobErrors(errors: unknown): JobErrors | undefined {
   return undefined;
 }
 
+/** The counts of a scrape summary per config type, in the order they read
+ * (the database returns an object's keys shortest first). */
+export const SCRAPE_COUNTS = ['added', 'updated', 'unchanged', 'deleted', 'changes'] as const;
+
 /** A summary as a table: one row per key; a map of objects gets a column per
- * field (e.g. scrape counts per config type). Undefined when empty. */
-export function summaryTable(summary: unknown): TextTable | undefined {
+ * field (e.g. scrape counts per config type), the fields named in `order`
+ * first. Undefined when empty. */
+export function summaryTable(summary: unknown, order: readonly string[] = []): TextTable | undefined {
   if (!isRecord(summary)) return summary == null || summary === '' ? undefined : { columns: ['Value'], rows: [[text(summary)]] };
   const entries = Object.entries(summary);
   if (entries.length === 0) return undefined;
   if (entries.every(([, v]) => isRecord(v))) {
-    const fields = [...new Set(entries.flatMap(([, v]) => Object.keys(v as object)))];
+    const present = new Set(entries.flatMap(([, v]) => Object.keys(v as object)));
+    const fields = [...order.filter((f) => present.has(f)), ...[...present].filter((f) => !order.includes(f))];
     return {
       columns: ['Name', ...fields],
       rows: entries.map(([k, v]) => [k, ...fields.map((f) => text((v as Record<string, unknown>)[f]))]),
@@ -120,7 +126,7 @@ export function detailsTabs(details: JobDetails | null | undefined): DetailsTab[
   const tabs: DetailsTab[] = [];
   const errors = jobErrors(details.errors);
   if (errors) tabs.push({ key: 'errors', title: 'Errors', errors });
-  const scrape = summaryTable(details.scrape_summary);
+  const scrape = summaryTable(details.scrape_summary, SCRAPE_COUNTS);
   if (scrape) tabs.push({ key: 'scrape_summary', title: 'Scrape Summary', table: scrape });
   const summary = summaryTable(details.summary);
   if (summary) tabs.push({ key: 'summary', title: 'Reconcile Summary', table: summary });
