@@ -105,6 +105,7 @@ pub async fn run(ctx: &Context, spec: &Value) -> ScrapeOutput {
 async fn scrape(ctx: &Context, kind: &str, entry: &Value) -> Result<SourceOutput, ScrapeError> {
     match kind {
         "kubernetes" => sources::kubernetes::scrape(ctx, entry).await,
+        "kubernetesFile" => sources::kubernetes_file::scrape(ctx, entry).await,
         "file" => sources::file::scrape(ctx, entry).await,
         "exec" => sources::exec::scrape(ctx, entry).await,
         other => Err(ScrapeError::NotRun(other.to_owned())),

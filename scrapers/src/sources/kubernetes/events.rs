@@ -12,7 +12,7 @@ use kube::Client;
 use kube::api::{Api, ListParams};
 use serde_json::Value;
 
-use super::{EventSpec, KubernetesSpec, glob, list};
+use super::{EventSpec, KubernetesSpec, glob, list, said};
 use crate::model::{Change, RawItem, ScrapeError};
 
 /// Where these changes come from, stored as `config_changes.source`.
@@ -37,7 +37,7 @@ pub(super) async fn changes(
         let page = api
             .list(&params)
             .await
-            .map_err(|e| ScrapeError::Source(format!("listing events: {e}")))?;
+            .map_err(|e| ScrapeError::Source(format!("listing events: {}", said(e))))?;
         for event in &page.items {
             let Ok(event) = serde_json::to_value(event) else {
                 continue;
@@ -93,15 +93,15 @@ pub(super) fn change(spec: &EventSpec, event: &Value) -> Option<(String, Change)
     }
     let message = text("/message");
     let words = format!("{reason} {}", message.unwrap_or("")).to_lowercase();
-    let said = |keywords: &[String]| {
+    let mentions = |keywords: &[String]| {
         keywords
             .iter()
             .any(|k| !k.is_empty() && words.contains(&k.to_lowercase()))
     };
     let keywords = &spec.severity_keywords;
-    let severity = if said(&keywords.error) {
+    let severity = if mentions(&keywords.error) {
         "high"
-    } else if said(&keywords.warn) || text("/type") == Some("Warning") {
+    } else if mentions(&keywords.warn) || text("/type") == Some("Warning") {
         "medium"
     } else {
         "info"

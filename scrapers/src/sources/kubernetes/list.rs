@@ -9,7 +9,7 @@ use kube::core::GroupVersion;
 use kube::discovery::{self, ApiCapabilities, ApiResource, Scope, verbs};
 use serde_json::{Value, json};
 
-use super::{KubernetesSpec, SKIPPED_KINDS};
+use super::{KubernetesSpec, SKIPPED_KINDS, said};
 use crate::model::ScrapeError;
 
 /// Objects asked for per list call; bigger lists are read in pages.
@@ -78,7 +78,7 @@ pub(super) async fn resources(
     ScrapeError,
 > {
     let discovery_error = |what: &str, e: kube::Error| {
-        ScrapeError::Source(format!("kubernetes API discovery ({what}): {e}"))
+        ScrapeError::Source(format!("kubernetes API discovery ({what}): {}", said(e)))
     };
     let groups = client
         .list_api_groups()
@@ -187,7 +187,7 @@ async fn list_kind(
     let pages: Vec<Vec<DynamicObject>> = pages
         .try_collect()
         .await
-        .map_err(|e| ScrapeError::Source(format!("listing {}: {e}", resource.plural)))?;
+        .map_err(|e| ScrapeError::Source(format!("listing {}: {}", resource.plural, said(e))))?;
     Ok(pages.into_iter().flatten().collect())
 }
 

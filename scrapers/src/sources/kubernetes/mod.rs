@@ -269,6 +269,14 @@ async fn client(ctx: &Context, spec: &KubernetesSpec) -> Result<Client, ScrapeEr
         .map_err(|e| ScrapeError::Source(format!("connecting with the kubeconfig: {e}")))
 }
 
+/// The API server's own message for a failed call, without kube's debug dump.
+pub(crate) fn said(error: kube::Error) -> String {
+    match error {
+        kube::Error::Api(status) => format!("{} ({})", status.message, status.code),
+        other => other.to_string(),
+    }
+}
+
 /// The object's `metadata` field as text.
 fn meta<'a>(object: &'a Value, field: &str) -> Option<&'a str> {
     object

@@ -28,7 +28,7 @@ use kube::runtime::WatchStreamExt;
 use kube::runtime::watcher::{self, Event as Watched};
 use serde_json::Value;
 
-use super::{KubernetesSpec, WatchKind, client, events, list, parse, relationships};
+use super::{KubernetesSpec, WatchKind, client, events, list, parse, relationships, said};
 use crate::model::{ScrapeError, SourceOutput};
 use crate::run::Context;
 
@@ -192,7 +192,7 @@ async fn involved(client: &Client, event: &Value) -> Result<Option<Value>, Scrap
     let object = api
         .get_opt(name)
         .await
-        .map_err(|e| ScrapeError::Source(format!("reading {kind} {name}: {e}")))?;
+        .map_err(|e| ScrapeError::Source(format!("reading {kind} {name}: {}", said(e))))?;
     Ok(object.and_then(|o| list::object(&resource, o, None)))
 }
 
@@ -206,7 +206,7 @@ async fn find(
     discovery::pinned_kind(client, &gvk)
         .await
         .map(|(resource, caps)| (resource, caps.scope))
-        .map_err(|e| ScrapeError::Source(format!("finding {kind} in {api_version}: {e}")))
+        .map_err(|e| ScrapeError::Source(format!("finding {kind} in {api_version}: {}", said(e))))
 }
 
 fn failed(key: String, error: ScrapeError) -> SourceOutput {
