@@ -50,11 +50,19 @@ impl Lookup {
         };
         let mut env: Map<String, Value> = object.as_object().cloned().unwrap_or_default();
         env.insert("config".into(), object.clone());
-        let value =
-            quarterdeck_checks::evaluate_cel(expr, &env).map_err(|message| ScrapeError::Spec {
-                field: "relationships".into(),
-                message,
-            })?;
+        let value = match quarterdeck_checks::evaluate_cel(expr, &env) {
+            Ok(value) => value,
+            // A rule written for some kinds fails on objects without its fields
+            // (a ConfigMap has no `spec`): no link from those; a rule that does
+            // not compile is the scraper's error.
+            Err(message) if message.starts_with("invalid CEL expression") => {
+                return Err(ScrapeError::Spec {
+                    field: "relationships".into(),
+                    message,
+                });
+            }
+            Err(_) => return Ok(None),
+        };
         Ok(match value {
             Value::String(s) if !s.is_empty() => Some(s),
             Value::Null | Value::String(_) => None,
@@ -464,5 +472,53 @@ mod tests {
             )]
         );
         assert_eq!(find("Namespace", "").preset.parents, vec![]);
+    }
+
+    #[test]
+    fn mission_controls_claim_ref_rule_in_cel() {
+        let spec: KubernetesSpec = serde_json::from_value(json!({"clusterName": "c",
+            "relationships": [{
+                "kind": {"expr": "has(spec.claimRef) ? spec.claimRef.kind : ''"},
+                "name": {"expr": "has(spec.claimRef) ? spec.claimRef.name : ''"},
+                "namespace": {"expr": "has(spec.claimRef) ? spec.claimRef.namespace : ''"}}]}))
+        .expect("spec");
+        let objects = vec![
+            object(
+                "PersistentVolume",
+                "",
+                "pv-1",
+                json!({"spec": {"claimRef":
+                {"kind": "PersistentVolumeClaim", "name": "data", "namespace": "shop"}}}),
+            ),
+            object("PersistentVolume", "", "pv-2", json!({"spec": {}})),
+            object("PersistentVolumeClaim", "shop", "data", json!({})),
+        ];
+        let items = items(&spec, &objects).expect("items");
+        let links: Vec<_> = items
+            .iter()
+            .map(|i| {
+                i.preset
+                    .relationships
+                    .iter()
+                    .map(|r| (r.related.clone(), r.relation.clone()))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        assert_eq!(
+            links,
+            vec![
+                vec![(
+                    reference("PersistentVolumeClaim", "shop", "data"),
+                    "PersistentVolume -> PersistentVolumeClaim".to_owned()
+                )],
+                vec![],
+                vec![],
+            ]
+        );
+        let broken: KubernetesSpec = serde_json::from_value(json!({"clusterName": "c",
+            "relationships": [{"kind": {"expr": "spec.("}, "name": {"value": "x"}}]}))
+        .expect("spec");
+        let error = super::items(&broken, &objects).expect_err("a rule that does not compile");
+        assert!(matches!(error, ScrapeError::Spec { ref field, .. } if field == "relationships"));
     }
 }
