@@ -407,6 +407,17 @@ async fn catalog_views_list_only_what_the_caller_sees(pool: PgPool) {
     )
     .await;
     assert_eq!(hidden, json!([]));
+    let seen = get(
+        &w.guest,
+        &format!("/api/db/config_detail?id=eq.{}", w.web_pod),
+    )
+    .await;
+    assert_eq!(seen[0]["name"], "web-1", "{seen}");
+    assert_eq!(
+        seen[0]["summary"],
+        Value::Null,
+        "counts over rows the guest may not see are not shown: {seen}"
+    );
 
     // A manual link between a component and an item.
     let component: Uuid = sqlx::query_scalar(

@@ -21,8 +21,9 @@
 //! - Columns marked [`Reveal::Writers`] (JSON that may hold credentials) are
 //!   redacted for callers without write on the relation's resource, and
 //!   [`Reveal::SelfAndAdmins`] columns (people's email, phone, last sign-in)
-//!   are null except for admins and the person; filters and orders see the
-//!   same masked value, so it cannot be probed.
+//!   are null except for admins and the person, and [`Reveal::Unrestricted`]
+//!   counts are null for callers access scopes restrict; filters and orders
+//!   see the same masked value, so it cannot be probed.
 //!
 //! Error codes ([`RestError::code`]):
 //! - `PGRST100` 400: bad query-string syntax, unknown operator, unsupported

@@ -189,6 +189,8 @@ impl<'s> Builder<'s> {
                 }
                 None => format!("NULL::{}", column.ty.sql()),
             },
+            Reveal::Unrestricted if !self.caller.visibility.restricted() => raw,
+            Reveal::Unrestricted => format!("NULL::{}", column.ty.sql()),
         }
     }
 

@@ -26,10 +26,29 @@ const HIDDEN_COLUMNS: &[(&str, &str, &str)] = &[
         "endpoint_override_approved",
         "set only by the canary sync from the execution policy; a writable copy would bypass it",
     ),
+    (
+        "config_scrapers",
+        "next_run",
+        "the scrape engine's schedule (operator only)",
+    ),
+    (
+        "config_scrapers",
+        "lease_until",
+        "the scrape engine's claim on a run in flight (operator only)",
+    ),
+    (
+        "config_scrapers",
+        "run_requested_at",
+        "the scrape engine's queue: Scrape now sets it through its own route, which checks the right",
+    ),
 ];
 
 /// Tables of the schema the data API deliberately does not expose: (table, why).
 const NOT_EXPOSED: &[(&str, &str)] = &[
+    (
+        "scheduled_jobs",
+        "which replica runs a periodic job when (operator only)",
+    ),
     (
         "access_tokens",
         "token hashes; managed through the token endpoints",

@@ -75,6 +75,14 @@ const fn personal(column: Column) -> Column {
         ..column
     }
 }
+/// Counts across relations: callers access scopes restrict get null.
+const fn unrestricted(column: Column) -> Column {
+    Column {
+        reveal: Reveal::Unrestricted,
+        nullable: true,
+        ..column
+    }
+}
 /// Read-only.
 const fn r(name: &'static str, ty: ColumnType) -> Column {
     col(name, ty, Access::Read)

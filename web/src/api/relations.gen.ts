@@ -818,7 +818,7 @@ export interface ConfigDetailRow {
   deleted_at: string | null;
   delete_reason: string | null;
   agent_name: string | null;
-  summary: Json;
+  summary: Json | null;
   scraper: Json | null;
 }
 
