@@ -179,6 +179,22 @@ test.describe('as an admin', () => {
     await expect(row(page, 'e2e-logs')).toHaveCount(0);
   });
 
+  test('Scrape now on a scraper row and on its page, and on no other row', async ({ page }) => {
+    await page.goto(LIST);
+    await expect(row(page, 'e2e-topology').getByRole('button', { name: 'Scrape now' })).toHaveCount(0);
+    // The button queues a scrape without opening the row.
+    await row(page, 'e2e-scraper').getByRole('button', { name: 'Scrape now' }).click();
+    await expectToast(page, 'Scrape queued');
+    await expect(page).toHaveURL(new RegExp(`${LIST}$`));
+    await expect(page.locator('.qd-toasts').getByText('Scrape queued')).toHaveCount(0);
+
+    await row(page, 'e2e-scraper').click();
+    await expect(page.getByRole('heading', { name: 'Catalog Scraper: e2e-scraper' })).toBeVisible();
+    await page.getByRole('button', { name: 'Scrape now' }).click();
+    await expectToast(page, 'Scrape queued');
+    await snap(page, 'scraper-scrape-now');
+  });
+
   test('a GitOps option previews Flux and Helm CLI output, checked against its schema', async ({ page }) => {
     const warning = 'You will need to have Kubernetes chart installed in flux to use this option.';
     await page.goto(LIST);
@@ -269,6 +285,7 @@ test.describe('as a viewer', () => {
     await page.goto(LIST);
     await expect(row(page, 'e2e-topology')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Add Integration' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Scrape now' })).toHaveCount(0);
     const [topology] = await dbRows<{ id: string }>(page.request, 'topologies?name=eq.e2e-topology&deleted_at=is.null&select=id');
     await page.goto(`${LIST}/topology/${topology?.id}`);
     await expect(page.getByRole('heading', { name: 'Unauthorized', level: 2 })).toBeVisible();

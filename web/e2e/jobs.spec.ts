@@ -1,7 +1,10 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
 import { seed, type SeedJob } from './seed';
 import { ADMIN_STATE } from './env';
-import { choose, snap } from './helpers';
+import { allowConsoleScripts, choose, dbRows, expectToast, snap } from './helpers';
 
 const LIST = '/settings/jobs';
 const CANARY = 'e2e-jobs-canary';
@@ -403,4 +406,75 @@ test('time range picker: absolute ranges, recent ones and the calendar', async (
   await snap(page, 'time-range-calendar');
   await firstOfMonth.click();
   await expect(dialog.getByRole('textbox', { name: 'From date' })).toHaveValue(/^\d{4}-\d{2}-01$/);
+});
+
+/** The sample world's ScrapeConfig (config/samples/scrapeconfig.yaml), its
+ * paths made absolute: the engine reads them from its own working directory. */
+function sampleSpec(): { file: { paths: string[] }[] } {
+  const root = new URL('../../', import.meta.url);
+  const manifest = parse(readFileSync(new URL('config/samples/scrapeconfig.yaml', root), 'utf8')) as {
+    spec: { file: { paths: string[] }[] };
+  };
+  const spec = manifest.spec;
+  for (const entry of spec.file) entry.paths = entry.paths.map((p) => fileURLToPath(new URL(p, root)));
+  return spec;
+}
+
+test('Scrape now on the sample scraper writes a ScraperRun whose Scrape Summary counts the estate', async ({ page }) => {
+  const name = 'e2e-sample-estate';
+  const origin = { Origin: new URL(test.info().project.use.baseURL ?? '').origin };
+  const runs = async (id: string) =>
+    (await dbRows(page.request, `job_histories?name=eq.ScraperRun&resource_id=eq.${id}&status=neq.RUNNING&select=id`)).length;
+  // A console scraper reads local files only while console scripts are allowed.
+  await allowConsoleScripts(page, true);
+  let id = '';
+  try {
+    const created = await page.request.post('/api/db/config_scrapers', {
+      data: { name, spec: sampleSpec() },
+      headers: { ...origin, Prefer: 'return=representation' },
+    });
+    expect(created.ok(), await created.text()).toBe(true);
+    [{ id }] = (await created.json()) as { id: string }[];
+    // A new scraper is due at once: its first run adds the estate.
+    await expect.poll(() => runs(id), { timeout: 30_000 }).toBe(1);
+
+    await page.goto('/settings/integrations');
+    const scraper = page.getByRole('row', { name: new RegExp(`^${name}\\b`) });
+    await scraper.getByRole('button', { name: 'Scrape now' }).click();
+    await expectToast(page, 'Scrape queued');
+    await expect(page).toHaveURL(/\/settings\/integrations$/);
+    await expect.poll(() => runs(id), { timeout: 30_000 }).toBe(2);
+
+    await page.goto(`${LIST}?name=ScraperRun&status=`);
+    const scrapes = rows(page, 'ScraperRun').filter({ hasText: name });
+    await expect(scrapes).toHaveCount(2);
+    await expect(scrapes.first()).toContainText('SUCCESS');
+    await scrapes.first().click();
+    const modal = page.getByRole('dialog', { name: 'Details for job ScraperRun' });
+    await expect(modal.getByRole('tab')).toHaveText(['Scrape Summary']);
+    const summary = modal.getByRole('grid', { name: 'Scrape Summary' }).or(modal.getByRole('table', { name: 'Scrape Summary' }));
+    await expect(summary.getByRole('columnheader')).toHaveText(['Name', 'added', 'updated', 'unchanged', 'deleted', 'changes']);
+    // The second run finds what the first one added, unchanged.
+    await expect(summary.getByRole('row').filter({ hasText: 'Kubernetes::Deployment' }).locator('td')).toHaveText([
+      'Kubernetes::Deployment',
+      '0',
+      '0',
+      '5',
+      '0',
+      '0',
+    ]);
+    await expect(summary.getByRole('row').filter({ hasText: 'Kubernetes::Namespace' }).locator('td')).toHaveText([
+      'Kubernetes::Namespace',
+      '0',
+      '0',
+      '3',
+      '0',
+      '0',
+    ]);
+    await snap(page, 'job-details-scrape-now');
+  } finally {
+    await allowConsoleScripts(page, false);
+    if (id)
+      await page.request.patch(`/api/db/config_scrapers?id=eq.${id}`, { data: { deleted_at: new Date().toISOString() }, headers: origin });
+  }
 });
