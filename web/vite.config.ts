@@ -16,7 +16,7 @@ export default defineConfig({
     chunkSizeWarningLimit: 1200,
     rolldownOptions: {
       output: {
-        advancedChunks: {
+        codeSplitting: {
           // One PatternFly chunk instead of dozens of small shared ones: the
           // browser fetches six at a time over HTTP/1.1, so a page's first
           // load waited in that queue (Health: about 0.5 s).
