@@ -17,6 +17,7 @@ mod outcome;
 mod run;
 pub mod script;
 mod secrets;
+pub mod sql_rows;
 mod tls;
 mod transform;
 mod units;

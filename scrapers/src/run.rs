@@ -107,6 +107,8 @@ async fn scrape(ctx: &Context, kind: &str, entry: &Value) -> Result<SourceOutput
         "kubernetes" => sources::kubernetes::scrape(ctx, entry).await,
         "kubernetesFile" => sources::kubernetes_file::scrape(ctx, entry).await,
         "file" => sources::file::scrape(ctx, entry).await,
+        "http" => sources::http::scrape(ctx, entry).await,
+        "sql" => sources::sql::scrape(ctx, entry).await,
         "exec" => sources::exec::scrape(ctx, entry).await,
         other => Err(ScrapeError::NotRun(other.to_owned())),
     }

@@ -6,7 +6,6 @@ mod folder;
 mod http;
 mod icmp;
 mod kubernetes;
-mod pg_numeric;
 mod prometheus;
 mod redis;
 mod sql;

@@ -1,1 +1,224 @@
-//! Source type `sql`.
+//! Source type `sql`: runs `query` on the database `connection` names (a
+//! `connection://namespace/name` or a URL, `$(username)`/`$(password)` filled
+//! from `username`/`password`) and gives one item per row, the row as a JSON
+//! object (the checks' row conversion). PostgreSQL and MySQL/MariaDB run;
+//! SQL Server does not in this version.
+
+use std::time::Duration;
+
+use quarterdeck_checks::sql_rows;
+use quarterdeck_crds::common::EnvVar;
+use serde::Deserialize;
+use serde_json::{Map, Value};
+use url::Url;
+
+use super::credentials::{connection, env_var, scrub};
+use crate::model::{RawItem, ScrapeError, SourceOutput};
+use crate::run::Context;
+
+/// Why a SQL Server `sql` scraper does not run.
+pub const SQL_SERVER_NOT_RUN: &str = "SQL Server scraping is not run by this version";
+
+/// One entry of a ScrapeConfig's `sql` list (the common fields are the pipeline's).
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct SqlSpec {
+    connection: Option<String>,
+    url: Option<String>,
+    driver: Option<String>,
+    #[serde(default)]
+    query: String,
+    username: Option<EnvVar>,
+    password: Option<EnvVar>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Driver {
+    Postgres,
+    Mysql,
+    SqlServer,
+}
+
+impl Driver {
+    fn named(name: &str) -> Option<Self> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "postgres" | "postgresql" | "pgx" => Some(Self::Postgres),
+            "mysql" | "mariadb" => Some(Self::Mysql),
+            "sqlserver" | "mssql" => Some(Self::SqlServer),
+            _ => None,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Self::Postgres => "postgres",
+            Self::Mysql => "mysql",
+            Self::SqlServer => "sqlserver",
+        }
+    }
+}
+
+pub async fn scrape(ctx: &Context, spec: &Value) -> Result<SourceOutput, ScrapeError> {
+    let spec = SqlSpec::deserialize(spec).map_err(|e| spec_error("sql", e.to_string()))?;
+    if spec.query.trim().is_empty() {
+        return Err(spec_error("query", "a sql scraper needs a query".into()));
+    }
+    let mut secrets = Vec::new();
+    let (url, mut username, mut password) = target(ctx, &spec).await?;
+    secrets.extend(password.clone());
+    if let Some(var) = &spec.username {
+        username = Some(env_var(ctx, var).await?);
+    }
+    if let Some(var) = &spec.password {
+        let value = env_var(ctx, var).await?;
+        secrets.push(value.clone());
+        password = Some(value);
+    }
+    let url = database_url(&url, username.as_deref(), password.as_deref())
+        .map_err(|message| spec_error("connection", message))?;
+    if let Some(password) = url.password() {
+        secrets.push(password.to_owned());
+    }
+    let scrubbed = |text: &str| scrub(text, secrets.iter().map(String::as_str));
+    let driver = match spec.driver.as_deref().filter(|d| !d.trim().is_empty()) {
+        Some(name) => Driver::named(name).ok_or_else(|| {
+            spec_error(
+                "driver",
+                format!("unknown driver {name:?}: use postgres, mysql or sqlserver"),
+            )
+        })?,
+        None => Driver::named(url.scheme()).ok_or_else(|| {
+            spec_error(
+                "driver",
+                format!(
+                    "the URL's scheme {:?} names no driver: set driver to postgres, mysql or sqlserver",
+                    url.scheme()
+                ),
+            )
+        })?,
+    };
+    let server = format!(
+        "{}:{}",
+        url.host_str().unwrap_or("localhost"),
+        url.port()
+            .map_or_else(|| default_port(driver).to_string(), |p| p.to_string())
+    );
+    let rows = within(
+        ctx.timeout,
+        driver,
+        &server,
+        query(driver, &url, &spec.query),
+    )
+    .await
+    .map_err(|e| match e {
+        ScrapeError::Source(message) => ScrapeError::Source(scrubbed(&message)),
+        other => other,
+    })?;
+    let source = format!("{} {server}", driver.name());
+    Ok(SourceOutput {
+        items: rows
+            .into_iter()
+            .map(|row| RawItem {
+                config: Value::Object(row),
+                source: Some(source.clone()),
+                ..RawItem::default()
+            })
+            .collect(),
+        errors: Vec::new(),
+    })
+}
+
+/// The URL and credentials of `connection` (or `url`): a named connection's, or the URL given.
+async fn target(
+    ctx: &Context,
+    spec: &SqlSpec,
+) -> Result<(String, Option<String>, Option<String>), ScrapeError> {
+    let given = spec
+        .connection
+        .as_deref()
+        .or(spec.url.as_deref())
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .ok_or_else(|| spec_error("connection", "a sql scraper needs a connection".into()))?;
+    let is_url = Url::parse(given).is_ok_and(|u| u.scheme() != "connection");
+    if is_url {
+        return Ok((given.to_owned(), None, None));
+    }
+    let named = connection(ctx, given).await?;
+    let url = named
+        .url
+        .filter(|u| !u.trim().is_empty())
+        .ok_or_else(|| ScrapeError::Source(format!("connection {given:?} has no URL")))?;
+    Ok((url, named.username, named.password))
+}
+
+/// The URL with `$(username)` / `$(password)` filled in, or the credentials set
+/// as its user info when it has none (as the checks do).
+fn database_url(raw: &str, username: Option<&str>, password: Option<&str>) -> Result<Url, String> {
+    let templated = raw.contains("$(username)") || raw.contains("$(password)");
+    let encode = |text: Option<&str>| {
+        percent_encoding::utf8_percent_encode(
+            text.unwrap_or_default(),
+            percent_encoding::NON_ALPHANUMERIC,
+        )
+        .to_string()
+    };
+    let text = raw
+        .replace("$(username)", &encode(username))
+        .replace("$(password)", &encode(password));
+    let mut url = Url::parse(&text).map_err(|e| format!("invalid URL: {e}"))?;
+    if !templated {
+        if let Some(user) = username.filter(|u| !u.is_empty() && url.username().is_empty()) {
+            url.set_username(user)
+                .map_err(|()| "the URL cannot carry a username".to_owned())?;
+        }
+        if let Some(password) = password.filter(|_| url.password().is_none()) {
+            url.set_password(Some(password))
+                .map_err(|()| "the URL cannot carry a password".to_owned())?;
+        }
+    }
+    Ok(url)
+}
+
+async fn query(
+    driver: Driver,
+    url: &Url,
+    sql: &str,
+) -> Result<Vec<Map<String, Value>>, ScrapeError> {
+    let rows = match driver {
+        Driver::Postgres => sql_rows::postgres(url.as_str(), sql).await,
+        Driver::Mysql => sql_rows::mysql(url.as_str(), sql).await,
+        Driver::SqlServer => return Err(ScrapeError::Source(SQL_SERVER_NOT_RUN.into())),
+    };
+    rows.map_err(|e| ScrapeError::Source(e.to_string()))
+}
+
+async fn within<T>(
+    limit: Duration,
+    driver: Driver,
+    server: &str,
+    work: impl Future<Output = Result<T, ScrapeError>>,
+) -> Result<T, ScrapeError> {
+    tokio::time::timeout(limit, work).await.map_err(|_| {
+        ScrapeError::Timeout(format!(
+            "{} querying {} at {server}",
+            humantime::format_duration(limit),
+            driver.name()
+        ))
+    })?
+}
+
+fn default_port(driver: Driver) -> u16 {
+    match driver {
+        Driver::Postgres => 5432,
+        Driver::Mysql => 3306,
+        Driver::SqlServer => 1433,
+    }
+}
+
+fn spec_error(field: &str, message: String) -> ScrapeError {
+    ScrapeError::Spec {
+        field: field.into(),
+        message,
+    }
+}
