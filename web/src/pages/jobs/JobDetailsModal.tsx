@@ -37,7 +37,12 @@ function TabBody({ tab }: { tab: DetailsTab }) {
       </CodeBlock>
     );
   }
-  return <DetailsTable label="Errors" table={tab.errors.table} />;
+  return (
+    <>
+      {tab.byType && <DetailsTable label="Errors by type" table={tab.byType} />}
+      <DetailsTable label="Errors" table={tab.errors.table} />
+    </>
+  );
 }
 
 /** 'Details for job {name}': a tab for each of errors, scrape summary and

@@ -108,6 +108,26 @@ describe('scrape summaries', () => {
       key: 'errors',
       title: 'Errors',
       errors: { kind: 'table', table: { columns: ['Message'], rows: [['file[0]: config/samples/catalog/broken.yaml: did not parse']] } },
+      byType: { columns: ['Error type', 'Count'], rows: [['source', '1']] },
+    });
+  });
+});
+
+describe("a scrape's errors", () => {
+  it('are counted by type above the messages', () => {
+    const [errors] = detailsTabs({
+      errors: ['file[0]: a.yaml: did not parse', 'aws[0]: not run'],
+      errors_by_type: { source: 1, not_run: 1 },
+    });
+    expect(errors).toMatchObject({
+      key: 'errors',
+      byType: {
+        columns: ['Error type', 'Count'],
+        rows: [
+          ['source', '1'],
+          ['not_run', '1'],
+        ],
+      },
     });
   });
 });

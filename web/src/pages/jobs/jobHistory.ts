@@ -11,6 +11,8 @@ export type JobHistoryRow = Omit<Selected<'job_histories', (typeof COLUMNS)[numb
 export interface JobDetails {
   errors?: unknown;
   scrape_summary?: unknown;
+  /** A scrape's errors counted by kind (spec, source, not_run, timeout). */
+  errors_by_type?: unknown;
   summary?: unknown;
 }
 
@@ -116,7 +118,7 @@ export function summaryTable(summary: unknown, order: readonly string[] = []): T
 }
 
 export type DetailsTab =
-  | { key: 'errors'; title: 'Errors'; errors: JobErrors }
+  | { key: 'errors'; title: 'Errors'; errors: JobErrors; byType?: TextTable }
   | { key: 'scrape_summary'; title: 'Scrape Summary'; table: TextTable }
   | { key: 'summary'; title: 'Reconcile Summary'; table: TextTable };
 
@@ -125,7 +127,11 @@ export function detailsTabs(details: JobDetails | null | undefined): DetailsTab[
   if (!isRecord(details)) return [];
   const tabs: DetailsTab[] = [];
   const errors = jobErrors(details.errors);
-  if (errors) tabs.push({ key: 'errors', title: 'Errors', errors });
+  if (errors) {
+    const counts = summaryTable(details.errors_by_type);
+    const byType = counts && { columns: ['Error type', 'Count'], rows: counts.rows };
+    tabs.push({ key: 'errors', title: 'Errors', errors, ...(byType && { byType }) });
+  }
   const scrape = summaryTable(details.scrape_summary, SCRAPE_COUNTS);
   if (scrape) tabs.push({ key: 'scrape_summary', title: 'Scrape Summary', table: scrape });
   const summary = summaryTable(details.summary);
