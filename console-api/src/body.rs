@@ -158,9 +158,33 @@ fn field_of(message: &str) -> Option<String> {
         .map(str::to_owned)
 }
 
+/// `deserialize_with` for an optional whole number in a JSON body: JSON
+/// Schema's `integer` admits `3.0`, which serde's integer types refuse.
+pub(crate) fn whole_number<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: TryFrom<u64>,
+{
+    use serde::Deserialize;
+    use serde::de::Error;
+    let Some(number) = Option::<serde_json::Number>::deserialize(deserializer)? else {
+        return Ok(None);
+    };
+    let whole = number.as_u64().or_else(|| {
+        number
+            .as_f64()
+            .filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f <= u64::MAX as f64)
+            .map(|f| f as u64)
+    });
+    whole
+        .and_then(|n| T::try_from(n).ok())
+        .map(Some)
+        .ok_or_else(|| D::Error::custom(format!("{number} is not a whole number in range")))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{field_of, parse_query};
+    use super::{field_of, parse_query, whole_number};
     use crate::ApiError;
 
     #[derive(Debug, serde::Deserialize)]
@@ -246,5 +270,28 @@ mod tests {
         );
         assert_eq!(field_of("invalid type: string, expected u8"), None);
         assert_eq!(field_of("EOF while parsing a value"), None);
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    struct Page {
+        #[serde(default, deserialize_with = "whole_number")]
+        page: Option<u16>,
+    }
+
+    #[test]
+    fn whole_numbers_may_be_written_with_a_zero_fraction() {
+        let page = |json: &str| serde_json::from_str::<Page>(json).map(|p| p.page);
+        assert_eq!(page(r#"{"page": 3}"#).unwrap(), Some(3));
+        assert_eq!(page(r#"{"page": 3.0}"#).unwrap(), Some(3));
+        assert_eq!(page(r#"{"page": null}"#).unwrap(), None);
+        assert_eq!(page("{}").unwrap(), None);
+        for bad in [
+            r#"{"page": 3.5}"#,
+            r#"{"page": -1}"#,
+            r#"{"page": 70000}"#,
+            r#"{"page": "3"}"#,
+        ] {
+            assert!(page(bad).is_err(), "{bad}");
+        }
     }
 }

@@ -192,12 +192,12 @@ pub(crate) struct ChangesRequest {
     #[serde(default)]
     severity: Option<String>,
     /// The page, from 1.
-    #[serde(default)]
     #[schema(minimum = 1, maximum = 100000)]
+    #[serde(default, deserialize_with = "crate::body::whole_number")]
     page: Option<u32>,
     /// Changes per page (default 50, at most 500).
-    #[serde(default)]
     #[schema(minimum = 1, maximum = 500)]
+    #[serde(default, deserialize_with = "crate::body::whole_number")]
     page_size: Option<u32>,
     /// A column, `-` first for descending; default `-created_at`.
     #[serde(default)]
@@ -212,8 +212,8 @@ pub(crate) struct ChangesRequest {
     #[serde(default)]
     recursive: Option<Recursive>,
     /// Hops `recursive` follows (default 5).
-    #[serde(default)]
     #[schema(minimum = 0, maximum = 20)]
+    #[serde(default, deserialize_with = "crate::body::whole_number")]
     depth: Option<u32>,
     #[serde(default)]
     include_deleted_configs: Option<bool>,

@@ -69,8 +69,8 @@ pub(crate) struct SearchRequest {
     #[schema(max_items = 20)]
     playbooks: Vec<ResourceSelector>,
     /// Most rows per selector (default 50, at most 500).
-    #[serde(default)]
     #[schema(minimum = 1, maximum = 500)]
+    #[serde(default, deserialize_with = "crate::body::whole_number")]
     limit: Option<u32>,
 }
 
