@@ -100,6 +100,19 @@ pub async fn run(ctx: &Context, spec: &Value) -> ScrapeOutput {
     output
 }
 
+/// The common fields and transforms over one entry's source output outside a
+/// run (a watch's update, keyed `kubernetes[0]`); relationship rules select
+/// among these items only.
+pub fn pipeline(key: &str, entry: &Value, source: SourceOutput) -> ScrapeOutput {
+    let mut output = ScrapeOutput::default();
+    process(key, entry, source, &mut output);
+    if let Some(transform) = entry.get("transform") {
+        let rules = [(key.to_owned(), transform, 0..output.items.len())];
+        relate(&rules, &mut output);
+    }
+    output
+}
+
 /// One entry of a type's list, read by its source type. Types this version
 /// does not run answer `NotRun` with their Mission Control name.
 async fn scrape(ctx: &Context, kind: &str, entry: &Value) -> Result<SourceOutput, ScrapeError> {

@@ -154,6 +154,57 @@ pub async fn claim_job(
     Ok(claimed.is_some())
 }
 
+/// Takes the lease `name` (a row of `scheduled_jobs` whose `next_run` is the
+/// lease's end) when it is free or has lapsed; its end, the holder's token
+/// for [`renew_lease`] and [`release_lease`], or None when another holds it.
+pub async fn claim_lease(
+    pool: &PgPool,
+    name: &str,
+    length: std::time::Duration,
+) -> Result<Option<DateTime<Utc>>, Error> {
+    let length = chrono::Duration::from_std(length).unwrap_or(chrono::Duration::MAX);
+    Ok(sqlx::query_scalar(
+        "INSERT INTO scheduled_jobs AS j (name, next_run) VALUES ($1, clock_timestamp() + $2) \
+         ON CONFLICT (name) DO UPDATE SET next_run = EXCLUDED.next_run \
+         WHERE j.next_run <= clock_timestamp() \
+         RETURNING next_run",
+    )
+    .bind(name)
+    .bind(length)
+    .fetch_optional(pool)
+    .await?)
+}
+
+/// Extends a lease still held with `token` (its end as last claimed or
+/// renewed); the new token, or None when it lapsed and another took it.
+pub async fn renew_lease(
+    pool: &PgPool,
+    name: &str,
+    token: DateTime<Utc>,
+    length: std::time::Duration,
+) -> Result<Option<DateTime<Utc>>, Error> {
+    let length = chrono::Duration::from_std(length).unwrap_or(chrono::Duration::MAX);
+    Ok(sqlx::query_scalar(
+        "UPDATE scheduled_jobs SET next_run = clock_timestamp() + $3 \
+         WHERE name = $1 AND next_run = $2 RETURNING next_run",
+    )
+    .bind(name)
+    .bind(token)
+    .bind(length)
+    .fetch_optional(pool)
+    .await?)
+}
+
+/// Gives a lease held with `token` up, so another replica may take it at once.
+pub async fn release_lease(pool: &PgPool, name: &str, token: DateTime<Utc>) -> Result<(), Error> {
+    sqlx::query("DELETE FROM scheduled_jobs WHERE name = $1 AND next_run = $2")
+        .bind(name)
+        .bind(token)
+        .execute(pool)
+        .await?;
+    Ok(())
+}
+
 /// An item identified as the writer knows it: its type and external id.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ItemKey {
@@ -266,6 +317,36 @@ pub async fn write(
     now: DateTime<Utc>,
     compare: impl Fn(&Value, &Value) -> Option<Diff>,
 ) -> Result<Summary, Error> {
+    write_items(pool, scraper, items, now, compare, Parents::Whole).await
+}
+
+/// [`write`] for an incremental update (a watch's): the items' parents may
+/// stop short of the root, so `path` continues the root-most parent's stored one.
+pub async fn write_partial(
+    pool: &PgPool,
+    scraper: Uuid,
+    items: Vec<Item>,
+    now: DateTime<Utc>,
+    compare: impl Fn(&Value, &Value) -> Option<Diff>,
+) -> Result<Summary, Error> {
+    write_items(pool, scraper, items, now, compare, Parents::Partial).await
+}
+
+/// Whether items name all their ancestors or only the nearest ones.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Parents {
+    Whole,
+    Partial,
+}
+
+async fn write_items(
+    pool: &PgPool,
+    scraper: Uuid,
+    items: Vec<Item>,
+    now: DateTime<Utc>,
+    compare: impl Fn(&Value, &Value) -> Option<Diff>,
+    parents: Parents,
+) -> Result<Summary, Error> {
     let items = last_of_each(items);
     let mut summary = Summary::new();
     for batch in items.chunks(WRITE_BATCH) {
@@ -274,7 +355,7 @@ pub async fn write(
         tx.commit().await?;
     }
     let mut tx = pool.begin().await?;
-    link(&mut tx, scraper, &items).await?;
+    link(&mut tx, scraper, &items, parents).await?;
     tx.commit().await?;
     Ok(summary)
 }
@@ -337,7 +418,10 @@ async fn write_batch(
         let counts = summary.entry(item.config_type.clone()).or_default();
         match stored.get(&(item.config_type.as_str(), item.external_id.as_str())) {
             None => {
-                counts.added += 1;
+                match item.deleted_at {
+                    Some(_) => counts.deleted += 1,
+                    None => counts.added += 1,
+                }
                 written.push(item);
             }
             Some(old) => {
@@ -348,7 +432,11 @@ async fn write_batch(
                     unchanged.push(old.id);
                     continue;
                 }
-                counts.updated += 1;
+                if item.deleted_at.is_some() && !old.deleted {
+                    counts.deleted += 1;
+                } else {
+                    counts.updated += 1;
+                }
                 if let Some(diff) = diff {
                     diffs.push((written.len(), diff));
                 }
@@ -602,6 +690,7 @@ async fn link(
     tx: &mut Transaction<'_, Postgres>,
     scraper: Uuid,
     items: &[Item],
+    parents: Parents,
 ) -> Result<(), Error> {
     // Every (item, position, referenced key): position 0.. are parents
     // nearest first, -1 the relationships' targets.
@@ -657,13 +746,19 @@ async fn link(
     .await?;
     sqlx::query(
         "UPDATE config_items ci SET parent_id = p.parent, path = p.path \
-         FROM (SELECT from_id, \
-                      (array_agg(to_id ORDER BY position))[1] AS parent, \
-                      string_agg(to_id::text, '.' ORDER BY position DESC) AS path \
-               FROM scrape_refs WHERE position >= 0 GROUP BY from_id) p \
+         FROM (SELECT r.from_id, r.parent, \
+                      CASE WHEN $1 THEN concat_ws('.', nullif(root.path, ''), r.path) \
+                           ELSE r.path END AS path \
+               FROM (SELECT from_id, \
+                            (array_agg(to_id ORDER BY position))[1] AS parent, \
+                            (array_agg(to_id ORDER BY position DESC))[1] AS root, \
+                            string_agg(to_id::text, '.' ORDER BY position DESC) AS path \
+                     FROM scrape_refs WHERE position >= 0 GROUP BY from_id) r \
+               LEFT JOIN config_items root ON root.id = r.root) p \
          WHERE ci.id = p.from_id \
            AND (ci.parent_id IS DISTINCT FROM p.parent OR ci.path IS DISTINCT FROM p.path)",
     )
+    .bind(parents == Parents::Partial)
     .execute(&mut **tx)
     .await?;
     sqlx::query(

@@ -2,12 +2,14 @@
 //! number of operator replicas share them and each slot runs once), runs
 //! them with the scrapers crate, writes the catalog and a job history row
 //! per run, answers "scrape now" within a second through LISTEN/NOTIFY,
-//! writes `status.lastRun` of Kubernetes ScrapeConfigs, and prunes by each
-//! scraper's retention.
+//! writes `status.lastRun` of Kubernetes ScrapeConfigs, follows the
+//! `kubernetes` scrapers that ask for a watch between full scrapes
+//! ([`watch`]), and prunes by each scraper's retention.
 
 pub mod record;
 pub mod retention;
 pub mod status;
+pub mod watch;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -74,6 +76,13 @@ pub async fn run(
     shutdown: impl std::future::Future<Output = ()>,
 ) {
     let pruner = tokio::spawn(retention::run(pool.clone(), settings.clone()));
+    let (stop_watches, watches_stopped) = tokio::sync::watch::channel(false);
+    let watches = tokio::spawn(watch::run(
+        pool.clone(),
+        sources.clone(),
+        settings.clone(),
+        watches_stopped,
+    ));
     let slots = Arc::new(Semaphore::new(settings.concurrency.max(1)));
     let mut listener = listen(&pool).await;
     tokio::pin!(shutdown);
@@ -117,7 +126,14 @@ pub async fn run(
     }
     tracing::info!("scrape engine stopping; waiting for scrapes in flight");
     let all = u32::try_from(settings.concurrency.max(1)).unwrap_or(u32::MAX);
+    let _ = stop_watches.send(true);
     let _ = tokio::time::timeout(Duration::from_secs(60), slots.acquire_many(all)).await;
+    if tokio::time::timeout(Duration::from_secs(10), watches)
+        .await
+        .is_err()
+    {
+        tracing::warn!("watches did not end within 10s");
+    }
     pruner.abort();
 }
 

@@ -116,7 +116,8 @@ pub async fn record(
     }
 }
 
-fn compare(old: &Value, new: &Value) -> Option<catalog::Diff> {
+/// The writer's diff of a stored config and a new one.
+pub fn compare(old: &Value, new: &Value) -> Option<catalog::Diff> {
     diff::compare(old, new).map(|d| catalog::Diff {
         patches: d.patch,
         diff: None,
