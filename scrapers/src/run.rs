@@ -307,9 +307,10 @@ mod tests {
         );
         let (key, error) = &output.errors[0];
         assert_eq!(key, "exec[0]");
-        assert_eq!(
-            error.to_string(),
-            "timed out after 300ms (the ScrapeConfig's timeout)"
+        // The script's own limit is the same 300ms: whichever fires first says so.
+        assert!(
+            error.to_string().contains("timed out after 300ms"),
+            "{error}"
         );
     }
 }
