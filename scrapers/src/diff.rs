@@ -18,6 +18,10 @@ pub struct Diff {
     pub severity: &'static str,
 }
 
+/// Fields that change on every write of an object without anything about it
+/// changing (Kubernetes' optimistic-concurrency token): not a change.
+const NOT_CHANGES: &[&str] = &["/metadata/resourceVersion"];
+
 /// `None` when the configs are equal (key order never matters; arrays are
 /// compared element by element).
 pub fn compare(old: &Value, new: &Value) -> Option<Diff> {
@@ -25,7 +29,21 @@ pub fn compare(old: &Value, new: &Value) -> Option<Diff> {
         return None;
     }
     let patch = json_patch::diff(old, new);
-    let operations = serde_json::to_value(&patch).unwrap_or(Value::Array(Vec::new()));
+    let operations: Vec<Value> = serde_json::to_value(&patch)
+        .ok()
+        .and_then(|ops| ops.as_array().cloned())
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|op| {
+            !op["path"]
+                .as_str()
+                .is_some_and(|p| NOT_CHANGES.contains(&p))
+        })
+        .collect();
+    if operations.is_empty() {
+        return None;
+    }
+    let operations = Value::Array(operations);
     let described: Vec<String> = operations
         .as_array()
         .map(|ops| ops.iter().map(|op| describe(op, old)).collect())
@@ -148,5 +166,21 @@ mod tests {
         let summary = compare(&json!("short"), &json!(long)).unwrap().summary;
         assert!(summary.starts_with("(root): short → xxxx"), "{summary}");
         assert!(summary.ends_with('…'), "{summary}");
+    }
+
+    #[test]
+    fn a_new_resource_version_alone_is_no_change() {
+        let old = json!({"metadata": {"name": "web", "resourceVersion": "41"}, "data": {"a": "1"}});
+        let bumped =
+            json!({"metadata": {"name": "web", "resourceVersion": "42"}, "data": {"a": "1"}});
+        assert_eq!(compare(&old, &bumped), None);
+        let changed =
+            json!({"metadata": {"name": "web", "resourceVersion": "43"}, "data": {"a": "2"}});
+        let diff = compare(&old, &changed).expect("a change");
+        assert_eq!(
+            diff.patch,
+            json!([{"op": "replace", "path": "/data/a", "value": "2"}])
+        );
+        assert_eq!(diff.summary, "data.a: 1 → 2");
     }
 }
