@@ -673,3 +673,70 @@ async fn watch_reports_changes_and_deletions_of_watched_kinds() {
     .expect("a deletion within 30s");
     assert_eq!(deleted.items[0].preset.id.as_deref(), Some(uid.as_str()));
 }
+
+/// A namespaced install's credentials (here: a service account that may list
+/// only ConfigMaps in one namespace) scrape what they may list; the kinds
+/// they may not list are skipped, not errors, so full scrapes still complete.
+#[tokio::test]
+async fn kinds_the_credentials_may_not_list_are_skipped() {
+    let client = client().await;
+    let namespace = unique("narrow");
+    create(
+        &client,
+        json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": namespace}}),
+    )
+    .await;
+    for object in [
+        json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "visible", "namespace": namespace}, "data": {"a": "1"}}),
+        json!({"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "reader", "namespace": namespace}}),
+        json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role", "metadata": {"name": "configmaps", "namespace": namespace},
+            "rules": [{"apiGroups": [""], "resources": ["configmaps"], "verbs": ["get", "list", "watch"]}]}),
+        json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding", "metadata": {"name": "reader", "namespace": namespace},
+            "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": "configmaps"},
+            "subjects": [{"kind": "ServiceAccount", "name": "reader", "namespace": namespace}]}),
+    ] {
+        create(&client, object).await;
+    }
+    let accounts: Api<k8s_openapi::api::core::v1::ServiceAccount> =
+        Api::namespaced(client.clone(), &namespace);
+    let token = accounts
+        .create_token_request(
+            "reader",
+            &PostParams::default(),
+            &k8s_openapi::api::authentication::v1::TokenRequest::default(),
+        )
+        .await
+        .expect("a token")
+        .status
+        .expect("token status")
+        .token;
+    let admin: Value = yaml_serde::from_str(
+        &std::fs::read_to_string(std::env::var("KUBECONFIG").expect("KUBECONFIG")).expect("read"),
+    )
+    .expect("kubeconfig");
+    let cluster = &admin["clusters"][0]["cluster"];
+    let kubeconfig = json!({
+        "apiVersion": "v1", "kind": "Config", "current-context": "reader",
+        "clusters": [{"name": "c", "cluster": cluster}],
+        "users": [{"name": "reader", "user": {"token": token}}],
+        "contexts": [{"name": "reader", "context": {"cluster": "c", "user": "reader", "namespace": namespace}}],
+    });
+    let output = kubernetes::scrape(
+        &context(None),
+        &json!({"clusterName": "narrow", "namespace": namespace,
+            "kubeconfig": {"value": kubeconfig.to_string()}}),
+    )
+    .await
+    .expect("a scrape with narrow credentials");
+    assert!(output.errors.is_empty(), "{:?}", output.errors);
+    assert!(
+        names(&output).contains(&"ConfigMap/visible".to_owned()),
+        "{:?}",
+        names(&output)
+    );
+    assert!(
+        names(&output).iter().all(|n| n.starts_with("ConfigMap/")),
+        "only what the credentials may list: {:?}",
+        names(&output)
+    );
+}

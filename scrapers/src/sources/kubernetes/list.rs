@@ -45,7 +45,10 @@ pub(super) async fn objects(client: &Client, spec: &KubernetesSpec) -> Result<Li
                     .filter_map(|o| object(&resource, o, since))
                     .filter(|o| !spec.exclusions.object(o)),
             ),
-            Err(error) => errors.push((resource.kind.clone(), error)),
+            Err(Listing::Forbidden) => {
+                tracing::debug!(kind = %resource.kind, "not permitted to list; skipped");
+            }
+            Err(Listing::Failed(error)) => errors.push((resource.kind.clone(), error)),
         }
     }
     objects.sort_by_cached_key(|o| {
@@ -143,7 +146,7 @@ async fn list_kind(
     spec: &KubernetesSpec,
     resource: &ApiResource,
     caps: &ApiCapabilities,
-) -> Result<Vec<DynamicObject>, ScrapeError> {
+) -> Result<Vec<DynamicObject>, Listing> {
     let namespace = spec.namespace.as_deref().filter(|n| !n.is_empty());
     let mut params = ListParams::default().limit(PAGE);
     if let Some(labels) = spec.selector.as_deref().filter(|s| !s.is_empty()) {
@@ -184,11 +187,24 @@ async fn list_kind(
             Ok::<_, kube::Error>(Some((list.items, next)))
         }
     });
-    let pages: Vec<Vec<DynamicObject>> = pages
-        .try_collect()
-        .await
-        .map_err(|e| ScrapeError::Source(format!("listing {}: {}", resource.plural, said(e))))?;
+    let pages: Vec<Vec<DynamicObject>> = pages.try_collect().await.map_err(|e| match e {
+        kube::Error::Api(status) if status.code == 403 => Listing::Forbidden,
+        e => Listing::Failed(ScrapeError::Source(format!(
+            "listing {}: {}",
+            resource.plural,
+            said(e)
+        ))),
+    })?;
     Ok(pages.into_iter().flatten().collect())
+}
+
+/// Why a kind was not listed. The scraper's credentials may not list every
+/// kind discovery finds (a namespaced install with the `view` role cannot
+/// list every kind there): those are skipped, not errors, so that a full
+/// scrape still completes and marks what it no longer sees as deleted.
+enum Listing {
+    Forbidden,
+    Failed(ScrapeError),
 }
 
 /// The object as an item keeps it, or `None` when it did not change within `since`.
