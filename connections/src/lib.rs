@@ -4,6 +4,7 @@
 //!   senders use it.
 //! - `probe`: tries a connection for real (`POST /api/connection/test/{id}`).
 //! - `keyring`: the keys that encrypt secret values at rest.
+//! - `mssql`: a small SQL Server (TDS 7.4) client: sign in, run a batch, read rows.
 //! - `resolve`: from a stored connection to a `Resolved` one.
 //! - `catalogue`, `types`, `form`, `url`: the connection types, their
 //!   fields and forms, validation at save, composite notification URLs;
@@ -13,6 +14,7 @@
 pub mod catalogue;
 pub mod form;
 pub mod keyring;
+pub mod mssql;
 pub mod notify;
 pub mod probe;
 pub mod resolve;
