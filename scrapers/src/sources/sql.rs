@@ -1,12 +1,13 @@
 //! Source type `sql`: runs `query` on the database `connection` names (a
 //! `connection://namespace/name` or a URL, `$(username)`/`$(password)` filled
 //! from `username`/`password`) and gives one item per row, the row as a JSON
-//! object (the checks' row conversion). PostgreSQL and MySQL/MariaDB run;
-//! SQL Server does not in this version.
+//! object: the checks' row conversion for PostgreSQL and MySQL/MariaDB, the
+//! connections crate's TDS client (`quarterdeck_connections::mssql`) for SQL Server.
 
 use std::time::Duration;
 
 use quarterdeck_checks::sql_rows;
+use quarterdeck_connections::mssql::{self, AddressCredentials, Client, Target};
 use quarterdeck_crds::common::EnvVar;
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -15,9 +16,6 @@ use url::Url;
 use super::credentials::{connection, env_var, scrub};
 use crate::model::{RawItem, ScrapeError, SourceOutput};
 use crate::run::Context;
-
-/// Why a SQL Server `sql` scraper does not run.
-pub const SQL_SERVER_NOT_RUN: &str = "SQL Server scraping is not run by this version";
 
 /// One entry of a ScrapeConfig's `sql` list (the common fields are the pipeline's).
 #[derive(Debug, Deserialize)]
@@ -74,29 +72,16 @@ pub async fn scrape(ctx: &Context, spec: &Value) -> Result<SourceOutput, ScrapeE
         secrets.push(value.clone());
         password = Some(value);
     }
+    let driver = driver(&spec, &url)?;
+    if driver == Driver::SqlServer {
+        return sql_server(ctx, &url, &spec.query, username, password, secrets).await;
+    }
     let url = database_url(&url, username.as_deref(), password.as_deref())
         .map_err(|message| spec_error("connection", message))?;
     if let Some(password) = url.password() {
         secrets.push(password.to_owned());
     }
     let scrubbed = |text: &str| scrub(text, secrets.iter().map(String::as_str));
-    let driver = match spec.driver.as_deref().filter(|d| !d.trim().is_empty()) {
-        Some(name) => Driver::named(name).ok_or_else(|| {
-            spec_error(
-                "driver",
-                format!("unknown driver {name:?}: use postgres, mysql or sqlserver"),
-            )
-        })?,
-        None => Driver::named(url.scheme()).ok_or_else(|| {
-            spec_error(
-                "driver",
-                format!(
-                    "the URL's scheme {:?} names no driver: set driver to postgres, mysql or sqlserver",
-                    url.scheme()
-                ),
-            )
-        })?,
-    };
     let server = format!(
         "{}:{}",
         url.host_str().unwrap_or("localhost"),
@@ -114,8 +99,12 @@ pub async fn scrape(ctx: &Context, spec: &Value) -> Result<SourceOutput, ScrapeE
         ScrapeError::Source(message) => ScrapeError::Source(scrubbed(&message)),
         other => other,
     })?;
+    Ok(one_item_per_row(rows, driver, &server))
+}
+
+fn one_item_per_row(rows: Vec<Map<String, Value>>, driver: Driver, server: &str) -> SourceOutput {
     let source = format!("{} {server}", driver.name());
-    Ok(SourceOutput {
+    SourceOutput {
         items: rows
             .into_iter()
             .map(|row| RawItem {
@@ -125,7 +114,103 @@ pub async fn scrape(ctx: &Context, spec: &Value) -> Result<SourceOutput, ScrapeE
             })
             .collect(),
         errors: Vec::new(),
+    }
+}
+
+/// The driver `driver` names, else the one the address's scheme names (`jdbc:` aside).
+fn driver(spec: &SqlSpec, address: &str) -> Result<Driver, ScrapeError> {
+    if let Some(name) = spec.driver.as_deref().filter(|d| !d.trim().is_empty()) {
+        return Driver::named(name).ok_or_else(|| unknown_driver(name));
+    }
+    let address = address.trim();
+    let address = address.strip_prefix("jdbc:").unwrap_or(address);
+    let scheme = match address.split_once("://") {
+        Some((scheme, _)) => scheme.to_ascii_lowercase(),
+        None => Url::parse(address)
+            .map_err(|e| spec_error("connection", format!("invalid URL: {e}")))?
+            .scheme()
+            .to_owned(),
+    };
+    Driver::named(&scheme).ok_or_else(|| {
+        spec_error(
+            "driver",
+            format!(
+                "the URL's scheme {scheme:?} names no driver: set driver to postgres, mysql or sqlserver"
+            ),
+        )
     })
+}
+
+fn unknown_driver(name: &str) -> ScrapeError {
+    spec_error(
+        "driver",
+        format!("unknown driver {name:?}: use postgres, mysql or sqlserver"),
+    )
+}
+
+/// SQL Server through the TDS client: the address's own credentials, else
+/// the connection's or the spec's; `trustServerCertificate=true` in the
+/// address accepts a self-signed certificate.
+async fn sql_server(
+    ctx: &Context,
+    address: &str,
+    sql: &str,
+    username: Option<String>,
+    password: Option<String>,
+    mut secrets: Vec<String>,
+) -> Result<SourceOutput, ScrapeError> {
+    let is_url = address.contains("://");
+    let fill = |text: Option<&str>| {
+        let text = text.unwrap_or_default();
+        if is_url {
+            percent_encoding::utf8_percent_encode(text, percent_encoding::NON_ALPHANUMERIC)
+                .to_string()
+        } else {
+            text.to_owned()
+        }
+    };
+    let address = address
+        .replace("$(username)", &fill(username.as_deref()))
+        .replace("$(password)", &fill(password.as_deref()));
+    let address_error = |e: mssql::Error| spec_error("connection", e.to_string());
+    let target = Target::parse(&address).map_err(address_error)?;
+    let own = AddressCredentials::parse(&address).map_err(address_error)?;
+    let username = own
+        .username
+        .or(username)
+        .filter(|u| !u.is_empty())
+        .ok_or_else(|| {
+            spec_error(
+                "connection",
+                "SQL Server needs a username: in the connection, the URL or username".into(),
+            )
+        })?;
+    let password = own.password.or(password).unwrap_or_default();
+    secrets.push(password.clone());
+    let server = format!("{}:{}", target.host, target.port);
+    let rows = within(ctx.timeout, Driver::SqlServer, &server, async {
+        let mut client = Client::connect(&target, &username, &password, false, ctx.timeout)
+            .await
+            .map_err(mssql_error)?;
+        client.query(sql).await.map_err(mssql_error)
+    })
+    .await
+    .map_err(|e| match e {
+        ScrapeError::Source(message) => {
+            ScrapeError::Source(scrub(&message, secrets.iter().map(String::as_str)))
+        }
+        other => other,
+    })?;
+    Ok(one_item_per_row(rows, Driver::SqlServer, &server))
+}
+
+fn mssql_error(e: mssql::Error) -> ScrapeError {
+    match e {
+        mssql::Error::Timeout { after, during } => {
+            ScrapeError::Timeout(format!("{} {during}", humantime::format_duration(after)))
+        }
+        other => ScrapeError::Source(other.to_string()),
+    }
 }
 
 /// The URL and credentials of `connection` (or `url`): a named connection's, or the URL given.
@@ -140,7 +225,13 @@ async fn target(
         .map(str::trim)
         .filter(|c| !c.is_empty())
         .ok_or_else(|| spec_error("connection", "a sql scraper needs a connection".into()))?;
-    let is_url = Url::parse(given).is_ok_and(|u| u.scheme() != "connection");
+    // A SQL Server address need not parse as a URL (`host:1433;database=db`,
+    // `Server=…;Database=…`); connection names hold neither `://` nor `=`.
+    let is_url = Url::parse(given).is_ok_and(|u| u.scheme() != "connection")
+        || given
+            .split_once("://")
+            .is_some_and(|(scheme, _)| scheme != "connection")
+        || given.contains('=');
     if is_url {
         return Ok((given.to_owned(), None, None));
     }
@@ -185,10 +276,11 @@ async fn query(
     url: &Url,
     sql: &str,
 ) -> Result<Vec<Map<String, Value>>, ScrapeError> {
-    let rows = match driver {
-        Driver::Postgres => sql_rows::postgres(url.as_str(), sql).await,
-        Driver::Mysql => sql_rows::mysql(url.as_str(), sql).await,
-        Driver::SqlServer => return Err(ScrapeError::Source(SQL_SERVER_NOT_RUN.into())),
+    // SQL Server has its own path (`sql_server`) before a URL is parsed.
+    let rows = if driver == Driver::Mysql {
+        sql_rows::mysql(url.as_str(), sql).await
+    } else {
+        sql_rows::postgres(url.as_str(), sql).await
     };
     rows.map_err(|e| ScrapeError::Source(e.to_string()))
 }
