@@ -226,3 +226,40 @@ spec:
     );
     assert!(database.config["roles"].is_object(), "{}", database.config);
 }
+
+/// The same fixture's templated form: the connection string with
+/// `$(username)` and `$(password)` filled from `auth`.
+#[tokio::test]
+async fn the_postgres_sql_scraper_example_with_auth() {
+    let raw = std::env::var("DATABASE_URL")
+        .expect("DATABASE_URL is unset: run through hack/test.sh or set it to a PostgreSQL server");
+    let mut url = url::Url::parse(&raw).expect("DATABASE_URL is a URL");
+    let username = url.username().to_owned();
+    let password = url.password().unwrap_or("").to_owned();
+    url.set_username("").expect("no username");
+    url.set_password(None).expect("no password");
+    let templated = url
+        .as_str()
+        .replacen("://", "://$(username):$(password)@", 1);
+    let output = scrape(&format!(
+        "apiVersion: quarterdeck.dev/v1
+kind: ScrapeConfig
+metadata:
+  name: postgres-roles
+spec:
+  sql:
+    - connection: {templated}
+      auth:
+        username:
+          value: {username}
+        password:
+          value: \"{password}\"
+      type: Postgres::Role
+      id: $.rolname
+      query: SELECT rolname, rolsuper FROM pg_roles WHERE rolname = current_user
+"
+    ))
+    .await;
+    assert_eq!(output.items.len(), 1);
+    assert_eq!(item(&output, &username).config_type, "Postgres::Role");
+}

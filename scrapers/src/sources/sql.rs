@@ -28,6 +28,15 @@ struct SqlSpec {
     query: String,
     username: Option<EnvVar>,
     password: Option<EnvVar>,
+    /// Mission Control's form of the credentials (`auth: {username, password}`).
+    #[serde(default)]
+    auth: Auth,
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct Auth {
+    username: Option<EnvVar>,
+    password: Option<EnvVar>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,10 +73,10 @@ pub async fn scrape(ctx: &Context, spec: &Value) -> Result<SourceOutput, ScrapeE
     let mut secrets = Vec::new();
     let (url, mut username, mut password) = target(ctx, &spec).await?;
     secrets.extend(password.clone());
-    if let Some(var) = &spec.username {
+    if let Some(var) = spec.username.as_ref().or(spec.auth.username.as_ref()) {
         username = Some(env_var(ctx, var).await?);
     }
-    if let Some(var) = &spec.password {
+    if let Some(var) = spec.password.as_ref().or(spec.auth.password.as_ref()) {
         let value = env_var(ctx, var).await?;
         secrets.push(value.clone());
         password = Some(value);
