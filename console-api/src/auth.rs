@@ -61,7 +61,7 @@ impl Caller {
         } else {
             relation.write_resource
         };
-        let selected = Kind::of_table(relation.table)
+        let selected = Kind::of_table(relation.rows_of)
             .is_some_and(|k| k.resource() == resource && self.authorizer.can_some(k, action));
         if selected {
             Ok(())

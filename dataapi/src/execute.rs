@@ -483,7 +483,7 @@ impl Context<'_> {
     /// Targets are locked and checked one by one for relations with the
     /// resource-source guard and those rules with selectors can name.
     fn must_lock(&self) -> bool {
-        self.relation.source_guard || Kind::of_table(self.relation.table).is_some()
+        self.relation.source_guard || Kind::of_table(self.relation.rows_of).is_some()
     }
 
     /// A write on rows the caller's rules with selectors do not let it do.

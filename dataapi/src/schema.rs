@@ -213,6 +213,10 @@ pub struct Relation {
     pub name: &'static str,
     /// The table behind it (differs for aliases such as `configs`).
     pub table: &'static str,
+    /// The table whose rows these are, for rules that select rows by kind
+    /// (`rbac::selector::Kind::of_table`): the table itself, or the table a
+    /// view shows row for row (`configs` and `config_detail` show `config_items`).
+    pub rows_of: &'static str,
     /// The RBAC resource checked for reads.
     pub resource: Resource,
     /// The RBAC resource checked for POST, PATCH and DELETE.
@@ -246,6 +250,7 @@ impl Relation {
         Self {
             name,
             table: name,
+            rows_of: name,
             resource: Resource::named(resource),
             write_resource: Resource::named(resource),
             writable: false,
@@ -261,7 +266,19 @@ impl Relation {
     }
 
     pub(crate) const fn table(self, table: &'static str) -> Self {
-        Self { table, ..self }
+        Self {
+            table,
+            rows_of: table,
+            ..self
+        }
+    }
+
+    /// A view whose rows are `table`'s, one for one, with its columns.
+    pub(crate) const fn rows_of(self, table: &'static str) -> Self {
+        Self {
+            rows_of: table,
+            ..self
+        }
     }
 
     /// Writable, checked against the read resource.

@@ -514,7 +514,7 @@ impl<'s> Builder<'s> {
     /// The rows of `relation` the caller's rules with selectors let it do
     /// `action` on, if they bear on it (`rbac::RowFilter`).
     fn permitted(&mut self, relation: &Relation, alias: &str, action: Action) -> Option<String> {
-        let kind = Kind::of_table(relation.table)?;
+        let kind = Kind::of_table(relation.rows_of)?;
         let filter = self.caller.authorizer.row_filter(kind, action)?;
         let allow = if filter.all {
             "TRUE".to_owned()

@@ -152,9 +152,11 @@ pub(super) static RELATIONS: &[Relation] = &[
         .scoped(CONFIG_SCOPE)
         .embeds(CONFIG_ITEM_EMBEDS),
     Relation::new("configs", "database", CONFIG_LIST_COLUMNS)
+        .rows_of("config_items")
         .scoped(CONFIG_SCOPE)
         .embeds(CONFIG_ITEM_EMBEDS),
     Relation::new("config_detail", "database", CONFIG_DETAIL_COLUMNS)
+        .rows_of("config_items")
         .scoped(CONFIG_SCOPE)
         .embeds(&[
             one("parent", "config_items", "parent_id"),
