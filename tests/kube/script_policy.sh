@@ -193,22 +193,31 @@ if [[ $caps != '0 false ["SETUID","SETGID","CHOWN","KILL","DAC_OVERRIDE"]' ]]; t
   failures=$((failures + 1))
 fi
 
-say "separateUser's capabilities are what the script runner needs (checks' exec tests, root with only them)"
+say "separateUser's capabilities are what the script runner needs (the checks' and scrapers' exec tests, root with only them)"
 [[ $(id -u) == 0 ]] || die "run as root (as CI does): the tests switch to the script user"
 bounding=$(echo "$caps" | sed 's/.*\[\(.*\)\]/\1/; s/"//g; s/\([A-Z_]\+\)/+\L\1/g')
 # --workspace, as hack/test.sh's cargo test: the same features, so no rebuild.
-if ! cargo test --workspace --locked --test exec --no-run >"$tmp/build.log" 2>&1; then
+if ! cargo test --workspace --locked --test exec --no-run --message-format=json >"$tmp/build.json" 2>"$tmp/build.log"; then
   cat "$tmp/build.log" >&2
-  die "could not build the checks' exec tests"
+  die "could not build the exec tests"
 fi
-exec_tests=$(sed -n 's/.*Executable tests\/exec.rs (\(.*\))/\1/p' "$tmp/build.log")
-exec_tests=$(realpath "$exec_tests")
-if ! (cd checks && CARGO_MANIFEST_DIR=$PWD setpriv --no-new-privs --inh-caps=-all \
-  --bounding-set="-all,$bounding" "$exec_tests" --test-threads=2 >"$tmp/exec.log" 2>&1); then
-  cat "$tmp/exec.log" >&2
-  echo "FAIL: the exec tests fail as root with only $bounding" >&2
-  failures=$((failures + 1))
-fi
+# Every package's tests/exec.rs (the checks' and the scrapers'), with its package directory.
+python3 -c '
+import json, os, sys
+for line in open(sys.argv[1]):
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] == "exec":
+        print(os.path.dirname(m["manifest_path"]) + "\t" + m["executable"])
+' "$tmp/build.json" >"$tmp/exec-tests"
+[[ $(wc -l <"$tmp/exec-tests") -ge 2 ]] || die "expected the checks' and the scrapers' exec tests, found: $(cat "$tmp/exec-tests")"
+while IFS=$'\t' read -r package exec_tests; do
+  if ! (cd "$package" && CARGO_MANIFEST_DIR=$PWD setpriv --no-new-privs --inh-caps=-all \
+    --bounding-set="-all,$bounding" "$exec_tests" --test-threads=2 >"$tmp/exec.log" 2>&1); then
+    cat "$tmp/exec.log" >&2
+    echo "FAIL: the exec tests of $package fail as root with only $bounding" >&2
+    failures=$((failures + 1))
+  fi
+done <"$tmp/exec-tests"
 
 if ((failures)); then
   die "script policy: $failures answers differ from what is expected ($((SECONDS - started))s)"
