@@ -38,7 +38,9 @@ server_samba() {
   valid users = qd-smb
 CONF
   printf '%s\n%s\n' "$password" "$password" | smbpasswd -c "$dir/smb.conf" -s -a qd-smb >/dev/null
-  /usr/sbin/smbd --foreground --no-process-group --debug-stdout -s "$dir/smb.conf" >"$dir/log" 2>&1 &
+  # Its own process group: on SIGTERM smbd signals its whole group, which with
+  # --no-process-group was this script (hack/test.sh ended "Terminated", 143).
+  /usr/sbin/smbd --foreground --debug-stdout -s "$dir/smb.conf" >"$dir/log" 2>&1 &
   on_exit kill $!
   wait_until "smbd on port $port" bash -c "exec 3<>/dev/tcp/127.0.0.1/$port"
   export QD_TEST_SAMBA_HOST=127.0.0.1
