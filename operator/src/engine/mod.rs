@@ -6,6 +6,7 @@
 
 pub mod lookup;
 pub mod schedule;
+pub(crate) mod wake;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -21,7 +22,6 @@ use quarterdeck_store::jobs::{self, JobRun};
 use quarterdeck_store::placement;
 use serde_json::{Value, json};
 use sqlx::PgPool;
-use sqlx::postgres::PgListener;
 use tokio::sync::{Semaphore, mpsc};
 use uuid::Uuid;
 
@@ -158,7 +158,7 @@ pub async fn run(
     ));
     let pruner = tokio::spawn(prune_periodically(pool.clone(), settings.clone()));
     let slots = Arc::new(Semaphore::new(settings.concurrency.max(1)));
-    let mut listener = listen(&pool).await;
+    let mut listener = wake::listen(&pool, health::RUN_CHANNEL, "Run Now").await;
     tokio::pin!(shutdown);
     tracing::info!(
         concurrency = settings.concurrency,
@@ -207,9 +207,9 @@ pub async fn run(
             // The floor batches checks that fall due close together into
             // one claim instead of a query every few milliseconds.
             _ = tokio::time::sleep(wait.max(MIN_WAIT)) => {}
-            notified = recv(&mut listener) => {
+            notified = wake::recv(&mut listener) => {
                 if !notified {
-                    listener = listen(&pool).await;
+                    listener = wake::listen(&pool, health::RUN_CHANNEL, "Run Now").await;
                 }
             }
         }
@@ -490,30 +490,5 @@ async fn prune_periodically(pool: PgPool, settings: Settings) {
         if let Err(e) = jobs::record(&pool, &run).await {
             tracing::warn!(error = %e, "recording the retention job failed");
         }
-    }
-}
-
-async fn listen(pool: &PgPool) -> Option<PgListener> {
-    let mut listener = match PgListener::connect_with(pool).await {
-        Ok(l) => l,
-        Err(e) => {
-            tracing::warn!(error = %e, "cannot listen for Run Now; polling only");
-            return None;
-        }
-    };
-    match listener.listen(health::RUN_CHANNEL).await {
-        Ok(()) => Some(listener),
-        Err(e) => {
-            tracing::warn!(error = %e, "cannot listen for Run Now; polling only");
-            None
-        }
-    }
-}
-
-/// Waits for a Run Now notification; false when the listener is gone.
-async fn recv(listener: &mut Option<PgListener>) -> bool {
-    match listener {
-        Some(l) => l.recv().await.is_ok(),
-        None => std::future::pending().await,
     }
 }

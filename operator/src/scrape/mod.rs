@@ -20,10 +20,10 @@ use quarterdeck_store::catalog::{self, DueScraper, Slot};
 use quarterdeck_store::execution_policy;
 use serde_json::Value;
 use sqlx::PgPool;
-use sqlx::postgres::PgListener;
 use tokio::sync::Semaphore;
 
 use crate::engine::schedule::Schedule;
+use crate::engine::wake;
 
 /// A ScrapeConfig without `schedule` runs this often.
 pub const DEFAULT_SCHEDULE: &str = "@every 60m";
@@ -84,7 +84,7 @@ pub async fn run(
         watches_stopped,
     ));
     let slots = Arc::new(Semaphore::new(settings.concurrency.max(1)));
-    let mut listener = listen(&pool).await;
+    let mut listener = wake::listen(&pool, catalog::RUN_CHANNEL, "scrape now").await;
     tokio::pin!(shutdown);
     tracing::info!(concurrency = settings.concurrency, "scrape engine started");
     loop {
@@ -117,9 +117,9 @@ pub async fn run(
         tokio::select! {
             _ = &mut shutdown => break,
             _ = tokio::time::sleep(wait.max(Duration::from_millis(100))) => {}
-            notified = recv(&mut listener) => {
+            notified = wake::recv(&mut listener) => {
                 if !notified {
-                    listener = listen(&pool).await;
+                    listener = wake::listen(&pool, catalog::RUN_CHANNEL, "scrape now").await;
                 }
             }
         }
@@ -220,31 +220,6 @@ fn failed(error: ScrapeError) -> ScrapeOutput {
     ScrapeOutput {
         items: Vec::new(),
         errors: vec![("scrape".into(), error)],
-    }
-}
-
-async fn listen(pool: &PgPool) -> Option<PgListener> {
-    let mut listener = match PgListener::connect_with(pool).await {
-        Ok(l) => l,
-        Err(e) => {
-            tracing::warn!(error = %e, "cannot listen for scrape now; polling only");
-            return None;
-        }
-    };
-    match listener.listen(catalog::RUN_CHANNEL).await {
-        Ok(()) => Some(listener),
-        Err(e) => {
-            tracing::warn!(error = %e, "cannot listen for scrape now; polling only");
-            None
-        }
-    }
-}
-
-/// Waits for a "scrape now" notification; false when the listener is gone.
-async fn recv(listener: &mut Option<PgListener>) -> bool {
-    match listener {
-        Some(l) => l.recv().await.is_ok(),
-        None => std::future::pending().await,
     }
 }
 
