@@ -13,4 +13,4 @@ pub mod sources;
 pub mod transform;
 
 pub use model::*;
-pub use run::{Context, ScrapeOutput, run};
+pub use run::{Context, Related, ScrapeOutput, Streamed, run, stream};

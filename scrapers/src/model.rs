@@ -57,6 +57,55 @@ pub struct SourceOutput {
     pub errors: Vec<(String, ScrapeError)>,
 }
 
+/// Where a source that may read very many items puts them as it reads (a
+/// file's documents at a time), so a run never holds them all: the channel
+/// is bounded, and a source waits while the writer catches up. Sources that
+/// read a bounded answer return one [`SourceOutput`] instead.
+#[derive(Clone)]
+pub struct Sink {
+    tx: tokio::sync::mpsc::Sender<SourceOutput>,
+}
+
+impl Sink {
+    pub(crate) fn new(tx: tokio::sync::mpsc::Sender<SourceOutput>) -> Self {
+        Self { tx }
+    }
+
+    pub async fn send(&self, part: SourceOutput) -> Result<(), ScrapeError> {
+        self.tx.send(part).await.map_err(|_| stopped())
+    }
+
+    /// [`send`](Self::send) from blocking code (a thread of `spawn_blocking`).
+    pub fn blocking_send(&self, part: SourceOutput) -> Result<(), ScrapeError> {
+        self.tx.blocking_send(part).map_err(|_| stopped())
+    }
+}
+
+/// The run stopped taking items (its writer failed, or its time ran out).
+fn stopped() -> ScrapeError {
+    ScrapeError::Source("the scrape stopped taking items".into())
+}
+
+impl SourceOutput {
+    /// What `read` sends to its sink, gathered into one answer.
+    pub async fn gather(
+        read: impl AsyncFnOnce(&Sink) -> Result<(), ScrapeError>,
+    ) -> Result<SourceOutput, ScrapeError> {
+        let (tx, mut rx) = tokio::sync::mpsc::channel(4);
+        let reading = async move { read(&Sink { tx }).await };
+        let gathering = async {
+            let mut all = SourceOutput::default();
+            while let Some(part) = rx.recv().await {
+                all.items.extend(part.items);
+                all.errors.extend(part.errors);
+            }
+            all
+        };
+        let (read, all) = tokio::join!(reading, gathering);
+        read.map(|()| all)
+    }
+}
+
 /// Fields a source set for an item.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Preset {

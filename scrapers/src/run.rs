@@ -1,15 +1,19 @@
 //! Runs every scraper of one ScrapeConfig spec: dispatches each entry to its
-//! source type, applies the common fields and transforms, and gathers items
-//! and errors. Owned by the core pipeline.
+//! source type, applies the common fields and transforms, and streams the
+//! items to a writer (or gathers them) with the errors.
 
-use std::ops::Range;
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::Value;
+use tokio::sync::mpsc;
 use tokio::time::Instant;
 
-use crate::model::{RawItem, ScrapeError, ScrapedItem, SourceOutput};
+use crate::model::{
+    ExternalRef, RawItem, Relationship, ScrapeError, ScrapedItem, Sink, SourceOutput,
+};
+use crate::transform::Candidate;
 use crate::{base, sources, transform};
 
 /// What sources may use while they run.
@@ -29,13 +33,34 @@ pub struct Context {
     pub timeout: Duration,
 }
 
-/// Everything one run of a ScrapeConfig produced.
+/// Everything one run of a ScrapeConfig produced, gathered by [`run`].
 #[derive(Debug, Default)]
 pub struct ScrapeOutput {
     pub items: Vec<ScrapedItem>,
     /// Per scraper entry (`file[0]`) or per item.
     pub errors: Vec<(String, ScrapeError)>,
 }
+
+/// What a run returns once [`stream`] has sent its items.
+#[derive(Debug, Default)]
+pub struct Streamed {
+    pub errors: Vec<(String, ScrapeError)>,
+    /// What `transform.relationship` rules add to items already sent.
+    pub related: Vec<Related>,
+}
+
+/// Parents and relationships found for an item after it was sent.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Related {
+    pub item: ExternalRef,
+    /// Nearest first; they come before the parents the item named itself.
+    pub parents: Vec<ExternalRef>,
+    pub relationships: Vec<Relationship>,
+}
+
+/// Parts (a file's documents, a source's whole answer) between a source and
+/// the pipeline at most.
+const PARTS_IN_FLIGHT: usize = 4;
 
 /// The scraper lists of Mission Control's ScrapeConfig, in the order they run.
 pub const SCRAPER_TYPES: [&str; 20] = [
@@ -61,100 +86,167 @@ pub const SCRAPER_TYPES: [&str; 20] = [
     "trivy",
 ];
 
-/// Runs `spec` (a ScrapeConfig spec as JSON), all of it within `ctx.timeout`.
-/// Entries that did not finish in time are `Timeout` errors; what finished is kept.
+/// Runs `spec` (a ScrapeConfig spec as JSON), all of it within
+/// `ctx.timeout`, and gathers what it produced. See [`stream`].
 pub async fn run(ctx: &Context, spec: &Value) -> ScrapeOutput {
+    let (tx, mut rx) = mpsc::channel(PARTS_IN_FLIGHT);
+    let streaming = async move { stream(ctx, spec, &tx).await };
+    let gathering = async {
+        let mut items = Vec::new();
+        while let Some(item) = rx.recv().await {
+            items.push(item);
+        }
+        items
+    };
+    let (streamed, mut items) = tokio::join!(streaming, gathering);
+    add_related(&mut items, streamed.related);
+    ScrapeOutput {
+        items,
+        errors: streamed.errors,
+    }
+}
+
+/// Runs `spec`, sending each item to `out` as soon as the pipeline made it,
+/// so a run of any size holds only what is in flight. Entries that did not
+/// finish in time are `Timeout` errors; what they sent before is kept. Stops
+/// early when `out` is closed. Relationship rules select among all items of
+/// the run: while some entry has them, the run keeps what selectors see of
+/// every item, and the items of the entries with rules.
+pub async fn stream(ctx: &Context, spec: &Value, out: &mpsc::Sender<ScrapedItem>) -> Streamed {
     let deadline = Instant::now() + ctx.timeout;
-    let mut output = ScrapeOutput::default();
-    let mut rules: Vec<(String, &Value, Range<usize>)> = Vec::new();
+    let mut streamed = Streamed::default();
+    let relating = SCRAPER_TYPES
+        .iter()
+        .any(|kind| entries(spec, kind).any(|entry| rules(entry).is_some()));
+    let mut candidates: Vec<Candidate> = Vec::new();
+    let mut ruled: Vec<(String, &Value, ScrapedItem)> = Vec::new();
     for kind in SCRAPER_TYPES {
-        let Some(entries) = spec.get(kind).and_then(Value::as_array) else {
-            continue;
-        };
-        for (i, entry) in entries.iter().enumerate() {
+        for (i, entry) in entries(spec, kind).enumerate() {
             let key = format!("{kind}[{i}]");
-            let scraped = tokio::time::timeout_at(deadline, scrape(ctx, kind, entry)).await;
-            let source = match scraped {
+            let rules = rules(entry);
+            let (tx, mut rx) = mpsc::channel(PARTS_IN_FLIGHT);
+            let sink = Sink::new(tx);
+            let reading = async move { scrape(ctx, kind, entry, &sink).await };
+            let (errors, candidates, ruled) = (&mut streamed.errors, &mut candidates, &mut ruled);
+            let key_ref = &key;
+            let taking = async move {
+                let mut index = 0;
+                while let Some(part) = rx.recv().await {
+                    for item in process(key_ref, entry, part, &mut index, errors) {
+                        if relating {
+                            candidates.push(Candidate::of(&item));
+                        }
+                        if let Some(rules) = rules {
+                            ruled.push((key_ref.clone(), rules, item.clone()));
+                        }
+                        if out.send(item).await.is_err() {
+                            return false;
+                        }
+                    }
+                }
+                true
+            };
+            match tokio::time::timeout_at(deadline, async { tokio::join!(reading, taking) }).await {
                 Err(_) => {
                     let limit = humantime::format_duration(ctx.timeout);
-                    output.errors.push((
+                    streamed.errors.push((
                         key,
                         ScrapeError::Timeout(format!("{limit} (the ScrapeConfig's timeout)")),
                     ));
-                    continue;
                 }
-                Ok(Err(error)) => {
-                    output.errors.push((key, error));
-                    continue;
-                }
-                Ok(Ok(source)) => source,
-            };
-            let start = output.items.len();
-            process(&key, entry, source, &mut output);
-            if let Some(transform) = entry.get("transform") {
-                rules.push((key, transform, start..output.items.len()));
+                Ok((_, false)) => return streamed,
+                Ok((Err(error), true)) => streamed.errors.push((key, error)),
+                Ok((Ok(()), true)) => {}
             }
         }
     }
-    relate(&rules, &mut output);
-    output
+    streamed.related = relate(&ruled, &candidates, &mut streamed.errors);
+    streamed
 }
 
 /// The common fields and transforms over one entry's source output outside a
 /// run (a watch's update, keyed `kubernetes[0]`); relationship rules select
 /// among these items only.
 pub fn pipeline(key: &str, entry: &Value, source: SourceOutput) -> ScrapeOutput {
-    let mut output = ScrapeOutput::default();
-    process(key, entry, source, &mut output);
-    if let Some(transform) = entry.get("transform") {
-        let rules = [(key.to_owned(), transform, 0..output.items.len())];
-        relate(&rules, &mut output);
+    let mut errors = Vec::new();
+    let mut items = process(key, entry, source, &mut 0, &mut errors);
+    if let Some(rules) = rules(entry) {
+        let candidates: Vec<Candidate> = items.iter().map(Candidate::of).collect();
+        let ruled: Vec<_> = items
+            .iter()
+            .map(|item| (key.to_owned(), rules, item.clone()))
+            .collect();
+        let related = relate(&ruled, &candidates, &mut errors);
+        add_related(&mut items, related);
     }
-    output
+    ScrapeOutput { items, errors }
 }
 
-/// One entry of a type's list, read by its source type. Types this version
-/// does not run answer `NotRun` with their Mission Control name.
-async fn scrape(ctx: &Context, kind: &str, entry: &Value) -> Result<SourceOutput, ScrapeError> {
-    match kind {
+fn entries<'a>(spec: &'a Value, kind: &str) -> impl Iterator<Item = &'a Value> {
+    spec.get(kind)
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+}
+
+/// The entry's `transform`, when it has relationship rules.
+fn rules(entry: &Value) -> Option<&Value> {
+    entry
+        .get("transform")
+        .filter(|t| t.get("relationship").is_some_and(|r| !r.is_null()))
+}
+
+/// One entry of a type's list, read by its source type into `sink`. Types
+/// this version does not run answer `NotRun` with their Mission Control name.
+async fn scrape(ctx: &Context, kind: &str, entry: &Value, sink: &Sink) -> Result<(), ScrapeError> {
+    let whole = match kind {
+        "file" => return sources::file::scrape(ctx, entry, sink).await,
         "kubernetes" => sources::kubernetes::scrape(ctx, entry).await,
         "kubernetesFile" => sources::kubernetes_file::scrape(ctx, entry).await,
-        "file" => sources::file::scrape(ctx, entry).await,
         "http" => sources::http::scrape(ctx, entry).await,
         "sql" => sources::sql::scrape(ctx, entry).await,
         "exec" => sources::exec::scrape(ctx, entry).await,
         other => Err(ScrapeError::NotRun(other.to_owned())),
-    }
+    };
+    sink.send(whole?).await
 }
 
-/// The common fields and per-item transforms over what one entry read.
-/// Errors are keyed `file[0]: <what the source named>` or `file[0]: item 3`.
-fn process(key: &str, entry: &Value, source: SourceOutput, output: &mut ScrapeOutput) {
+/// The common fields and per-item transforms over one part of what an entry
+/// read. Errors are keyed `file[0]: <what the source named>` or `file[0]:
+/// item 3`, `index` counting the entry's documents across its parts.
+fn process(
+    key: &str,
+    entry: &Value,
+    source: SourceOutput,
+    index: &mut usize,
+    errors: &mut Vec<(String, ScrapeError)>,
+) -> Vec<ScrapedItem> {
     for (what, error) in source.errors {
-        output.errors.push((format!("{key}: {what}"), error));
+        errors.push((format!("{key}: {what}"), error));
     }
     let empty = Value::Null;
     let transform = entry.get("transform").unwrap_or(&empty);
-    let mut index = 0;
+    let mut items = Vec::new();
     for raw in source.items {
         let from = raw.source.clone();
         let documents = match base::split(entry, raw) {
             Ok(documents) => documents,
             Err(error) => {
                 let label = from.unwrap_or_else(|| format!("item {index}"));
-                output.errors.push((format!("{key}: {label}"), error));
-                index += 1;
+                errors.push((format!("{key}: {label}"), error));
+                *index += 1;
                 continue;
             }
         };
         for document in documents {
             match item(entry, transform, document) {
-                Ok(items) => output.items.extend(items),
-                Err(error) => output.errors.push((format!("{key}: item {index}"), error)),
+                Ok(made) => items.extend(made),
+                Err(error) => errors.push((format!("{key}: item {index}"), error)),
             }
-            index += 1;
+            *index += 1;
         }
     }
+    items
 }
 
 fn item(entry: &Value, transform: &Value, raw: RawItem) -> Result<Vec<ScrapedItem>, ScrapeError> {
@@ -171,23 +263,56 @@ fn item(entry: &Value, transform: &Value, raw: RawItem) -> Result<Vec<ScrapedIte
         .collect()
 }
 
-/// `transform.relationship` of each entry over its items, selecting among all
-/// the items of the run.
-fn relate(rules: &[(String, &Value, Range<usize>)], output: &mut ScrapeOutput) {
-    for (key, transform, range) in rules {
-        for i in range.clone() {
-            match transform::relationships(transform, &output.items[i], &output.items) {
-                Ok((parents, links)) => {
-                    let item = &mut output.items[i];
-                    item.parents.splice(0..0, parents);
-                    item.relationships.extend(links);
-                }
-                Err(error) => {
-                    let item = &output.items[i];
-                    let label = format!("{key}: {} {}", item.config_type, item.id);
-                    output.errors.push((label, error));
+/// `transform.relationship` of each entry over its items (`ruled`: the
+/// entry's key, its transform, the item), selecting among `candidates`.
+fn relate(
+    ruled: &[(String, &Value, ScrapedItem)],
+    candidates: &[Candidate],
+    errors: &mut Vec<(String, ScrapeError)>,
+) -> Vec<Related> {
+    let mut related = Vec::new();
+    for (key, transform, item) in ruled {
+        match transform::relationships(transform, item, candidates) {
+            Ok((parents, relationships)) => {
+                if !parents.is_empty() || !relationships.is_empty() {
+                    related.push(Related {
+                        item: ExternalRef {
+                            config_type: item.config_type.clone(),
+                            external_id: item.id.clone(),
+                        },
+                        parents,
+                        relationships,
+                    });
                 }
             }
+            Err(error) => {
+                let label = format!("{key}: {} {}", item.config_type, item.id);
+                errors.push((label, error));
+            }
+        }
+    }
+    related
+}
+
+/// Puts what [`relate`] found onto gathered items.
+fn add_related(items: &mut [ScrapedItem], related: Vec<Related>) {
+    if related.is_empty() {
+        return;
+    }
+    let by_item: HashMap<(&str, &str), &Related> = related
+        .iter()
+        .map(|r| {
+            (
+                (r.item.config_type.as_str(), r.item.external_id.as_str()),
+                r,
+            )
+        })
+        .collect();
+    for item in items {
+        if let Some(found) = by_item.get(&(item.config_type.as_str(), item.id.as_str())) {
+            item.parents.splice(0..0, found.parents.iter().cloned());
+            item.relationships
+                .extend(found.relationships.iter().cloned());
         }
     }
 }
@@ -264,12 +389,7 @@ mod tests {
                 ScrapeError::Source("not found".into()),
             )],
         };
-        let mut output = ScrapeOutput::default();
-        process("file[0]", &entry, source, &mut output);
-        relate(
-            &[("file[0]".into(), &entry["transform"], 0..output.items.len())],
-            &mut output,
-        );
+        let output = pipeline("file[0]", &entry, source);
         let web = &output.items[0];
         assert_eq!(
             web.config,

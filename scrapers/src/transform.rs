@@ -340,7 +340,7 @@ impl Selector {
             && self.labels.is_empty()
     }
 
-    fn matches(&self, other: &ScrapedItem) -> bool {
+    fn matches(&self, other: &Candidate) -> bool {
         self.id.as_ref().is_none_or(|id| *id == other.id)
             && self
                 .config_type
@@ -350,7 +350,7 @@ impl Selector {
             && self
                 .namespace
                 .as_ref()
-                .is_none_or(|ns| namespace(other).as_deref() == Some(ns.as_str()))
+                .is_none_or(|ns| other.namespace.as_deref() == Some(ns.as_str()))
             && self
                 .labels
                 .iter()
@@ -358,13 +358,34 @@ impl Selector {
     }
 }
 
-fn namespace(item: &ScrapedItem) -> Option<String> {
-    item.tags.get("namespace").cloned().or_else(|| {
-        item.config
-            .pointer("/metadata/namespace")?
-            .as_str()
-            .map(str::to_owned)
-    })
+/// What relationship selectors see of an item of the run: kept for every
+/// item while a run streams the items themselves to the writer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Candidate {
+    pub id: String,
+    pub config_type: String,
+    pub name: String,
+    /// The `namespace` tag, else `metadata.namespace` of the config.
+    pub namespace: Option<String>,
+    pub labels: BTreeMap<String, String>,
+}
+
+impl Candidate {
+    pub fn of(item: &ScrapedItem) -> Self {
+        let namespace = item.tags.get("namespace").cloned().or_else(|| {
+            item.config
+                .pointer("/metadata/namespace")?
+                .as_str()
+                .map(str::to_owned)
+        });
+        Self {
+            id: item.id.clone(),
+            config_type: item.config_type.clone(),
+            name: item.name.clone(),
+            namespace,
+            labels: item.labels.clone(),
+        }
+    }
 }
 
 /// A selector field: `{value}` (fixed), `{expr}` (CEL over the item) or
@@ -406,7 +427,7 @@ fn lookup(
 pub fn relationships(
     transform: &Value,
     item: &ScrapedItem,
-    all: &[ScrapedItem],
+    all: &[Candidate],
 ) -> Result<(Vec<ExternalRef>, Vec<Relationship>), ScrapeError> {
     let mut parents = Vec::new();
     let mut links = Vec::new();
@@ -665,7 +686,7 @@ mod tests {
             d.name = "orders".into();
             d
         };
-        let all = vec![app.clone(), db, other_ns];
+        let all: Vec<Candidate> = [&app, &db, &other_ns].map(Candidate::of).into();
         let transform = json!({"relationship": [
             {"filter": "config_type == 'App'", "type": {"value": "Database"},
              "name": {"expr": "config.db"}, "namespace": {"expr": "config.metadata.namespace"}},

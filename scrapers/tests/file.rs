@@ -9,6 +9,11 @@ use quarterdeck_scrapers::sources::file::{self, LOCAL_FILES_DISABLED};
 use quarterdeck_scrapers::{Context, ScrapeError, SourceOutput};
 use serde_json::{Value, json};
 
+/// The file source's documents and errors, gathered.
+async fn read(ctx: &Context, spec: &Value) -> Result<SourceOutput, ScrapeError> {
+    SourceOutput::gather(async |sink| file::scrape(ctx, spec, sink).await).await
+}
+
 fn context(scripts_allowed: bool) -> Context {
     Context {
         namespace: "default".into(),
@@ -27,7 +32,7 @@ fn write(dir: &Path, path: &str, content: impl AsRef<[u8]>) {
 }
 
 async fn scrape(spec: Value) -> SourceOutput {
-    file::scrape(&context(true), &spec).await.expect("scrape")
+    read(&context(true), &spec).await.expect("scrape")
 }
 
 /// The items' sources, relative to `dir`, with their configs.
@@ -215,7 +220,7 @@ async fn invalid_specs_are_spec_errors() {
         ),
     ];
     for (spec, expected) in cases {
-        let error = file::scrape(&ctx, &spec).await.expect_err("a spec error");
+        let error = read(&ctx, &spec).await.expect_err("a spec error");
         assert!(matches!(error, ScrapeError::Spec { .. }), "{error:?}");
         assert_eq!(error.to_string(), expected);
     }
@@ -226,8 +231,6 @@ async fn local_paths_are_refused_when_the_execution_policy_does_not_allow_script
     let dir = tempfile::tempdir().expect("tempdir");
     write(dir.path(), "a.yaml", "name: a\n");
     let spec = json!({"paths": [format!("{}/*.yaml", dir.path().display())]});
-    let error = file::scrape(&context(false), &spec)
-        .await
-        .expect_err("refused");
+    let error = read(&context(false), &spec).await.expect_err("refused");
     assert_eq!(error, ScrapeError::Source(LOCAL_FILES_DISABLED.into()));
 }

@@ -22,6 +22,11 @@ use tokio::io::AsyncWriteExt;
 const USER: &str = "deployer";
 const PASSWORD: &str = "s3cret-git-password";
 
+/// The file source's documents and errors, gathered.
+async fn read(ctx: &Context, spec: &Value) -> Result<SourceOutput, ScrapeError> {
+    SourceOutput::gather(async |sink| file::scrape(ctx, spec, sink).await).await
+}
+
 fn context(lookup: StaticLookup, scripts_allowed: bool) -> Context {
     Context {
         namespace: "platform".into(),
@@ -103,7 +108,7 @@ async fn clones_a_bare_repository_over_file_urls_and_reads_its_globs() {
     let (_tmp, bare) = bare_repository();
     let url = format!("file://{}", bare.display());
     let ctx = context(StaticLookup::new(), true);
-    let output = file::scrape(&ctx, &json!({"url": url, "paths": ["deploy/*"]}))
+    let output = read(&ctx, &json!({"url": url, "paths": ["deploy/*"]}))
         .await
         .expect("scrape");
     assert_eq!(output.errors, vec![]);
@@ -125,7 +130,7 @@ async fn clones_a_bare_repository_over_file_urls_and_reads_its_globs() {
         ]
     );
 
-    let release = file::scrape(
+    let release = read(
         &ctx,
         &json!({"url": format!("git::{url}?ref=release"), "paths": ["**/*"], "ignore": ["*.md"]}),
     )
@@ -152,7 +157,7 @@ async fn a_missing_branch_is_gits_own_error_and_paths_stay_inside_the_clone() {
     let (_tmp, bare) = bare_repository();
     let url = format!("file://{}", bare.display());
     let ctx = context(StaticLookup::new(), true);
-    let error = file::scrape(
+    let error = read(
         &ctx,
         &json!({"url": format!("{url}?ref=nope"), "paths": ["*"]}),
     )
@@ -165,7 +170,7 @@ async fn a_missing_branch_is_gits_own_error_and_paths_stay_inside_the_clone() {
         ))
     );
     for path in ["../*", "/etc/*"] {
-        let error = file::scrape(&ctx, &json!({"url": url, "paths": [path]}))
+        let error = read(&ctx, &json!({"url": url, "paths": [path]}))
             .await
             .expect_err("outside");
         assert_eq!(
@@ -175,7 +180,7 @@ async fn a_missing_branch_is_gits_own_error_and_paths_stay_inside_the_clone() {
             )
         );
     }
-    let error = file::scrape(
+    let error = read(
         &ctx,
         &json!({"url": "ftp://example.com/r.git", "paths": ["*"]}),
     )
@@ -191,7 +196,7 @@ async fn a_missing_branch_is_gits_own_error_and_paths_stay_inside_the_clone() {
 async fn file_urls_are_local_paths_for_the_execution_policy() {
     let (_tmp, bare) = bare_repository();
     let ctx = context(StaticLookup::new(), false);
-    let error = file::scrape(
+    let error = read(
         &ctx,
         &json!({"url": format!("file://{}", bare.display()), "paths": ["*"]}),
     )
@@ -302,7 +307,7 @@ async fn clones_over_http_with_the_credentials_of_a_connection_or_of_env_vars() 
         .with_secret("platform", "git", "password", PASSWORD);
     let ctx = context(lookup, false);
 
-    let output = file::scrape(
+    let output = read(
         &ctx,
         &json!({"connection": "connection://platform/catalog-repo", "paths": ["deploy/app.yaml"]}),
     )
@@ -317,7 +322,7 @@ async fn clones_over_http_with_the_credentials_of_a_connection_or_of_env_vars() 
         )]
     );
 
-    let output = file::scrape(
+    let output = read(
         &ctx,
         &json!({
             "url": url,
@@ -337,7 +342,7 @@ async fn clones_over_http_with_the_credentials_of_a_connection_or_of_env_vars() 
     );
 
     let written = url.replacen("http://", &format!("http://{USER}:{PASSWORD}@"), 1);
-    let output = file::scrape(&ctx, &json!({"url": written, "paths": ["deploy/db.json"]}))
+    let output = read(&ctx, &json!({"url": written, "paths": ["deploy/db.json"]}))
         .await
         .expect("scrape with credentials in the URL");
     assert_eq!(
@@ -353,7 +358,7 @@ async fn wrong_or_missing_credentials_are_gits_error_without_the_password() {
     let url = format!("{base}/catalog.git");
     let ctx = context(StaticLookup::new(), false);
     let wrong = "not-the-s3cret-git-password";
-    let error = file::scrape(
+    let error = read(
         &ctx,
         &json!({"url": url, "username": {"value": USER}, "password": {"value": wrong}, "paths": ["*"]}),
     )
@@ -366,7 +371,7 @@ async fn wrong_or_missing_credentials_are_gits_error_without_the_password() {
     );
     assert!(!message.contains(wrong));
 
-    let error = file::scrape(&ctx, &json!({"url": url, "paths": ["*"]}))
+    let error = read(&ctx, &json!({"url": url, "paths": ["*"]}))
         .await
         .expect_err("no credentials");
     assert_eq!(
@@ -387,7 +392,7 @@ async fn a_server_that_never_answers_times_out_within_the_scrape_timeout() {
     let mut ctx = context(StaticLookup::new(), false);
     ctx.timeout = Duration::from_secs(1);
     let started = std::time::Instant::now();
-    let error = file::scrape(&ctx, &json!({"url": url, "paths": ["*"]}))
+    let error = read(&ctx, &json!({"url": url, "paths": ["*"]}))
         .await
         .expect_err("timed out");
     assert_eq!(error, ScrapeError::Timeout(format!("1s cloning {url}")));
@@ -415,14 +420,14 @@ async fn clones_the_test_servers_git_daemon_at_a_tag() {
     );
     let ctx = context(StaticLookup::new(), false);
     // The daemon's repository holds one empty commit, tagged v1.
-    let output = file::scrape(
+    let output = read(
         &ctx,
         &json!({"url": format!("{url}?ref=v1"), "paths": ["**/*"]}),
     )
     .await
     .expect("clone");
     assert_eq!(output, SourceOutput::default());
-    let error = file::scrape(
+    let error = read(
         &ctx,
         &json!({"url": format!("{url}?ref=v2"), "paths": ["*"]}),
     )

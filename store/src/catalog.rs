@@ -303,12 +303,7 @@ pub struct TypeCounts {
 /// Counts by config type.
 pub type Summary = BTreeMap<String, TypeCounts>;
 
-/// Writes one scrape's `items` for `scraper` in transactions of
-/// [`WRITE_BATCH`]: new items are added, items whose config differs from the
-/// stored one are updated with a `diff` change (`compare` gives it; None is
-/// no difference), the rest only get `last_scraped_time`. Then parents and
-/// relationships are resolved by (type, external id), preferring this
-/// scraper's items. When an item appears twice, the last one wins. Returns
+/// Writes one scrape's `items` for `scraper` with a [`Writer`] and returns
 /// the counts by type; `now` becomes each item's `last_scraped_time`.
 pub async fn write(
     pool: &PgPool,
@@ -317,7 +312,9 @@ pub async fn write(
     now: DateTime<Utc>,
     compare: impl Fn(&Value, &Value) -> Option<Diff>,
 ) -> Result<Summary, Error> {
-    write_items(pool, scraper, items, now, compare, Parents::Whole).await
+    let mut writer = Writer::new(scraper, now);
+    writer.write(pool, items, &compare).await?;
+    writer.finish(pool).await
 }
 
 /// [`write`] for an incremental update (a watch's): the items' parents may
@@ -329,7 +326,10 @@ pub async fn write_partial(
     now: DateTime<Utc>,
     compare: impl Fn(&Value, &Value) -> Option<Diff>,
 ) -> Result<Summary, Error> {
-    write_items(pool, scraper, items, now, compare, Parents::Partial).await
+    let mut writer = Writer::new(scraper, now);
+    writer.parents = Parents::Partial;
+    writer.write(pool, items, &compare).await?;
+    writer.finish(pool).await
 }
 
 /// Whether items name all their ancestors or only the nearest ones.
@@ -339,25 +339,96 @@ enum Parents {
     Partial,
 }
 
-async fn write_items(
-    pool: &PgPool,
+/// Writes one scrape's items as they come, in transactions of at most
+/// [`WRITE_BATCH`]: new items are added, items whose config differs from the
+/// stored one are updated with a `diff` change (`compare` gives it; None is
+/// no difference), the rest only get `last_scraped_time`. [`finish`](Self::finish)
+/// then resolves parents and relationships by (type, external id), preferring
+/// this scraper's items. An item written twice in one scrape counts once, and
+/// the last one wins with no change between the two. Between batches the
+/// writer keeps only each item's key and references.
+pub struct Writer {
     scraper: Uuid,
-    items: Vec<Item>,
     now: DateTime<Utc>,
-    compare: impl Fn(&Value, &Value) -> Option<Diff>,
     parents: Parents,
-) -> Result<Summary, Error> {
-    let items = last_of_each(items);
-    let mut summary = Summary::new();
-    for batch in items.chunks(WRITE_BATCH) {
-        let mut tx = pool.begin().await?;
-        write_batch(&mut tx, scraper, batch, now, &compare, &mut summary).await?;
-        tx.commit().await?;
+    summary: Summary,
+    /// Every item written, with what it references (empty for most).
+    refs: HashMap<ItemKey, Refs>,
+}
+
+#[derive(Default)]
+struct Refs {
+    /// Nearest first.
+    parents: Vec<ItemKey>,
+    links: Vec<Link>,
+}
+
+impl Writer {
+    pub fn new(scraper: Uuid, now: DateTime<Utc>) -> Self {
+        Self {
+            scraper,
+            now,
+            parents: Parents::Whole,
+            summary: Summary::new(),
+            refs: HashMap::new(),
+        }
     }
-    let mut tx = pool.begin().await?;
-    link(&mut tx, scraper, &items, parents).await?;
-    tx.commit().await?;
-    Ok(summary)
+
+    /// Writes `items` (any number: a transaction per [`WRITE_BATCH`]).
+    pub async fn write(
+        &mut self,
+        pool: &PgPool,
+        items: Vec<Item>,
+        compare: &impl Fn(&Value, &Value) -> Option<Diff>,
+    ) -> Result<(), Error> {
+        let items = last_of_each(items);
+        for batch in items.chunks(WRITE_BATCH) {
+            let mut tx = pool.begin().await?;
+            let repeated = |item: &Item| self.refs.contains_key(&item.key());
+            write_batch(
+                &mut tx,
+                self.scraper,
+                batch,
+                self.now,
+                compare,
+                repeated,
+                &mut self.summary,
+            )
+            .await?;
+            tx.commit().await?;
+        }
+        for item in items {
+            let refs = Refs {
+                parents: item.parents,
+                links: item.relationships,
+            };
+            self.refs.insert(
+                ItemKey {
+                    config_type: item.config_type,
+                    external_id: item.external_id,
+                },
+                refs,
+            );
+        }
+        Ok(())
+    }
+
+    /// Adds parents (before the item's own: they are nearer) and links to an
+    /// item written before.
+    pub fn relate(&mut self, item: &ItemKey, parents: Vec<ItemKey>, links: Vec<Link>) {
+        if let Some(refs) = self.refs.get_mut(item) {
+            refs.parents.splice(0..0, parents);
+            refs.links.extend(links);
+        }
+    }
+
+    /// Sets the parents and relationships of everything written; the counts by type.
+    pub async fn finish(self, pool: &PgPool) -> Result<Summary, Error> {
+        let mut tx = pool.begin().await?;
+        link(&mut tx, self.scraper, &self.refs, self.parents).await?;
+        tx.commit().await?;
+        Ok(self.summary)
+    }
 }
 
 fn last_of_each(items: Vec<Item>) -> Vec<Item> {
@@ -390,6 +461,7 @@ async fn write_batch(
     batch: &[Item],
     now: DateTime<Utc>,
     compare: &impl Fn(&Value, &Value) -> Option<Diff>,
+    repeated: impl Fn(&Item) -> bool,
     summary: &mut Summary,
 ) -> Result<(), Error> {
     let types: Vec<&str> = batch.iter().map(|i| i.config_type.as_str()).collect();
@@ -415,6 +487,10 @@ async fn write_batch(
     let mut written: Vec<&Item> = Vec::new();
     let mut diffs: Vec<(usize, Diff)> = Vec::new();
     for item in batch {
+        if repeated(item) {
+            written.push(item);
+            continue;
+        }
         let counts = summary.entry(item.config_type.clone()).or_default();
         match stored.get(&(item.config_type.as_str(), item.external_id.as_str())) {
             None => {
@@ -689,7 +765,7 @@ async fn upsert_analysis(
 async fn link(
     tx: &mut Transaction<'_, Postgres>,
     scraper: Uuid,
-    items: &[Item],
+    items: &HashMap<ItemKey, Refs>,
     parents: Parents,
 ) -> Result<(), Error> {
     // Every (item, position, referenced key): position 0.. are parents
@@ -701,14 +777,14 @@ async fn link(
     let mut position: Vec<i32> = Vec::new();
     let mut relation: Vec<Option<&str>> = Vec::new();
     let mut incoming: Vec<bool> = Vec::new();
-    for item in items {
-        let parents = item
+    for (item, refs) in items {
+        let parents = refs
             .parents
             .iter()
             .enumerate()
             .map(|(i, p)| (p, i32::try_from(i).unwrap_or(i32::MAX), None, false));
-        let links = item
-            .relationships
+        let links = refs
+            .links
             .iter()
             .map(|l| (&l.related, -1, Some(l.relation.as_str()), l.incoming));
         for (to, at, rel, inc) in parents.chain(links) {

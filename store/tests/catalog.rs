@@ -423,3 +423,64 @@ async fn retention_by_change_type_age_and_count_item_types_and_stale_analysis(po
         .unwrap();
     assert_eq!(items, 1);
 }
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn a_writer_takes_a_scrape_in_parts_counting_a_repeated_item_once(pool: PgPool) {
+    let id = scraper(&pool, "streamed").await;
+    let now = Utc::now();
+    let mut writer = catalog::Writer::new(id, now);
+    let mut pod = item("Kubernetes::Pod", "pod", json!({"v": 1}));
+    pod.parents = vec![key("Kubernetes::Deployment", "deploy")];
+    writer
+        .write(
+            &pool,
+            vec![pod, item("App", "a", json!({"v": 1}))],
+            &compare,
+        )
+        .await
+        .unwrap();
+    // A later part: the parent arrives after its child, and "a" again with
+    // another config (the last one wins, no change between the two).
+    writer
+        .write(
+            &pool,
+            vec![
+                item("Kubernetes::Deployment", "deploy", json!({})),
+                item("App", "a", json!({"v": 2})),
+            ],
+            &compare,
+        )
+        .await
+        .unwrap();
+    // A relationship rule's finding for an item written in an earlier part.
+    writer.relate(
+        &key("App", "a"),
+        vec![key("Kubernetes::Deployment", "deploy")],
+        Vec::new(),
+    );
+    let summary = writer.finish(&pool).await.unwrap();
+    assert_eq!(summary["App"], counts(1, 0, 0, 0, 0));
+    assert_eq!(summary["Kubernetes::Pod"], counts(1, 0, 0, 0, 0));
+
+    let config: Value = sqlx::query_scalar("SELECT config FROM config_items WHERE name = 'a'")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(config, json!({"v": 2}));
+    let changes: i64 = sqlx::query_scalar("SELECT count(*) FROM config_changes")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(changes, 0);
+    let deploy: Uuid = sqlx::query_scalar("SELECT id FROM config_items WHERE name = 'deploy'")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    let parents: Vec<Option<Uuid>> = sqlx::query_scalar(
+        "SELECT parent_id FROM config_items WHERE name IN ('pod', 'a') ORDER BY name",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    assert_eq!(parents, vec![Some(deploy), Some(deploy)]);
+}

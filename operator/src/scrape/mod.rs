@@ -15,12 +15,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::Utc;
-use quarterdeck_scrapers::{Context, ScrapeError, ScrapeOutput};
+use quarterdeck_scrapers::{Context, ScrapeError, ScrapedItem, Streamed};
 use quarterdeck_store::catalog::{self, DueScraper, Slot};
 use quarterdeck_store::execution_policy;
 use serde_json::Value;
 use sqlx::PgPool;
-use tokio::sync::Semaphore;
+use tokio::sync::{Semaphore, mpsc};
 
 use crate::engine::schedule::Schedule;
 use crate::engine::wake;
@@ -180,8 +180,10 @@ fn plan(scraper: &DueScraper, default_timeout: Duration) -> Slot {
 #[tracing::instrument(skip_all, fields(scraper = %format!("{}/{}", scraper.namespace, scraper.name)))]
 pub async fn run_one(pool: &PgPool, sources: &Sources, settings: &Settings, scraper: DueScraper) {
     let started = Utc::now();
-    let output = scrape(sources, settings, &scraper).await;
-    let report = record::record(pool, &scraper, output, started, &settings.hostname).await;
+    let report = record::record_run(pool, &scraper, started, &settings.hostname, async |items| {
+        scrape(sources, settings, &scraper, &items).await
+    })
+    .await;
     if let Err(e) = catalog::release(pool, scraper.id).await {
         tracing::warn!(error = %e, "releasing the scraper failed; it waits for its lease to end");
     }
@@ -192,7 +194,12 @@ pub async fn run_one(pool: &PgPool, sources: &Sources, settings: &Settings, scra
     }
 }
 
-async fn scrape(sources: &Sources, settings: &Settings, scraper: &DueScraper) -> ScrapeOutput {
+async fn scrape(
+    sources: &Sources,
+    settings: &Settings,
+    scraper: &DueScraper,
+    items: &mpsc::Sender<ScrapedItem>,
+) -> Streamed {
     let spec = &scraper.spec.0;
     let limit = match schedule(spec).and_then(|_| timeout(spec, settings.timeout)) {
         Ok(limit) => limit,
@@ -207,8 +214,10 @@ async fn scrape(sources: &Sources, settings: &Settings, scraper: &DueScraper) ->
         script_user: settings.script_user.clone(),
         timeout: limit,
     };
-    match tokio::time::timeout(limit, quarterdeck_scrapers::run(&ctx, spec)).await {
-        Ok(output) => output,
+    // Boxed: the run's future is deep enough to overflow the compiler's layout limit inline.
+    let run = Box::pin(quarterdeck_scrapers::stream(&ctx, spec, items));
+    match tokio::time::timeout(limit, run).await {
+        Ok(streamed) => streamed,
         Err(_) => failed(ScrapeError::Timeout(
             humantime::format_duration(limit).to_string(),
         )),
@@ -216,10 +225,10 @@ async fn scrape(sources: &Sources, settings: &Settings, scraper: &DueScraper) ->
 }
 
 /// A run that produced nothing but `error`.
-fn failed(error: ScrapeError) -> ScrapeOutput {
-    ScrapeOutput {
-        items: Vec::new(),
+fn failed(error: ScrapeError) -> Streamed {
+    Streamed {
         errors: vec![("scrape".into(), error)],
+        related: Vec::new(),
     }
 }
 

@@ -5,11 +5,12 @@ use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
 use quarterdeck_scrapers::retention::Retention;
-use quarterdeck_scrapers::{ScrapeError, ScrapeOutput, ScrapedItem, diff};
-use quarterdeck_store::catalog::{self, DueScraper, Item, ItemKey, Summary};
+use quarterdeck_scrapers::{ScrapeError, ScrapeOutput, ScrapedItem, Streamed, diff};
+use quarterdeck_store::catalog::{self, DueScraper, Item, ItemKey, Summary, Writer};
 use quarterdeck_store::jobs::{self, JobRun};
 use serde_json::{Value, json};
 use sqlx::PgPool;
+use tokio::sync::mpsc;
 
 /// The job history name of a scrape.
 pub const JOB_NAME: &str = "ScraperRun";
@@ -31,10 +32,8 @@ impl Report {
     }
 }
 
-/// Writes `output` of `scraper` (run since `started`) to the catalog, marks
-/// what a full scrape no longer sees as deleted, and records the job history
-/// row. A run with errors deletes nothing: a source that failed is not a
-/// source that is empty.
+/// Records `output` of `scraper` (run since `started`): [`record_run`] of a
+/// scrape that produced it.
 pub async fn record(
     pool: &PgPool,
     scraper: &DueScraper,
@@ -42,16 +41,59 @@ pub async fn record(
     started: DateTime<Utc>,
     hostname: &str,
 ) -> Report {
+    record_run(pool, scraper, started, hostname, async |items| {
+        for item in output.items {
+            if items.send(item).await.is_err() {
+                break;
+            }
+        }
+        Streamed {
+            errors: output.errors,
+            related: Vec::new(),
+        }
+    })
+    .await
+}
+
+/// Runs `scrape` of `scraper` (started at `started`), writing the items it
+/// sends to the catalog in batches as they come; then sets their parents and
+/// relationships, marks what a full scrape no longer sees as deleted, and
+/// records the job history row. A run with errors deletes nothing: a source
+/// that failed is not a source that is empty.
+pub async fn record_run(
+    pool: &PgPool,
+    scraper: &DueScraper,
+    started: DateTime<Utc>,
+    hostname: &str,
+    scrape: impl AsyncFnOnce(mpsc::Sender<ScrapedItem>) -> Streamed,
+) -> Report {
     let spec = &scraper.spec.0;
-    let mut errors: Vec<(String, ScrapeError)> = output.errors;
-    let items: Vec<Item> = output.items.into_iter().map(item).collect();
-    let count = items.len() as i64;
+    let (items, received) = mpsc::channel(catalog::WRITE_BATCH);
+    let mut writer = Writer::new(scraper.id, started);
+    let (streamed, written) = tokio::join!(scrape(items), write_all(pool, &mut writer, received));
+    let mut errors: Vec<(String, ScrapeError)> = streamed.errors;
     let mut summary = Summary::new();
     let mut write_error = None;
-    match catalog::write(pool, scraper.id, items, started, compare).await {
-        Ok(written) => summary = written,
-        Err(e) => write_error = Some(format!("writing the catalog failed: {e}")),
-    }
+    let count = match written {
+        Ok(count) => {
+            for found in streamed.related {
+                writer.relate(
+                    &key(found.item),
+                    found.parents.into_iter().map(key).collect(),
+                    found.relationships.into_iter().map(link).collect(),
+                );
+            }
+            match writer.finish(pool).await {
+                Ok(written) => summary = written,
+                Err(e) => write_error = Some(format!("writing the catalog failed: {e}")),
+            }
+            count
+        }
+        Err(e) => {
+            write_error = Some(format!("writing the catalog failed: {e}"));
+            0
+        }
+    };
     let full = spec.get("full").and_then(Value::as_bool).unwrap_or(false);
     if full && errors.is_empty() && write_error.is_none() {
         match Retention::from_spec(spec.get("retention")) {
@@ -116,6 +158,30 @@ pub async fn record(
     }
 }
 
+/// Writes what `received` brings in batches of [`catalog::WRITE_BATCH`]
+/// until the scrape closes it; how many items came. An error stops the
+/// writing, and dropping `received` stops the scrape.
+async fn write_all(
+    pool: &PgPool,
+    writer: &mut Writer,
+    mut received: mpsc::Receiver<ScrapedItem>,
+) -> Result<i64, quarterdeck_store::Error> {
+    let mut count = 0;
+    let mut batch = Vec::with_capacity(catalog::WRITE_BATCH);
+    loop {
+        let room = catalog::WRITE_BATCH - batch.len();
+        let closed = received.recv_many(&mut batch, room).await == 0;
+        if batch.len() == catalog::WRITE_BATCH || (closed && !batch.is_empty()) {
+            count += batch.len() as i64;
+            let items = batch.drain(..).map(item).collect();
+            writer.write(pool, items, &compare).await?;
+        }
+        if closed {
+            return Ok(count);
+        }
+    }
+}
+
 /// The writer's diff of a stored config and a new one.
 pub fn compare(old: &Value, new: &Value) -> Option<catalog::Diff> {
     diff::compare(old, new).map(|d| catalog::Diff {
@@ -130,6 +196,14 @@ fn key(r: quarterdeck_scrapers::ExternalRef) -> ItemKey {
     ItemKey {
         config_type: r.config_type,
         external_id: r.external_id,
+    }
+}
+
+fn link(r: quarterdeck_scrapers::Relationship) -> catalog::Link {
+    catalog::Link {
+        related: key(r.related),
+        relation: r.relation,
+        incoming: r.incoming,
     }
 }
 
@@ -152,15 +226,7 @@ pub fn item(i: ScrapedItem) -> Item {
         created_at: i.created_at,
         deleted_at: i.deleted_at,
         parents: i.parents.into_iter().map(key).collect(),
-        relationships: i
-            .relationships
-            .into_iter()
-            .map(|r| catalog::Link {
-                related: key(r.related),
-                relation: r.relation,
-                incoming: r.incoming,
-            })
-            .collect(),
+        relationships: i.relationships.into_iter().map(link).collect(),
         changes: i
             .changes
             .into_iter()

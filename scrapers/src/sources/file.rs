@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use super::git::{self, Repository};
 use crate::base;
-use crate::model::{RawItem, ScrapeError, SourceOutput};
+use crate::model::{RawItem, ScrapeError, Sink, SourceOutput};
 use crate::run::Context;
 
 /// Why a scraper from the console may not read the operator's own files.
@@ -37,7 +37,8 @@ struct FileSpec {
     password: Option<EnvVar>,
 }
 
-pub async fn scrape(ctx: &Context, spec: &Value) -> Result<SourceOutput, ScrapeError> {
+/// Sends each file's documents to `sink` as it reads them.
+pub async fn scrape(ctx: &Context, spec: &Value, sink: &Sink) -> Result<(), ScrapeError> {
     let spec = FileSpec::deserialize(spec).map_err(|e| ScrapeError::Spec {
         field: "file".into(),
         message: e.to_string(),
@@ -64,7 +65,7 @@ pub async fn scrape(ctx: &Context, spec: &Value) -> Result<SourceOutput, ScrapeE
             return Err(ScrapeError::Source(LOCAL_FILES_DISABLED.into()));
         }
         let paths = spec.paths.clone();
-        return read_all(Root::Local, paths, ignore, spec.format).await;
+        return read_all(Root::Local, paths, ignore, spec.format, sink).await;
     }
     let checkout = git::clone(
         ctx,
@@ -81,7 +82,7 @@ pub async fn scrape(ctx: &Context, spec: &Value) -> Result<SourceOutput, ScrapeE
         source: checkout.source().to_owned(),
     };
     // `checkout` (the clone's directory) lives until the files are read.
-    read_all(root, spec.paths, ignore, spec.format).await
+    read_all(root, spec.paths, ignore, spec.format, sink).await
 }
 
 /// Where the globs are matched.
@@ -141,10 +142,14 @@ async fn read_all(
     globs: Vec<String>,
     ignore: Vec<Pattern>,
     format: Option<String>,
-) -> Result<SourceOutput, ScrapeError> {
-    tokio::task::spawn_blocking(move || read_matches(&root, &globs, &ignore, format.as_deref()))
-        .await
-        .map_err(|e| ScrapeError::Source(format!("reading files: {e}")))?
+    sink: &Sink,
+) -> Result<(), ScrapeError> {
+    let sink = sink.clone();
+    tokio::task::spawn_blocking(move || {
+        read_matches(&root, &globs, &ignore, format.as_deref(), &sink)
+    })
+    .await
+    .map_err(|e| ScrapeError::Source(format!("reading files: {e}")))?
 }
 
 fn read_matches(
@@ -152,7 +157,8 @@ fn read_matches(
     globs: &[String],
     ignore: &[Pattern],
     format: Option<&str>,
-) -> Result<SourceOutput, ScrapeError> {
+    sink: &Sink,
+) -> Result<(), ScrapeError> {
     let mut output = SourceOutput::default();
     let mut files = BTreeSet::new();
     for glob in globs.iter().filter(|g| !g.trim().is_empty()) {
@@ -192,8 +198,12 @@ fn read_matches(
             Err(e @ ScrapeError::Spec { .. }) => return Err(e),
             Err(e) => output.errors.push((shown, e)),
         }
+        sink.blocking_send(std::mem::take(&mut output))?;
     }
-    Ok(output)
+    if !output.errors.is_empty() {
+        sink.blocking_send(output)?;
+    }
+    Ok(())
 }
 
 fn read(path: &Path, format: Option<&str>) -> Result<Vec<Value>, ScrapeError> {
