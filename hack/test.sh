@@ -14,7 +14,7 @@ started=$SECONDS
 # debug info would only take disk (a full disk shows up as the linker dying
 # with SIGBUS), and panics still name their file and line without them.
 export CARGO_INCREMENTAL=0 CARGO_PROFILE_DEV_DEBUG=false CARGO_PROFILE_DEV_STRIP=debuginfo
-say "free disk: $(df -h --output=avail . | tail -1 | tr -d ' ') (a fresh run takes about 15 GB)"
+say "free disk: $(df -h --output=avail . | tail -1 | tr -d ' ') (a fresh run takes about 10 GB)"
 command -v cargo >/dev/null || die "cargo not found: install Rust (https://rustup.rs)"
 command -v python3 >/dev/null || apt_install python3
 python3 -m venv --help >/dev/null 2>&1 || apt_install python3-venv
