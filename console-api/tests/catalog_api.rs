@@ -182,6 +182,7 @@ async fn changes_are_paged_sorted_filtered_and_scoped(pool: PgPool) {
     let (status, all) = post(&w.admin, json!({})).await;
     assert_eq!(status, StatusCode::OK, "{all}");
     assert_eq!(all["total"], 6);
+    assert_eq!(all["total_capped"], false);
     let times: Vec<&str> = all["changes"]
         .as_array()
         .unwrap()
@@ -248,6 +249,76 @@ async fn changes_are_paged_sorted_filtered_and_scoped(pool: PgPool) {
         assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
         assert_eq!(error["field"], field, "{body}: {error}");
     }
+}
+
+/// The total is exact up to 1,000 changes past the page's first, then a
+/// lower bound flagged `total_capped`; a scoped caller's count, capped or
+/// not, never includes changes of items outside its scope.
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn changes_totals_stop_past_the_page_and_count_only_what_the_caller_sees(pool: PgPool) {
+    let w = world(pool.clone()).await;
+    // The guest sees the web pod's and node's changes: 1,203 with these.
+    changes(&pool, w.web_pod, "diff", 1200).await;
+    changes(&pool, w.data_pod, "BackOff", 1500).await;
+    let post = |client: &Client, body: Value| {
+        let api = &w.api;
+        let client = client.clone();
+        async move {
+            let (status, page) = api
+                .call(&client, Method::POST, "/api/catalog/changes", Some(body))
+                .await;
+            assert_eq!(status, StatusCode::OK, "{page}");
+            (
+                page["total"].as_i64().unwrap(),
+                page["total_capped"].as_bool().unwrap(),
+                page,
+            )
+        }
+    };
+    let (total, capped, _) = post(&w.admin, json!({})).await;
+    assert_eq!(
+        (total, capped),
+        (1000, true),
+        "2,706 match; counted to 1,000"
+    );
+    let (total, capped, _) = post(&w.guest, json!({})).await;
+    assert_eq!(
+        (total, capped),
+        (1000, true),
+        "1,203 visible; counted to 1,000"
+    );
+    // Further pages count further: exact once the end is within reach.
+    let (total, capped, page) = post(&w.guest, json!({"page": 20, "page_size": 50})).await;
+    assert_eq!((total, capped), (1203, false), "only the guest's 1,203");
+    assert_eq!(page["changes"].as_array().unwrap().len(), 50);
+    assert!(
+        page["changes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["tags"]["team"] == "web")
+    );
+    let (total, capped, _) = post(&w.admin, json!({"page": 20, "page_size": 50})).await;
+    assert_eq!((total, capped), (1950, true));
+    let (total, capped, _) = post(&w.admin, json!({"page": 40, "page_size": 50})).await;
+    assert_eq!((total, capped), (2706, false));
+    // A filter the guest's scope empties counts nothing, however many match.
+    let (total, capped, page) = post(&w.guest, json!({"type": "BackOff"})).await;
+    assert_eq!((total, capped), (0, false), "{page}");
+    let (total, capped, _) = post(&w.admin, json!({"type": "BackOff", "severity": "info"})).await;
+    assert_eq!((total, capped), (1000, true));
+    let (total, capped, _) = post(
+        &w.admin,
+        json!({"type": "BackOff", "page": 2, "page_size": 500}),
+    )
+    .await;
+    assert_eq!((total, capped), (1500, true));
+    let (total, capped, _) = post(
+        &w.admin,
+        json!({"type": "BackOff", "page": 3, "page_size": 500}),
+    )
+    .await;
+    assert_eq!((total, capped), (1503, false));
 }
 
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]

@@ -10,11 +10,11 @@ use axum::Json;
 use chrono::{DateTime, Utc};
 use quarterdeck_dataapi as rest;
 use quarterdeck_store::catalog_queries::{
-    self as queries, ChangeRow, ChangeSort, ChangesQuery, ComponentAnalysis, Direction, LinkKind,
+    self as queries, ChangeSort, ChangesPage, ChangesQuery, ComponentAnalysis, Direction, LinkKind,
     LocatedConfig, RelatedConfig, RelatedQuery, SummaryFilter, TypeSummary,
 };
 use quarterdeck_store::rbac::Kind;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -228,14 +228,10 @@ pub(crate) struct ChangesRequest {
     source: Option<String>,
 }
 
-/// One page of changes and how many match in all.
-#[derive(Debug, Serialize, ToSchema)]
-pub(crate) struct ChangesPage {
-    changes: Vec<ChangeRow>,
-    total: i64,
-}
-
 /// The changes of the config items the caller sees, newest first by default.
+///
+/// `total` counts the matching changes exactly up to 1,000 past the page's
+/// first; beyond that it stops there and `total_capped` is true.
 #[utoipa::path(post, path = "/api/catalog/changes", tag = "catalog", request_body = ChangesRequest,
     responses(
         (status = 200, body = ChangesPage),
@@ -355,8 +351,7 @@ pub(crate) async fn changes(
         limit: i64::from(page_size),
         offset: i64::from(page - 1) * i64::from(page_size),
     };
-    let (changes, total) = queries::changes(&state.db, rules, &query).await?;
-    Ok(Json(ChangesPage { changes, total }))
+    Ok(Json(queries::changes(&state.db, rules, &query).await?))
 }
 
 /// The items directly linked to one (parent, children and relationships,

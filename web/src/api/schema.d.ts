@@ -308,7 +308,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The changes of the config items the caller sees, newest first by default. */
+        /**
+         * The changes of the config items the caller sees, newest first by default.
+         * @description `total` counts the matching changes exactly up to 1,000 past the page's
+         *     first; beyond that it stops there and `total_capped` is true.
+         */
         post: operations["changes"];
         delete?: never;
         options?: never;
@@ -814,11 +818,20 @@ export interface components {
             /** @description The item's type. */
             type: string;
         };
-        /** @description One page of changes and how many match in all. */
+        /** @description One page of a changes search and how many changes match. */
         ChangesPage: {
             changes: components["schemas"]["ChangeRow"][];
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The changes that match, exactly when `total_capped` is false; else
+             *     the count stopped there and more match (show "more than total").
+             */
             total: number;
+            /**
+             * @description Whether more changes match than `total`: the count stops 1,000
+             *     changes past the page's first (`CHANGES_COUNTED_PAST_PAGE`).
+             */
+            total_capped: boolean;
         };
         /** @description The changes search (spec part 1 section 7). */
         ChangesRequest: {
