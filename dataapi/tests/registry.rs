@@ -27,6 +27,11 @@ const HIDDEN_COLUMNS: &[(&str, &str, &str)] = &[
         "set only by the canary sync from the execution policy; a writable copy would bypass it",
     ),
     (
+        "config_changes",
+        "config_type",
+        "a copy of the item's type kept by triggers, for the changes search's index",
+    ),
+    (
         "config_scrapers",
         "next_run",
         "the scrape engine's schedule (operator only)",

@@ -344,7 +344,8 @@ fn change_filters(b: &mut QueryBuilder<Postgres>, q: &ChangesQuery, rules: Optio
             .push(")");
     }
     let lists = [
-        ("ci.type", &q.config_types),
+        // The item's type as the change carries it (migration 0026), for its index.
+        ("c.config_type", &q.config_types),
         ("c.change_type", &q.change_types),
         ("c.severity", &q.severities),
         ("c.source", &q.sources),

@@ -484,3 +484,38 @@ async fn a_writer_takes_a_scrape_in_parts_counting_a_repeated_item_once(pool: Pg
     .unwrap();
     assert_eq!(parents, vec![Some(deploy), Some(deploy)]);
 }
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn changes_carry_their_items_type(pool: PgPool) {
+    let id = scraper(&pool, "typed").await;
+    catalog::write(
+        &pool,
+        id,
+        vec![item("App", "a", json!({"v": 1}))],
+        Utc::now(),
+        compare,
+    )
+    .await
+    .unwrap();
+    catalog::write(
+        &pool,
+        id,
+        vec![item("App", "a", json!({"v": 2}))],
+        Utc::now(),
+        compare,
+    )
+    .await
+    .unwrap();
+    let types = || async {
+        sqlx::query_scalar::<_, Option<String>>("SELECT config_type FROM config_changes")
+            .fetch_all(&pool)
+            .await
+            .unwrap()
+    };
+    assert_eq!(types().await, vec![Some("App".to_owned())]);
+    sqlx::query("UPDATE config_items SET type = 'Service' WHERE name = 'a'")
+        .execute(&pool)
+        .await
+        .unwrap();
+    assert_eq!(types().await, vec![Some("Service".to_owned())]);
+}
