@@ -34,6 +34,8 @@ pub struct AppState {
     pub chart_repository_url: Arc<str>,
     /// The health summary shared between callers for a moment.
     pub summary_cache: Arc<SummaryCache>,
+    /// The changes search's totals (and whether capped), shared likewise.
+    pub change_totals: Arc<SummaryCache<String, (i64, bool)>>,
     /// The one listener Run Now waits on.
     pub run_results: Arc<RunResults>,
     /// Request counts and latencies, served by [`metrics_router`].
@@ -54,6 +56,7 @@ impl AppState {
             kube_proxy: None,
             chart_repository_url: Arc::from(DEFAULT_CHART_REPOSITORY_URL),
             summary_cache: Arc::new(SummaryCache::new(std::time::Duration::ZERO)),
+            change_totals: Arc::new(SummaryCache::new(std::time::Duration::ZERO)),
             metrics: Arc::new(Metrics::default()),
             // A key of this process only, until `with_keyring` gives the configured one.
             keyring: Keyring::parse(&Keyring::generate_key(), "a generated key")
@@ -77,9 +80,11 @@ impl AppState {
         self.kube_proxy.as_ref().map(|proxy| proxy.client().clone())
     }
 
-    /// Shares each health summary between callers for `ttl`.
+    /// Shares each health summary, and each changes search's total, between
+    /// callers for `ttl`.
     pub fn with_summary_cache(mut self, ttl: std::time::Duration) -> Self {
         self.summary_cache = Arc::new(SummaryCache::new(ttl));
+        self.change_totals = Arc::new(SummaryCache::new(ttl));
         self
     }
 

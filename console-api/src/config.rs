@@ -49,8 +49,9 @@ pub struct Config {
     #[command(flatten)]
     pub kube_proxy: KubeProxySettings,
 
-    /// How long one health summary is shared between callers who see the
-    /// same checks (the Health page's refreshes); 0s computes every request.
+    /// How long one health summary, or one changes search's total, is
+    /// shared between callers who see the same rows (the Health page's
+    /// refreshes, paging through changes); 0s computes every request.
     #[arg(long, env = "QUARTERDECK_SUMMARY_CACHE_TTL", default_value = "1s", value_parser = humantime::parse_duration)]
     pub summary_cache_ttl: Duration,
 

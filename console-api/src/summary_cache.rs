@@ -1,9 +1,10 @@
-//! The health summary, shared for a moment: callers who see the same checks
-//! over the same hours get one computation's JSON for `ttl`. After that the
-//! next caller starts a refresh and, while it runs, callers get the previous
-//! JSON if it is under `STALE_LIMIT` × `ttl` old (else they wait for the
-//! refresh). One refresh runs per key at a time. Each replica keeps its own,
-//! so the API stays stateless: nothing here is ever needed, only reused.
+//! Answers shared for a moment (the health summary, the changes search's
+//! totals): callers asking the same thing with the same access scopes get one
+//! computation's value for `ttl`. After that the next caller starts a refresh
+//! and, while it runs, callers get the previous value if it is under
+//! `STALE_LIMIT` × `ttl` old (else they wait for the refresh). One refresh
+//! runs per key at a time. Each replica keeps its own, so the API stays
+//! stateless: nothing here is ever needed, only reused.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -25,21 +26,34 @@ pub struct Key {
     pub from_hour: i64,
 }
 
-/// A computation of the summary's JSON; errors as text.
-pub type Computation = BoxFuture<'static, Result<Bytes, String>>;
+/// A computation of a value (the summary's JSON); errors as text.
+pub type Computation<V = Bytes> = BoxFuture<'static, Result<V, String>>;
 
-#[derive(Default)]
-struct Slot {
-    value: Option<(Instant, Bytes)>,
-    refresh: Option<Shared<Computation>>,
+struct Slot<V: Clone> {
+    value: Option<(Instant, V)>,
+    refresh: Option<Shared<Computation<V>>>,
 }
 
-pub struct SummaryCache {
+impl<V: Clone> Default for Slot<V> {
+    fn default() -> Self {
+        Self {
+            value: None,
+            refresh: None,
+        }
+    }
+}
+
+/// Values by key; the key must name the caller's access scopes.
+pub struct SummaryCache<K = Key, V: Clone = Bytes> {
     ttl: Duration,
-    slots: Mutex<HashMap<Key, Slot>>,
+    slots: Mutex<HashMap<K, Slot<V>>>,
 }
 
-impl SummaryCache {
+impl<K, V> SummaryCache<K, V>
+where
+    K: Clone + Eq + std::hash::Hash + Send + 'static,
+    V: Clone + Send + Sync + 'static,
+{
     /// A zero `ttl` computes every request.
     pub fn new(ttl: Duration) -> Self {
         Self {
@@ -50,9 +64,9 @@ impl SummaryCache {
 
     pub async fn get_or_compute(
         self: &Arc<Self>,
-        key: Key,
-        compute: impl FnOnce() -> Computation,
-    ) -> Result<Bytes, String> {
+        key: K,
+        compute: impl FnOnce() -> Computation<V>,
+    ) -> Result<V, String> {
         if self.ttl.is_zero() {
             return compute().await;
         }
@@ -87,7 +101,11 @@ impl SummaryCache {
 
     /// Runs the computation to its end even if every caller goes away, and
     /// keeps what it gives.
-    fn start_refresh(self: &Arc<Self>, key: Key, computation: Computation) -> Shared<Computation> {
+    fn start_refresh(
+        self: &Arc<Self>,
+        key: K,
+        computation: Computation<V>,
+    ) -> Shared<Computation<V>> {
         let shared = computation.shared();
         let cache = Arc::clone(self);
         let done = shared.clone();
@@ -109,7 +127,7 @@ impl SummaryCache {
         self.lock().clear();
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Key, Slot>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<K, Slot<V>>> {
         self.slots.lock().unwrap_or_else(|p| p.into_inner())
     }
 }

@@ -420,14 +420,12 @@ pub struct ChangesPage {
     pub total_capped: bool,
 }
 
-/// One page of the changes the caller sees, and how many match (counted up
-/// to [`CHANGES_COUNTED_PAST_PAGE`] past the page's first change).
-pub async fn changes(
+/// One page of a changes search, in the query's order.
+pub async fn changes_page(
     pool: &PgPool,
     rules: Option<&[ScopeRule]>,
     q: &ChangesQuery,
-) -> Result<ChangesPage, Error> {
-    const FROM: &str = " FROM config_changes c JOIN config_items ci ON ci.id = c.config_id";
+) -> Result<Vec<ChangeRow>, Error> {
     // PostgreSQL's default null order, which the indexes of migrations 0024
     // and 0025 follow.
     let direction = if q.descending { "DESC" } else { "ASC" };
@@ -443,7 +441,7 @@ pub async fn changes(
          c.external_created_by, c.external_change_id, c.count, c.first_observed, c.created_at \
          FROM (SELECT c.id",
     );
-    page.push(FROM);
+    page.push(CHANGES_FROM);
     change_filters(&mut page, q, rules);
     page.push(&order)
         .push(" LIMIT ")
@@ -452,26 +450,31 @@ pub async fn changes(
         .push_bind(q.offset)
         .push(") chosen JOIN config_changes c ON c.id = chosen.id JOIN config_items ci ON ci.id = c.config_id")
         .push(&order);
+    Ok(page.build_query_as::<ChangeRow>().fetch_all(pool).await?)
+}
+
+/// How many changes a search matches, counted up to
+/// [`CHANGES_COUNTED_PAST_PAGE`] past the page's first: `(total, capped)`.
+pub async fn changes_total(
+    pool: &PgPool,
+    rules: Option<&[ScopeRule]>,
+    q: &ChangesQuery,
+) -> Result<(i64, bool), Error> {
     // An exact count of a million changes takes a quarter of a second; one
     // that stops past the page costs about as much as reading the page.
     let bound = q.offset.saturating_add(CHANGES_COUNTED_PAST_PAGE);
     let mut count = QueryBuilder::new("SELECT count(*) FROM (SELECT 1");
-    count.push(FROM);
+    count.push(CHANGES_FROM);
     change_filters(&mut count, q, rules);
     count
         .push(" LIMIT ")
         .push_bind(bound.saturating_add(1))
         .push(") matched");
-    let (changes, matched) = tokio::try_join!(
-        page.build_query_as::<ChangeRow>().fetch_all(pool),
-        count.build_query_scalar::<i64>().fetch_one(pool),
-    )?;
-    Ok(ChangesPage {
-        changes,
-        total: matched.min(bound),
-        total_capped: matched > bound,
-    })
+    let matched: i64 = count.build_query_scalar().fetch_one(pool).await?;
+    Ok((matched.min(bound), matched > bound))
 }
+
+const CHANGES_FROM: &str = " FROM config_changes c JOIN config_items ci ON ci.id = c.config_id";
 
 /// An analysis of an item linked to a component.
 #[derive(Debug, Clone, PartialEq, Serialize, sqlx::FromRow, utoipa::ToSchema)]

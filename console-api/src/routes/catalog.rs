@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 use axum::Json;
 use chrono::{DateTime, Utc};
+use futures::FutureExt;
 use quarterdeck_dataapi as rest;
 use quarterdeck_store::catalog_queries::{
     self as queries, ChangeSort, ChangesPage, ChangesQuery, ComponentAnalysis, Direction, LinkKind,
@@ -248,6 +249,8 @@ pub(crate) async fn changes(
     let visibility = catalog_visibility(&caller)?;
     let Body(body) = body?;
     let rules = visibility.config.as_deref();
+    // The same search by callers with the same access scopes counts the same.
+    let totals_key = format!("{rules:?} {body:?}");
     let now = Utc::now();
     let from = body
         .from
@@ -351,7 +354,27 @@ pub(crate) async fn changes(
         limit: i64::from(page_size),
         offset: i64::from(page - 1) * i64::from(page_size),
     };
-    Ok(Json(queries::changes(&state.db, rules, &query).await?))
+    let count = {
+        let (pool, rules, query) = (state.db.clone(), rules.map(<[_]>::to_vec), query.clone());
+        move || {
+            async move {
+                queries::changes_total(&pool, rules.as_deref(), &query)
+                    .await
+                    .map_err(|e| e.to_string())
+            }
+            .boxed()
+        }
+    };
+    let (changes, counted) = tokio::join!(
+        queries::changes_page(&state.db, rules, &query),
+        state.change_totals.get_or_compute(totals_key, count)
+    );
+    let (total, total_capped) = counted.map_err(ApiError::Internal)?;
+    Ok(Json(ChangesPage {
+        changes: changes?,
+        total,
+        total_capped,
+    }))
 }
 
 /// The items directly linked to one (parent, children and relationships,
