@@ -3,6 +3,7 @@
 use std::error::Error as StdError;
 
 use crate::lookup::LookupError;
+use quarterdeck_connections::error_chain;
 
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
@@ -18,7 +19,7 @@ impl CheckError {
         context: impl std::fmt::Display,
         err: &(dyn StdError + 'static),
     ) -> Self {
-        Self(format!("{context}: {}", chain(err)))
+        Self(format!("{context}: {}", error_chain(err)))
     }
 
     pub(crate) fn unsupported(what: impl std::fmt::Display) -> Self {
@@ -28,21 +29,6 @@ impl CheckError {
 
 impl From<LookupError> for CheckError {
     fn from(err: LookupError) -> Self {
-        Self(chain(&err))
+        Self(error_chain(&err))
     }
-}
-
-/// An error and its sources joined with `: `, skipping sources already in the message.
-pub(crate) fn chain(err: &(dyn StdError + 'static)) -> String {
-    let mut text = err.to_string();
-    let mut source = err.source();
-    while let Some(inner) = source {
-        let part = inner.to_string();
-        if !text.contains(&part) {
-            text.push_str(": ");
-            text.push_str(&part);
-        }
-        source = inner.source();
-    }
-    text
 }

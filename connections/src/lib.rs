@@ -10,6 +10,8 @@
 //!   fields and forms, validation at save, composite notification URLs;
 //!   `schema`, the form's request in the API document.
 //! - `notify`: sends a message through a notification connection.
+//! - [`error_chain`]: an error with its causes as one line, for messages
+//!   that carry the other side's own words.
 
 pub mod catalogue;
 pub mod form;
@@ -27,3 +29,19 @@ pub mod types;
 pub mod url;
 
 pub use resolved::Resolved;
+
+/// An error and its sources joined with `: `, skipping a source already in
+/// the message (clients such as reqwest leave the cause out of their own).
+pub fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let part = cause.to_string();
+        if !text.contains(&part) {
+            text.push_str(": ");
+            text.push_str(&part);
+        }
+        source = cause.source();
+    }
+    text
+}

@@ -6,6 +6,7 @@ use serde_json::Value;
 use url::Url;
 
 use super::{Budget, SendError};
+use crate::error_chain;
 use crate::tls;
 
 /// What a channel answered.
@@ -37,7 +38,12 @@ pub(super) fn client(insecure_tls: bool) -> Result<Client, SendError> {
     Client::builder()
         .tls_backend_preconfigured(tls)
         .build()
-        .map_err(|e| SendError::refused(format!("HTTP client setup: {}", chain(&e.without_url()))))
+        .map_err(|e| {
+            SendError::refused(format!(
+                "HTTP client setup: {}",
+                error_chain(&e.without_url())
+            ))
+        })
 }
 
 /// Sends `request` to `url` within the budget and reads the answer; any status
@@ -52,13 +58,16 @@ pub(super) async fn deliver(
     let answer = budget
         .within(format!("sending to {host}"), async {
             let response = request.send().await.map_err(|e| {
-                SendError::refused(format!("sending to {host}: {}", chain(&e.without_url())))
+                SendError::refused(format!(
+                    "sending to {host}: {}",
+                    error_chain(&e.without_url())
+                ))
             })?;
             let status = response.status();
             let body = response.text().await.map_err(|e| {
                 SendError::refused(format!(
                     "reading the answer of {host}: {}",
-                    chain(&e.without_url())
+                    error_chain(&e.without_url())
                 ))
             })?;
             Ok(Answer { status, body })
@@ -122,20 +131,6 @@ pub(super) fn join(base: &Url, segments: &[&str]) -> Result<Url, SendError> {
         .pop_if_empty()
         .extend(segments);
     Ok(url)
-}
-
-/// An error and its sources, as one line.
-fn chain(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        let line = cause.to_string();
-        if !text.contains(&line) {
-            text = format!("{text}: {line}");
-        }
-        source = cause.source();
-    }
-    text
 }
 
 /// The error a channel put in its answer, by the fields these APIs use

@@ -5,6 +5,7 @@ use reqwest::{Client, RequestBuilder, StatusCode};
 use serde_json::Value;
 
 use super::{Context, ProbeError, Tried, within};
+use crate::error_chain;
 use crate::{Resolved, tls};
 
 /// The services whose address no connection holds. Production uses the
@@ -261,7 +262,7 @@ pub(super) fn client(insecure: bool) -> Result<Client, ProbeError> {
         .tls_backend_preconfigured(config)
         .user_agent(concat!("quarterdeck/", env!("CARGO_PKG_VERSION")))
         .build()
-        .map_err(|e| ProbeError::refused(format!("HTTP client setup: {}", chain(&e))))
+        .map_err(|e| ProbeError::refused(format!("HTTP client setup: {}", error_chain(&e))))
 }
 
 /// Sends `request` within the test's time, answering the status and body.
@@ -272,7 +273,7 @@ pub(super) async fn send(
 ) -> Result<(StatusCode, String), ProbeError> {
     let request = request
         .build()
-        .map_err(|e| ProbeError::refused(chain(&e)))?;
+        .map_err(|e| ProbeError::refused(error_chain(&e)))?;
     let mut shown = request.url().clone();
     shown.set_query(None);
     let during = format!("requesting {} {shown}", request.method());
@@ -280,12 +281,12 @@ pub(super) async fn send(
         let response = client
             .execute(request)
             .await
-            .map_err(|e| ProbeError::refused(chain(&e)))?;
+            .map_err(|e| ProbeError::refused(error_chain(&e)))?;
         let status = response.status();
         let body = response
             .text()
             .await
-            .map_err(|e| ProbeError::refused(chain(&e)))?;
+            .map_err(|e| ProbeError::refused(error_chain(&e)))?;
         Ok((status, body))
     })
     .await
@@ -326,19 +327,4 @@ pub(super) fn service_error(body: &str) -> String {
         .find_map(|path| v.pointer(path).and_then(Value::as_str).map(str::to_owned))
     });
     found.unwrap_or_else(|| body.trim().chars().take(300).collect())
-}
-
-/// An error with its causes, as reqwest's own message leaves them out.
-pub(super) fn chain(error: &dyn std::error::Error) -> String {
-    let mut message = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        let text = cause.to_string();
-        if !message.contains(&text) {
-            message.push_str(": ");
-            message.push_str(&text);
-        }
-        source = cause.source();
-    }
-    message
 }

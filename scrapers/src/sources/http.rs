@@ -22,6 +22,7 @@ use super::credentials::{connection, env_var, scrub};
 use crate::base;
 use crate::model::{RawItem, ScrapeError, SourceOutput};
 use crate::run::Context;
+use quarterdeck_connections::error_chain;
 
 /// Pages read when `pagination.maxPages` is not set.
 const DEFAULT_MAX_PAGES: usize = 100;
@@ -339,7 +340,7 @@ fn client(timeout: Duration) -> Result<Client, ScrapeError> {
         .connect_timeout(CONNECT_TIMEOUT.min(timeout))
         .timeout(timeout)
         .build()
-        .map_err(|e| ScrapeError::Source(format!("http client: {}", chain(&e))))
+        .map_err(|e| ScrapeError::Source(format!("http client: {}", error_chain(&e))))
 }
 
 impl Caller {
@@ -422,7 +423,7 @@ impl Caller {
             };
         }
         let error = error.without_url();
-        ScrapeError::Source(self.scrub(&format!("{what}: {}", chain(&error))))
+        ScrapeError::Source(self.scrub(&format!("{what}: {}", error_chain(&error))))
     }
 
     fn scrub(&self, text: &str) -> String {
@@ -641,21 +642,6 @@ fn shown_url(url: &Url) -> String {
     let _ = shown.set_password(None);
     let _ = shown.set_username("");
     shown.to_string()
-}
-
-/// An error and its sources joined with `: `, skipping parts already said.
-fn chain(error: &(dyn std::error::Error + 'static)) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(inner) = source {
-        let part = inner.to_string();
-        if !text.contains(&part) {
-            text.push_str(": ");
-            text.push_str(&part);
-        }
-        source = inner.source();
-    }
-    text
 }
 
 fn spec_error(field: &str, message: String) -> ScrapeError {
