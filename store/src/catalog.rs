@@ -312,9 +312,7 @@ pub async fn write(
     now: DateTime<Utc>,
     compare: impl Fn(&Value, &Value) -> Option<Diff>,
 ) -> Result<Summary, Error> {
-    let mut writer = Writer::new(scraper, now);
-    writer.write(pool, items, &compare).await?;
-    writer.finish(pool).await
+    Writer::new(scraper, now).all(pool, items, compare).await
 }
 
 /// [`write`] for an incremental update (a watch's): the items' parents may
@@ -326,10 +324,11 @@ pub async fn write_partial(
     now: DateTime<Utc>,
     compare: impl Fn(&Value, &Value) -> Option<Diff>,
 ) -> Result<Summary, Error> {
-    let mut writer = Writer::new(scraper, now);
-    writer.parents = Parents::Partial;
-    writer.write(pool, items, &compare).await?;
-    writer.finish(pool).await
+    let writer = Writer {
+        parents: Parents::Partial,
+        ..Writer::new(scraper, now)
+    };
+    writer.all(pool, items, compare).await
 }
 
 /// Whether items name all their ancestors or only the nearest ones.
@@ -420,6 +419,17 @@ impl Writer {
             refs.parents.splice(0..0, parents);
             refs.links.extend(links);
         }
+    }
+
+    /// Writes `items` as the whole of this writer's scrape, then [`finish`](Self::finish)es.
+    async fn all(
+        mut self,
+        pool: &PgPool,
+        items: Vec<Item>,
+        compare: impl Fn(&Value, &Value) -> Option<Diff>,
+    ) -> Result<Summary, Error> {
+        self.write(pool, items, &compare).await?;
+        self.finish(pool).await
     }
 
     /// Sets the parents and relationships of everything written; the counts by type.
