@@ -3,40 +3,20 @@
 //! Run with `hack/with-kube.sh cargo test -p quarterdeck-scrapers --test kubernetes`
 //! or `hack/test.sh`; without KUBECONFIG every test fails.
 
-use std::sync::Arc;
+mod common;
+
 use std::time::Duration;
 
+use common::{client, context};
 use futures::StreamExt;
 use kube::Client;
 use kube::api::{Api, ApiResource, DynamicObject, Patch, PatchParams, PostParams};
 use kube::core::GroupVersionKind;
-use quarterdeck_checks::StaticLookup;
 use quarterdeck_scrapers::sources::kubernetes;
-use quarterdeck_scrapers::{Context, ExternalRef, Health, RawItem, ScrapeError, SourceOutput};
+use quarterdeck_scrapers::{ExternalRef, Health, RawItem, ScrapeError, SourceOutput};
 use serde_json::{Value, json};
 
 const CRD_GROUP: &str = "scrape.quarterdeck.test";
-
-async fn client() -> Client {
-    assert!(
-        std::env::var_os("KUBECONFIG").is_some(),
-        "KUBECONFIG is not set: run through hack/with-kube.sh or hack/test.sh, which start a real kube-apiserver"
-    );
-    Client::try_default()
-        .await
-        .expect("a client from KUBECONFIG")
-}
-
-fn context(kube: Option<Client>) -> Context {
-    Context {
-        namespace: "default".into(),
-        lookup: Arc::new(StaticLookup::new()),
-        kube,
-        scripts_allowed: false,
-        script_user: "nobody".into(),
-        timeout: Duration::from_secs(60),
-    }
-}
 
 /// A name no other test (or earlier run) uses.
 fn unique(prefix: &str) -> String {

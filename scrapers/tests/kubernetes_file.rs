@@ -4,38 +4,18 @@
 //! parsing is unit-tested in the module). Run with
 //! `hack/with-kube.sh cargo test -p quarterdeck-scrapers --test kubernetes_file`.
 
-use std::sync::Arc;
+mod common;
+
 use std::time::Duration;
 
+use common::{client, context};
 use k8s_openapi::api::apps::v1::Deployment;
 use k8s_openapi::api::core::v1::{Namespace, Pod, ServiceAccount};
 use kube::Client;
 use kube::api::{Api, Patch, PatchParams, PostParams};
-use quarterdeck_checks::StaticLookup;
+use quarterdeck_scrapers::ScrapeError;
 use quarterdeck_scrapers::sources::kubernetes_file;
-use quarterdeck_scrapers::{Context, ScrapeError};
 use serde_json::json;
-
-async fn client() -> Client {
-    assert!(
-        std::env::var_os("KUBECONFIG").is_some(),
-        "KUBECONFIG is not set: run through hack/with-kube.sh or hack/test.sh, which start a real kube-apiserver"
-    );
-    Client::try_default()
-        .await
-        .expect("a client from KUBECONFIG")
-}
-
-fn context(kube: Option<Client>) -> Context {
-    Context {
-        namespace: "default".into(),
-        lookup: Arc::new(StaticLookup::new()),
-        kube,
-        scripts_allowed: false,
-        script_user: "nobody".into(),
-        timeout: Duration::from_secs(60),
-    }
-}
 
 /// A namespace with pods `app-0` (Running, on a node without a kubelet) and
 /// `app-1` (Pending), both labelled app=files, and a Deployment `idle`
