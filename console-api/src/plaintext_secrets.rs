@@ -29,13 +29,23 @@ pub(crate) fn encrypt_row(row: &mut StoredValues, keyring: &Keyring) -> usize {
 }
 
 /// Encrypts every plain-text secret value of every connection (deleted rows
-/// included) in one transaction.
+/// included). Rows are read without locks first, so a start that finds
+/// nothing to encrypt (nearly every start) locks no row; the rows that hold
+/// plain text are then locked, read again and written in one transaction.
 pub(crate) async fn encrypt_all(
     pool: &PgPool,
     keyring: &Keyring,
 ) -> Result<(), quarterdeck_store::Error> {
+    let pending: Vec<_> = connection_keys::read_all(pool)
+        .await?
+        .into_iter()
+        .filter_map(|mut row| (encrypt_row(&mut row, keyring) > 0).then_some(row.id))
+        .collect();
+    if pending.is_empty() {
+        return Ok(());
+    }
     let mut tx = pool.begin().await?;
-    for mut row in connection_keys::lock_all(&mut tx).await? {
+    for mut row in connection_keys::lock(&mut tx, &pending).await? {
         let encrypted = encrypt_row(&mut row, keyring);
         if encrypted > 0 {
             connection_keys::write(&mut tx, &row).await?;
@@ -44,4 +54,37 @@ pub(crate) async fn encrypt_all(
     }
     tx.commit().await?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn password(pool: &PgPool, name: &str) -> String {
+        sqlx::query_scalar("SELECT password FROM connections WHERE name = $1")
+            .bind(name)
+            .fetch_one(pool)
+            .await
+            .unwrap()
+    }
+
+    #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+    async fn plain_text_secrets_are_encrypted_once_and_references_left_alone(pool: PgPool) {
+        sqlx::query(
+            "INSERT INTO connections (name, type, password) VALUES \
+             ('raw', 'postgres', 'hunter2'), ('referenced', 'postgres', 'secret://db/password')",
+        )
+        .execute(&pool)
+        .await
+        .unwrap();
+        let keyring = Keyring::parse(&Keyring::generate_key(), "a test key").unwrap();
+        encrypt_all(&pool, &keyring).await.unwrap();
+        let sealed = password(&pool, "raw").await;
+        assert!(sealed.starts_with("enc:v1:"), "{sealed}");
+        assert_eq!(keyring.decrypt(&sealed).unwrap(), "hunter2");
+        assert_eq!(password(&pool, "referenced").await, "secret://db/password");
+        // Nothing left in plain text: the next start writes nothing.
+        encrypt_all(&pool, &keyring).await.unwrap();
+        assert_eq!(password(&pool, "raw").await, sealed);
+    }
 }

@@ -4,8 +4,8 @@
 //! kept, so they must stay readable under the keys that remain.
 
 use serde_json::Value;
-use sqlx::PgConnection;
 use sqlx::types::Json;
+use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use crate::Error;
@@ -90,16 +90,42 @@ impl StoredValues {
     }
 }
 
+/// The row query's start (a literal, so each statement stays one).
+macro_rules! select_values {
+    ($rest:literal) => {
+        concat!(
+            "SELECT id, namespace, name, type, url, username, password, certificate, properties \
+             FROM connections ",
+            $rest
+        )
+    };
+}
+
 /// Every connection row's values, deleted ones included, each row locked
 /// for update until the transaction `tx` ends, so that nobody saves a
 /// connection between reading its values and writing them back.
 pub async fn lock_all(tx: &mut PgConnection) -> Result<Vec<StoredValues>, Error> {
-    Ok(sqlx::query_as(
-        "SELECT id, namespace, name, type, url, username, password, certificate, properties FROM connections \
-         ORDER BY id FOR UPDATE",
+    Ok(sqlx::query_as(select_values!("ORDER BY id FOR UPDATE"))
+        .fetch_all(tx)
+        .await?)
+}
+
+/// Every connection row's values, deleted ones included, without locks: to
+/// find the few rows worth locking.
+pub async fn read_all(pool: &PgPool) -> Result<Vec<StoredValues>, Error> {
+    Ok(sqlx::query_as(select_values!("ORDER BY id"))
+        .fetch_all(pool)
+        .await?)
+}
+
+/// [`lock_all`] for the rows `ids` only.
+pub async fn lock(tx: &mut PgConnection, ids: &[Uuid]) -> Result<Vec<StoredValues>, Error> {
+    Ok(
+        sqlx::query_as(select_values!("WHERE id = ANY($1) ORDER BY id FOR UPDATE"))
+            .bind(ids)
+            .fetch_all(tx)
+            .await?,
     )
-    .fetch_all(tx)
-    .await?)
 }
 
 /// Writes a row's values back (in the transaction that locked it).
