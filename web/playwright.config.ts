@@ -2,7 +2,10 @@ import { defineConfig } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
 
 // Chosen once in the runner process; workers inherit them through the environment.
-process.env.QD_E2E_PORT ??= String(20000 + Math.floor(Math.random() * 20000));
+// The port stays below Linux's ephemeral range (32768 up), where the kernel
+// picks the ports of outgoing connections and of the test servers: a port
+// drawn from there was once already taken and the console could not start.
+process.env.QD_E2E_PORT ??= String(20000 + Math.floor(Math.random() * 12000));
 process.env.QD_E2E_DB ??= `e2e_${randomBytes(6).toString('hex')}`;
 const baseURL = `http://127.0.0.1:${process.env.QD_E2E_PORT}`;
 
