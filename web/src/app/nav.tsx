@@ -1,3 +1,4 @@
+import CatalogIcon from '@patternfly/react-icons/dist/esm/icons/catalog-icon';
 import FlagIcon from '@patternfly/react-icons/dist/esm/icons/flag-icon';
 import HeartbeatIcon from '@patternfly/react-icons/dist/esm/icons/heartbeat-icon';
 import HistoryIcon from '@patternfly/react-icons/dist/esm/icons/history-icon';
@@ -24,6 +25,7 @@ export interface NavItem {
 /** Main entries whose screens exist. */
 export const MAIN_NAV: NavItem[] = [
   { name: 'Health', href: '/health', icon: <HeartbeatIcon />, featureName: 'health', resourceName: 'canaries' },
+  { name: 'Catalog', href: '/catalog', icon: <CatalogIcon />, featureName: 'config', resourceName: 'database' },
 ];
 
 /** Settings entries whose screens exist, sorted by name. */

@@ -52,6 +52,13 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, ...inShell(() => import('./HomeRedirect')) },
           { path: 'health', ...inShell(() => import('../pages/health/HealthPage')) },
+          { path: 'configs', element: <Navigate to="/catalog" replace /> },
+          { path: 'catalog', ...inShell(() => import('../pages/catalog/list/CatalogPage')) },
+          { path: 'catalog/changes', ...inShell(() => import('../pages/catalog/changes/ChangesPage')) },
+          { path: 'catalog/insights', ...inShell(() => import('../pages/catalog/insights/InsightsPage')) },
+          { path: 'catalog/scrapers', ...inShell(() => import('../pages/catalog/scrapers/ScrapersPage')) },
+          { path: 'catalog/scrapers/:id', ...inShell(() => import('../pages/catalog/scrapers/ScraperPage')) },
+          { path: 'catalog/:id/*', ...inShell(() => import('../pages/catalog/item/ConfigPage')) },
           { path: 'settings', element: <Navigate to="/settings/access-scopes" replace /> },
           { path: 'settings/access-scopes', ...inShell(() => import('../pages/access-scopes/AccessScopesPage')) },
           { path: 'settings/permissions', ...inShell(() => import('../pages/permissions/PermissionsPage')) },
