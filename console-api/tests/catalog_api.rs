@@ -362,6 +362,8 @@ async fn relationships_and_rpcs_walk_only_visible_items(pool: PgPool) {
         })
         .collect();
     assert_eq!(depths, [("web-1".to_owned(), 1), ("db-1".to_owned(), 2)]);
+    assert_eq!(admin[0]["via_ids"], json!([w.web_node]));
+    assert_eq!(admin[1]["via_ids"], json!([w.web_pod]));
     let (_, guest) = w.api.call(&w.guest, Method::GET, &rpc, None).await;
     assert_eq!(ids(&guest, "id"), [w.web_pod.to_string()]);
     let (_, shallow) = w

@@ -173,6 +173,9 @@ pub struct RelatedConfig {
     pub relation: String,
     /// Hops from the item asked about (1 = directly linked).
     pub depth: i32,
+    /// The items one hop nearer (the item asked about at depth 1) through
+    /// which this one is reached: its links in a graph.
+    pub via_ids: Vec<Uuid>,
 }
 
 /// Whether the caller sees the item (deleted or not).
@@ -205,7 +208,7 @@ pub async fn related(
     let rows = sqlx::query_as(
         "SELECT ci.id, ci.name, ci.type, ci.config_class, ci.status, ci.health, ci.ready, \
                 ci.tags, ci.labels, ci.agent_id, ci.parent_id, ci.path, ci.created_at, \
-                ci.updated_at, ci.deleted_at, r.direction, r.relation, r.depth \
+                ci.updated_at, ci.deleted_at, r.direction, r.relation, r.depth, r.via_ids \
          FROM quarterdeck_related_configs($1, $2, $3, $4, $5, $6, $7) r \
          JOIN config_items ci ON ci.id = r.id \
          WHERE (cardinality($8::text[]) = 0 OR ci.type = ANY($8)) \

@@ -3510,6 +3510,11 @@ export interface components {
             type: string;
             /** Format: date-time */
             updated_at: string;
+            /**
+             * @description The items one hop nearer (the item asked about at depth 1) through
+             *     which this one is reached: its links in a graph.
+             */
+            via_ids: string[];
         };
         /** @description One selector: the fields given are all required to match. */
         ResourceSelector: {
