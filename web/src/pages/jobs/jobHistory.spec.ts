@@ -12,8 +12,9 @@ it('formats durations', () => {
   expect(formatDuration(90_000_000)).toBe('1d 1h');
 });
 
-it('links canaries to their page', () => {
+it('links canaries and scrapers to their pages', () => {
   expect(resourcePath({ resource_type: 'canary', resource_id: 'c1' })).toBe('/settings/canaries/c1');
+  expect(resourcePath({ resource_type: 'config_scraper', resource_id: 's1' })).toBe('/catalog/scrapers/s1');
   expect(resourcePath({ resource_type: 'topology', resource_id: 't1' })).toBeUndefined();
 });
 

@@ -23,9 +23,12 @@ export const RESOURCE_TABLES: Record<string, 'canaries' | 'topologies' | 'config
   config_scraper: 'config_scrapers',
 };
 
-/** Where a job's resource is shown: canaries have a page. */
+/** Where a job's resource is shown: canaries and scrapers have a page. */
 export function resourcePath(row: Pick<JobHistoryRow, 'resource_type' | 'resource_id'>): string | undefined {
-  return row.resource_type === 'canary' && row.resource_id ? `/settings/canaries/${row.resource_id}` : undefined;
+  if (!row.resource_id) return undefined;
+  if (row.resource_type === 'canary') return `/settings/canaries/${row.resource_id}`;
+  if (row.resource_type === 'config_scraper') return `/catalog/scrapers/${row.resource_id}`;
+  return undefined;
 }
 
 const UNITS: [ms: number, unit: string][] = [

@@ -1,10 +1,195 @@
-import { PageSection, Title } from '@patternfly/react-core';
+import { Button, Label, PageSection, Pagination, SearchInput, Toolbar, ToolbarContent, ToolbarItem } from '@patternfly/react-core';
+import PlusIcon from '@patternfly/react-icons/dist/esm/icons/plus-icon';
+import { Table, Tbody, Td, Th, Thead, Tr } from '@patternfly/react-table';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { PAGE_SIZES, usePreference } from '../../../app/preferences';
+import { useSession } from '../../../app/session';
+import { useTopBar } from '../../../app/topBar';
+import { useDebounced } from '../../../app/useDebounced';
+import { CrdBadge } from '../../../components/Labels';
+import { RequireAccess } from '../../../components/RequireAccess';
+import { TableStateRow } from '../../../components/TableStates';
+import { formatDateTime } from '../../../lib/format';
+import { jobStatusColor } from '../../../lib/integrations';
+import { ScrapeNowButton } from '../../integrations/ScrapeNowButton';
+import { AddScraperModal } from './AddScraperModal';
+import {
+  parseScrapersParams,
+  scraperPath,
+  specSchedule,
+  specTypes,
+  summaryCounts,
+  withScrapersParams,
+  type ScrapersParams,
+} from './scraperList';
+import { useScrapersData, type LastRun, type ScraperRow } from './useScrapersData';
 
-/** The scrapers list (being built: issue 18). */
-export default function ScrapersPage() {
+const SEARCH_DEBOUNCE_MS = 400;
+const PER_PAGE_OPTIONS = PAGE_SIZES.map((n) => ({ title: String(n), value: n }));
+const COLUMNS = ['Name', 'Types', 'Schedule', 'Last Run', 'Source'];
+
+function useScrapersParams(): [ScrapersParams, (patch: Partial<ScrapersParams>) => void] {
+  const [search, setSearch] = useSearchParams();
+  const text = search.toString();
+  const params = useMemo(() => parseScrapersParams(new URLSearchParams(text)), [text]);
+  const update = useCallback(
+    (patch: Partial<ScrapersParams>) => setSearch((current) => withScrapersParams(current, patch), { replace: true }),
+    [setSearch],
+  );
+  return [params, update];
+}
+
+/** The name search: the URL follows the text once typing stops. */
+function SearchBox({ value, onChange }: { value: string; onChange(value: string): void }) {
+  const [text, setText] = useState(value);
+  const settled = useDebounced(text, SEARCH_DEBOUNCE_MS);
+  const sent = useRef(value);
+  useEffect(() => {
+    if (settled !== sent.current) {
+      sent.current = settled;
+      onChange(settled);
+    }
+  }, [settled, onChange]);
+  return (
+    <SearchInput
+      aria-label="Search scrapers by name"
+      placeholder="Search by name"
+      value={text}
+      onChange={(_e, next) => setText(next)}
+      onClear={() => setText('')}
+    />
+  );
+}
+
+/** Status, age and the run's counts. */
+function LastRunCell({ run }: { run: LastRun | undefined }) {
+  if (!run?.job_status) return null;
+  const counts = summaryCounts(run.job_details);
+  const errors = run.job_error_count ?? 0;
+  return (
+    <>
+      <Label isCompact color={jobStatusColor(run.job_status)}>
+        {run.job_status}
+      </Label>{' '}
+      {run.job_time_start && (
+        <time dateTime={run.job_time_start} title={formatDateTime(run.job_time_start)}>
+          {formatDateTime(run.job_time_start, 'short')} ago
+        </time>
+      )}
+      {(counts || errors > 0) && (
+        <div className="pf-v6-u-font-size-sm">
+          {[counts, errors > 0 ? `${errors} error${errors === 1 ? '' : 's'}` : ''].filter(Boolean).join(' · ')}
+        </div>
+      )}
+    </>
+  );
+}
+
+/** Each type a label; one this version does not run says so. */
+function TypesCell({ row }: { row: ScraperRow }) {
+  return (
+    <span className="qd-label-list" role="list" aria-label="Types">
+      {specTypes(row.spec).map((t) => (
+        <span role="listitem" key={t.key}>
+          <Label isCompact color={t.isRun ? 'blue' : 'grey'}>
+            {t.isRun ? t.label : `${t.label} (not run)`}
+          </Label>
+        </span>
+      ))}
+    </span>
+  );
+}
+
+function Scrapers() {
+  const [params, update] = useScrapersParams();
+  const { list, pageSize } = useScrapersData(params);
+  const [, setPageSize] = usePreference('pageSize');
+  const { authorizer } = useSession();
+  const navigate = useNavigate();
+  const [adding, setAdding] = useState(false);
+  useTopBar('Scrapers', list.refetch, list.isFetching);
+  const rows = list.data?.rows ?? [];
+  const total = list.data?.total ?? 0;
+
   return (
     <PageSection>
-      <Title headingLevel="h1">Scrapers</Title>
+      <Toolbar>
+        <ToolbarContent>
+          <ToolbarItem>
+            <SearchBox value={params.search} onChange={(search) => update({ search })} />
+          </ToolbarItem>
+          {authorizer.can('config_scrapers', 'write') && (
+            <ToolbarItem>
+              <Button icon={<PlusIcon />} onClick={() => setAdding(true)}>
+                Add Scraper
+              </Button>
+            </ToolbarItem>
+          )}
+          <ToolbarItem variant="pagination" align={{ default: 'alignEnd' }}>
+            <Pagination
+              itemCount={total}
+              page={params.page}
+              perPage={pageSize}
+              perPageOptions={PER_PAGE_OPTIONS}
+              isCompact
+              titles={{ paginationAriaLabel: 'Scrapers pagination' }}
+              onSetPage={(_e, page) => update({ page })}
+              onPerPageSelect={(_e, size) => (setPageSize(size), update({ page: 1 }))}
+            />
+          </ToolbarItem>
+        </ToolbarContent>
+      </Toolbar>
+      <Table aria-label="Scrapers" variant="compact">
+        <Thead>
+          <Tr>
+            {COLUMNS.map((c) => (
+              <Th key={c}>{c}</Th>
+            ))}
+            <Th screenReaderText="Actions" />
+          </Tr>
+        </Thead>
+        <Tbody>
+          <TableStateRow
+            colSpan={COLUMNS.length + 1}
+            isLoading={list.isLoading}
+            error={list.error}
+            errorTitle="Error loading scrapers"
+            isEmpty={rows.length === 0}
+          />
+          {rows.map((row) => (
+            <Tr key={row.id} isClickable onRowClick={() => navigate(scraperPath(row.id))}>
+              <Td dataLabel="Name">
+                <Link to={scraperPath(row.id)} onClick={(e) => e.stopPropagation()}>
+                  {row.name}
+                </Link>{' '}
+                <Label isCompact>{row.namespace}</Label>
+              </Td>
+              <Td dataLabel="Types">
+                <TypesCell row={row} />
+              </Td>
+              <Td dataLabel="Schedule">{specSchedule(row.spec) || 'Default'}</Td>
+              <Td dataLabel="Last Run">
+                <LastRunCell run={list.data?.runs.get(row.id)} />
+              </Td>
+              <Td dataLabel="Source">{row.source === 'KubernetesCRD' ? <CrdBadge source={row.source} /> : row.source}</Td>
+              <Td isActionCell>
+                <ScrapeNowButton id={row.id} />
+              </Td>
+            </Tr>
+          ))}
+        </Tbody>
+      </Table>
+      {adding && <AddScraperModal onClose={() => setAdding(false)} />}
     </PageSection>
+  );
+}
+
+/** The catalog's scrapers: one page of them with each one's last run. */
+export default function ScrapersPage() {
+  return (
+    <RequireAccess resource="config_scrapers" feature="settings.config_scraper">
+      <Scrapers />
+    </RequireAccess>
   );
 }
