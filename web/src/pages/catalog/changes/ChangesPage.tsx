@@ -1,10 +1,27 @@
-import { PageSection, Title } from '@patternfly/react-core';
+import { PageSection } from '@patternfly/react-core';
+import { useIsFetching, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { useTopBar } from '../../../app/topBar';
+import { RequireAccess } from '../../../components/RequireAccess';
+import { ChangesView } from './ChangesView';
+import { CHANGES_KEY } from './useChangesData';
 
-/** The changes feed (being built: issue 18). */
-export default function ChangesPage() {
+function Changes() {
+  const client = useQueryClient();
+  const refresh = useCallback(() => client.invalidateQueries({ queryKey: CHANGES_KEY }), [client]);
+  useTopBar('Config Changes', refresh, useIsFetching({ queryKey: CHANGES_KEY }) > 0);
   return (
     <PageSection>
-      <Title headingLevel="h1">Changes</Title>
+      <ChangesView />
     </PageSection>
+  );
+}
+
+/** The changes feed over every config item the caller sees (decision 60). */
+export default function ChangesPage() {
+  return (
+    <RequireAccess resource="database" feature="config">
+      <Changes />
+    </RequireAccess>
   );
 }

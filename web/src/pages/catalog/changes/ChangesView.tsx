@@ -1,5 +1,256 @@
-/** The changes table with its filters and diff viewer; on an item's page
- * `configId` limits it to that item (being built: issue 18). */
+import { Checkbox, Pagination, Toolbar, ToolbarContent, ToolbarGroup, ToolbarItem } from '@patternfly/react-core';
+import { Table, Tbody, Td, Th, Thead, Tr, type ThProps } from '@patternfly/react-table';
+import { useCallback, useMemo, type ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
+import type { Schemas } from '../../../api/client';
+import { usePreference } from '../../../app/preferences';
+import { TableStateRow } from '../../../components/TableStates';
+import { MultiSelect, SimpleSelect } from '../../../components/Selects';
+import { TimeRangePicker } from '../../../components/timerange/TimeRangePicker';
+import { useTimeRangeParams } from '../../../components/timerange/useTimeRangeParams';
+import { compactAge } from '../../../lib/format';
+import { ConfigLink } from '../shared/ConfigLink';
+import { ChangeDetails } from './ChangeDetails';
+import {
+  DEFAULT_TIME_RANGE,
+  MAX_DEPTH,
+  PAGE_SIZES,
+  RECURSIVE,
+  SEVERITIES,
+  badTags,
+  parseChangesParams,
+  totalText,
+  withChangesParams,
+  type ChangesParams,
+  type SortColumn,
+} from './changesParams';
+import { DebouncedInput } from './DebouncedInput';
+import { useChangeChoices, useChanges } from './useChangesData';
+import './changes.css';
+
+type ChangeRow = Schemas['ChangeRow'];
+
+const PER_PAGE_OPTIONS = PAGE_SIZES.map((n) => ({ title: String(n), value: n }));
+const SEVERITY_OPTIONS = SEVERITIES.map((s) => ({ value: s, label: s }));
+const RECURSIVE_OPTIONS = RECURSIVE.map((r) => ({ value: r, label: r === 'none' ? 'This item only' : r }));
+const DEPTH_OPTIONS = Array.from({ length: MAX_DEPTH }, (_, i) => ({ value: String(i + 1), label: String(i + 1) }));
+
+interface Column {
+  title: string;
+  sortBy?: SortColumn;
+  cell(row: ChangeRow, now: number): ReactNode;
+}
+
+const COLUMNS: Column[] = [
+  { title: 'Config', sortBy: 'name', cell: (r) => <ConfigLink id={r.config_id} name={r.name} type={r.type} /> },
+  { title: 'Type', sortBy: 'type', cell: (r) => r.type },
+  { title: 'Change', sortBy: 'change_type', cell: (r) => r.change_type },
+  { title: 'Summary', sortBy: 'summary', cell: (r) => r.summary },
+  { title: 'Severity', sortBy: 'severity', cell: (r) => r.severity },
+  { title: 'Source', sortBy: 'source', cell: (r) => r.source },
+  { title: 'Created By', cell: (r) => r.external_created_by ?? r.created_by },
+  {
+    title: 'Age',
+    sortBy: 'created_at',
+    cell: (r, now) => (
+      <time dateTime={r.created_at} title={r.created_at}>
+        {compactAge(now - Date.parse(r.created_at))}
+      </time>
+    ),
+  },
+];
+
+function Filter({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <ToolbarItem>
+      <span className="pf-v6-u-screen-reader">{label}</span>
+      {children}
+    </ToolbarItem>
+  );
+}
+
+/** A click or key press on the item's link follows it rather than opening the change. */
+function isInLink(event: { target: EventTarget } | undefined): boolean {
+  return event?.target instanceof Element && event.target.closest('a') !== null;
+}
+
+function toggled(values: readonly string[], value: string): string[] {
+  return values.includes(value) ? values.filter((v) => v !== value) : [...values, value];
+}
+
+/** The changes table with its filters and details; on an item's page
+ * `configId` limits it to that item (and, with recursive, its relatives).
+ * Every filter, the sort, the page and the open change live in the URL. */
 export function ChangesView({ configId }: { configId?: string }) {
-  return <p>Changes{configId ? ` of ${configId}` : ''}</p>;
+  const [search, setSearch] = useSearchParams();
+  const text = search.toString();
+  const params = useMemo(() => parseChangesParams(new URLSearchParams(text)), [text]);
+  const update = useCallback(
+    (patch: Partial<ChangesParams>) => setSearch((current) => withChangesParams(current, patch), { replace: !patch.change }),
+    [setSearch],
+  );
+  const [range, setRange] = useTimeRangeParams(DEFAULT_TIME_RANGE, ['page']);
+  const [preferredSize] = usePreference('pageSize');
+  const [showDeleted] = usePreference('showDeleted');
+  const pageSize = params.pageSize ?? preferredSize;
+  const includeDeleted = params.includeDeleted ?? showDeleted;
+  const changes = useChanges(params, { configId, range, includeDeleted, pageSize });
+  const choices = useChangeChoices();
+
+  const rows = changes.data?.changes ?? [];
+  const total = changes.data?.total ?? 0;
+  const capped = changes.data?.total_capped ?? false;
+  // Ages count to when the page was read.
+  const now = changes.dataUpdatedAt;
+  const sortIndex = COLUMNS.findIndex((c) => c.sortBy === params.sortBy);
+  const sortProps = (column: Column, index: number): ThProps['sort'] =>
+    column.sortBy && {
+      columnIndex: index,
+      sortBy: { index: sortIndex, direction: params.sortDesc ? 'desc' : 'asc', defaultDirection: 'desc' },
+      onSort: (_e, _i, direction) => update({ sortBy: column.sortBy, sortDesc: direction === 'desc' }),
+    };
+  const typeOptions = (values: readonly string[] | undefined) => (values ?? []).map((v) => ({ value: v, label: v }));
+  const wrongTags = badTags(params.tags);
+  const openRow = rows.find((r) => r.id === params.change);
+
+  return (
+    <>
+      <Toolbar>
+        <ToolbarContent>
+          <ToolbarGroup variant="filter-group" role="group" aria-label="Filters">
+            <Filter label="Config type">
+              <MultiSelect
+                label="Config type"
+                placeholder="Config type"
+                options={typeOptions(choices.data?.configTypes)}
+                values={params.configTypes}
+                onToggle={(v) => update({ configTypes: toggled(params.configTypes, v) })}
+              />
+            </Filter>
+            <Filter label="Change type">
+              <MultiSelect
+                label="Change type"
+                placeholder="Change type"
+                options={typeOptions(choices.data?.changeTypes)}
+                values={params.changeTypes}
+                onToggle={(v) => update({ changeTypes: toggled(params.changeTypes, v) })}
+              />
+            </Filter>
+            <Filter label="Severity">
+              <MultiSelect
+                label="Severity"
+                placeholder="Severity"
+                options={SEVERITY_OPTIONS}
+                values={params.severities}
+                onToggle={(v) => update({ severities: toggled(params.severities, v) })}
+              />
+            </Filter>
+            <ToolbarItem>
+              <DebouncedInput label="Summary" value={params.summary} onChange={(summary) => update({ summary })} />
+            </ToolbarItem>
+            <ToolbarItem>
+              <DebouncedInput label="Source" value={params.source} onChange={(source) => update({ source })} />
+            </ToolbarItem>
+            <ToolbarItem>
+              <DebouncedInput label="Created by" value={params.createdBy} onChange={(createdBy) => update({ createdBy })} />
+            </ToolbarItem>
+            <ToolbarItem>
+              <DebouncedInput label="Tags" placeholder="Tags: key=value" value={params.tags} onChange={(tags) => update({ tags })} />
+            </ToolbarItem>
+            {configId && (
+              <>
+                <Filter label="Related changes">
+                  <SimpleSelect
+                    label="Related changes"
+                    options={RECURSIVE_OPTIONS}
+                    value={params.recursive}
+                    onChange={(v) => update({ recursive: v as ChangesParams['recursive'] })}
+                  />
+                </Filter>
+                {params.recursive !== 'none' && (
+                  <Filter label="Depth">
+                    <SimpleSelect
+                      label="Depth"
+                      options={DEPTH_OPTIONS}
+                      value={String(params.depth)}
+                      onChange={(v) => update({ depth: Number(v) })}
+                    />
+                  </Filter>
+                )}
+              </>
+            )}
+            <ToolbarItem alignSelf="center">
+              <Checkbox
+                id="qd-changes-deleted"
+                label="Include deleted configs"
+                isChecked={includeDeleted}
+                onChange={(_e, checked) => update({ includeDeleted: checked === showDeleted ? undefined : checked })}
+              />
+            </ToolbarItem>
+          </ToolbarGroup>
+          <ToolbarItem align={{ default: 'alignEnd' }}>
+            <TimeRangePicker value={range} onChange={setRange} />
+          </ToolbarItem>
+        </ToolbarContent>
+      </Toolbar>
+      {wrongTags.length > 0 && <p className="pf-v6-u-danger-color-100">Tags must be key=value: {wrongTags.join(', ')}</p>}
+      <Table aria-label="Changes" variant="compact">
+        <Thead>
+          <Tr>
+            {COLUMNS.map((c, i) => (
+              <Th key={c.title} sort={sortProps(c, i)} modifier="nowrap">
+                {c.title}
+              </Th>
+            ))}
+          </Tr>
+        </Thead>
+        <Tbody>
+          <TableStateRow
+            colSpan={COLUMNS.length}
+            isLoading={changes.isLoading}
+            error={changes.error}
+            errorTitle="Error loading changes"
+            isEmpty={rows.length === 0}
+          />
+          {!changes.error &&
+            rows.map((row) => (
+              <Tr key={row.id} isClickable onRowClick={(e) => !isInLink(e) && update({ change: row.id })}>
+                {COLUMNS.map((c) => (
+                  <Td key={c.title} dataLabel={c.title}>
+                    {c.cell(row, now)}
+                  </Td>
+                ))}
+              </Tr>
+            ))}
+        </Tbody>
+      </Table>
+      {total > 0 && (
+        <Pagination
+          itemCount={total}
+          page={params.page}
+          perPage={pageSize}
+          perPageOptions={PER_PAGE_OPTIONS}
+          onSetPage={(_e, page) => update({ page })}
+          onPerPageSelect={(_e, size) => update({ pageSize: size, page: 1 })}
+          toggleTemplate={({ firstIndex, lastIndex }) => (
+            <>
+              <b>
+                {firstIndex} - {lastIndex}
+              </b>{' '}
+              of <b>{totalText(total, capped)}</b>
+            </>
+          )}
+          variant="bottom"
+          titles={{ paginationAriaLabel: 'Changes pagination' }}
+        />
+      )}
+      {params.change && (
+        <ChangeDetails
+          id={params.change}
+          item={openRow}
+          onClose={() => setSearch((current) => withChangesParams(current, { change: undefined }), { replace: true })}
+        />
+      )}
+    </>
+  );
 }
