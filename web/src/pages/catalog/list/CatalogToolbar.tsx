@@ -1,0 +1,158 @@
+import { SearchInput, Switch, Toolbar, ToolbarContent, ToolbarGroup, ToolbarItem } from '@patternfly/react-core';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { MultiSelect, SimpleSelect, type Option } from '../../../components/Selects';
+import { NULL_AGENT_ID } from '../../../lib/healthFormat';
+import type { Agent } from './catalogFilter';
+import { HEALTHS, type CatalogParams } from './catalogParams';
+import { SEARCH_HINT } from './catalogSearch';
+import { useKeyValues } from './useCatalogData';
+
+/** Debounce of the search box (spec part 2, constants). */
+const SEARCH_DEBOUNCE_MS = 400;
+
+const HEALTH_OPTIONS: Option[] = HEALTHS.map((h) => ({ value: h, label: h[0]?.toUpperCase() + h.slice(1) }));
+
+/** The search box: the URL follows the text 400 ms after typing stops, and
+ * the text follows the URL when something else changes it (a link, Back). */
+function SearchBox({ value, onChange }: { value: string; onChange(value: string): void }) {
+  const [text, setText] = useState(value);
+  const [sent, setSent] = useState(value);
+  const [seen, setSeen] = useState(value);
+  const timer = useRef<number>(undefined);
+  if (value !== seen) {
+    setSeen(value);
+    if (value !== sent) {
+      setSent(value);
+      setText(value);
+    }
+  }
+  useEffect(() => () => window.clearTimeout(timer.current), []);
+  const change = (next: string, delay: number) => {
+    setText(next);
+    window.clearTimeout(timer.current);
+    timer.current = window.setTimeout(() => {
+      setSent(next);
+      onChange(next);
+    }, delay);
+  };
+  return (
+    <div>
+      <SearchInput
+        aria-label="Search config items"
+        aria-describedby="qd-catalog-hint"
+        placeholder="Search"
+        value={text}
+        onChange={(_e, next) => change(next, SEARCH_DEBOUNCE_MS)}
+        onClear={() => change('', 0)}
+      />
+      <div id="qd-catalog-hint" className="qd-catalog-hint">
+        {SEARCH_HINT}
+      </div>
+    </div>
+  );
+}
+
+const toggle = (values: readonly string[], value: string) =>
+  values.includes(value) ? values.filter((v) => v !== value) : [...values, value];
+
+/** Labels or tags to choose from, fetched when the select is first used. */
+function KeyValueSelect({
+  relation,
+  label,
+  values,
+  onChange,
+}: {
+  relation: 'config_labels' | 'config_tags';
+  label: string;
+  values: string[];
+  onChange(values: string[]): void;
+}) {
+  const [wanted, setWanted] = useState(false);
+  const choices = useKeyValues(relation, wanted);
+  const options = [...new Set([...values, ...(choices.data ?? [])])].map((v) => ({ value: v, label: v }));
+  return (
+    <span onFocusCapture={() => setWanted(true)} onPointerEnter={() => setWanted(true)}>
+      <MultiSelect label={label} placeholder="All" options={options} values={values} onToggle={(v) => onChange(toggle(values, v))} />
+    </span>
+  );
+}
+
+function Filter({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <>
+      <ToolbarItem variant="label">{label}</ToolbarItem>
+      <ToolbarItem>{children}</ToolbarItem>
+    </>
+  );
+}
+
+export interface CatalogToolbarProps {
+  params: CatalogParams;
+  update(patch: Partial<CatalogParams>): void;
+  statuses: readonly string[];
+  agents: readonly Agent[];
+  showDeleted: boolean;
+}
+
+/** The search box and the filters: health, status, agent, labels, tags and show deleted. */
+export function CatalogToolbar({ params, update, statuses, agents, showDeleted }: CatalogToolbarProps) {
+  const statusOptions = [...new Set([...params.status, ...statuses])].map((s) => ({ value: s, label: s }));
+  const agentOptions: Option[] = [
+    { value: '', label: 'All' },
+    { value: NULL_AGENT_ID, label: 'local' },
+    ...agents.map((a) => ({ value: a.id, label: a.name })),
+  ];
+  return (
+    <Toolbar>
+      <ToolbarContent>
+        <ToolbarItem className="qd-catalog-search">
+          <SearchBox value={params.q} onChange={(q) => update({ q })} />
+        </ToolbarItem>
+      </ToolbarContent>
+      <ToolbarContent>
+        <ToolbarGroup variant="filter-group" role="group" aria-label="Filters">
+          <Filter label="Health">
+            <MultiSelect
+              label="Health"
+              placeholder="All"
+              options={HEALTH_OPTIONS}
+              values={params.health}
+              onToggle={(v) => update({ health: toggle(params.health, v) })}
+            />
+          </Filter>
+          <Filter label="Status">
+            <MultiSelect
+              label="Status"
+              placeholder="All"
+              options={statusOptions}
+              values={params.status}
+              onToggle={(v) => update({ status: toggle(params.status, v) })}
+            />
+          </Filter>
+          <Filter label="Agent">
+            <SimpleSelect
+              label="Agent"
+              options={agentOptions}
+              value={params.agent ?? ''}
+              onChange={(v) => update({ agent: v || undefined })}
+            />
+          </Filter>
+          <Filter label="Labels">
+            <KeyValueSelect relation="config_labels" label="Labels" values={params.labels} onChange={(labels) => update({ labels })} />
+          </Filter>
+          <Filter label="Tags">
+            <KeyValueSelect relation="config_tags" label="Tags" values={params.tags} onChange={(tags) => update({ tags })} />
+          </Filter>
+          <ToolbarItem>
+            <Switch
+              id="qd-catalog-show-deleted"
+              label="Show deleted"
+              isChecked={showDeleted}
+              onChange={(_e, checked) => update({ showDeleted: checked })}
+            />
+          </ToolbarItem>
+        </ToolbarGroup>
+      </ToolbarContent>
+    </Toolbar>
+  );
+}
