@@ -76,7 +76,7 @@ it('searches with the URL state and shows a capped total as a lower bound', asyn
   expect(screen.getAllByText('1,050+').length).toBeGreaterThan(0);
   const [path, init] = vi.mocked(api.POST).mock.calls[0] ?? [];
   expect(path).toBe('/api/catalog/changes');
-  const body = (init as { body: Record<string, unknown> }).body;
+  const body = (init as unknown as { body: Record<string, unknown> }).body;
   expect(body).toMatchObject({ severity: 'info', sort_by: 'summary', page: 2, page_size: 25, include_deleted_configs: false });
   expect(body).not.toHaveProperty('id');
   expect(typeof body.from).toBe('string');
@@ -100,6 +100,6 @@ it('opens a change with its diff, unified or side by side', async () => {
   expect(within(dialog).getByText('@@ replace spec.replicas @@')).toBeTruthy();
   fireEvent.click(within(dialog).getByRole('button', { name: 'Side by side' }));
   expect(within(dialog).getByRole('table', { name: 'Side by side diff' })).toBeTruthy();
-  const body = (vi.mocked(api.POST).mock.calls[0]?.[1] as { body: Record<string, unknown> }).body;
+  const body = (vi.mocked(api.POST).mock.calls[0]?.[1] as unknown as { body: Record<string, unknown> }).body;
   expect(body).toMatchObject({ id: 'cfg1' });
 });

@@ -1,5 +1,141 @@
-/** The insights table with its filters; on an item's page `configId` limits
- * it to that item (being built: issue 18). */
+import { Pagination, Toolbar, ToolbarContent, ToolbarGroup, ToolbarItem } from '@patternfly/react-core';
+import { Table, Tbody, Td, Th, Thead, Tr, type ThProps } from '@patternfly/react-table';
+import { useCallback, useMemo, type ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
+import { usePreference } from '../../../app/preferences';
+import { DateTime } from '../../../components/DateTime';
+import { MultiSelect } from '../../../components/Selects';
+import { TableStateRow } from '../../../components/TableStates';
+import { ConfigLink } from '../shared/ConfigLink';
+import type { Selected } from '../../../api/db';
+import {
+  ANALYSIS_TYPES,
+  COLUMNS as COLUMNS_READ,
+  PAGE_SIZES,
+  SEVERITIES,
+  STATUSES,
+  parseInsightsParams,
+  withInsightsParams,
+  type InsightsParams,
+  type SortColumn,
+} from './insightsParams';
+import { useAnalyzers, useInsights } from './useInsightsData';
+
+type Row = Selected<'config_analysis_items', (typeof COLUMNS_READ)[number]>;
+
+const PER_PAGE_OPTIONS = PAGE_SIZES.map((n) => ({ title: String(n), value: n }));
+const options = (values: readonly string[]) => values.map((v) => ({ value: v, label: v }));
+
+interface Column {
+  title: string;
+  sortBy?: SortColumn;
+  cell(row: Row): ReactNode;
+}
+
+const COLUMNS: Column[] = [
+  { title: 'Config', sortBy: 'config_name', cell: (r) => <ConfigLink id={r.config_id} name={r.config_name} type={r.config_type} /> },
+  { title: 'Analyzer', sortBy: 'analyzer', cell: (r) => r.analyzer },
+  { title: 'Type', sortBy: 'analysis_type', cell: (r) => r.analysis_type },
+  { title: 'Severity', sortBy: 'severity', cell: (r) => r.severity },
+  { title: 'Status', sortBy: 'status', cell: (r) => r.status },
+  { title: 'Message', cell: (r) => r.message || r.summary },
+  { title: 'First Observed', sortBy: 'first_observed', cell: (r) => <DateTime value={r.first_observed} /> },
+  { title: 'Last Observed', sortBy: 'last_observed', cell: (r) => <DateTime value={r.last_observed} /> },
+];
+
+type ListKey = 'analyzers' | 'types' | 'severities' | 'statuses';
+
+/** The insights (analyses) table with its filters; on an item's page
+ * `configId` limits it to that item. Filters, sort and page live in the URL. */
 export function InsightsView({ configId }: { configId?: string }) {
-  return <p>Insights{configId ? ` of ${configId}` : ''}</p>;
+  const [search, setSearch] = useSearchParams();
+  const text = search.toString();
+  const params = useMemo(() => parseInsightsParams(new URLSearchParams(text)), [text]);
+  const update = useCallback(
+    (patch: Partial<InsightsParams>) => setSearch((current) => withInsightsParams(current, patch), { replace: true }),
+    [setSearch],
+  );
+  const [preferredSize] = usePreference('pageSize');
+  const [includeDeleted] = usePreference('showDeleted');
+  const pageSize = params.pageSize ?? preferredSize;
+  const insights = useInsights(params, { configId, includeDeleted, pageSize });
+  const analyzers = useAnalyzers();
+
+  const rows = insights.data?.rows ?? [];
+  const total = insights.data?.total ?? 0;
+  const sortIndex = COLUMNS.findIndex((c) => c.sortBy === params.sortBy);
+  const sortProps = (column: Column, index: number): ThProps['sort'] =>
+    column.sortBy && {
+      columnIndex: index,
+      sortBy: { index: sortIndex, direction: params.sortDesc ? 'desc' : 'asc', defaultDirection: 'desc' },
+      onSort: (_e, _i, direction) => update({ sortBy: column.sortBy, sortDesc: direction === 'desc' }),
+    };
+  const filter = (key: ListKey, label: string, choices: readonly string[]) => (
+    <ToolbarItem>
+      <MultiSelect
+        label={label}
+        placeholder={label}
+        options={options(choices)}
+        values={params[key]}
+        onToggle={(v) => update({ [key]: params[key].includes(v) ? params[key].filter((x) => x !== v) : [...params[key], v] })}
+      />
+    </ToolbarItem>
+  );
+
+  return (
+    <>
+      <Toolbar>
+        <ToolbarContent>
+          <ToolbarGroup variant="filter-group" role="group" aria-label="Filters">
+            {filter('analyzers', 'Analyzer', analyzers.data ?? [])}
+            {filter('types', 'Analysis type', ANALYSIS_TYPES)}
+            {filter('severities', 'Severity', SEVERITIES)}
+            {filter('statuses', 'Status', STATUSES)}
+          </ToolbarGroup>
+        </ToolbarContent>
+      </Toolbar>
+      <Table aria-label="Insights" variant="compact">
+        <Thead>
+          <Tr>
+            {COLUMNS.map((c, i) => (
+              <Th key={c.title} sort={sortProps(c, i)} modifier="nowrap">
+                {c.title}
+              </Th>
+            ))}
+          </Tr>
+        </Thead>
+        <Tbody>
+          <TableStateRow
+            colSpan={COLUMNS.length}
+            isLoading={insights.isLoading}
+            error={insights.error}
+            errorTitle="Error loading insights"
+            isEmpty={rows.length === 0}
+          />
+          {!insights.error &&
+            rows.map((row) => (
+              <Tr key={row.id}>
+                {COLUMNS.map((c) => (
+                  <Td key={c.title} dataLabel={c.title}>
+                    {c.cell(row)}
+                  </Td>
+                ))}
+              </Tr>
+            ))}
+        </Tbody>
+      </Table>
+      {total > 0 && (
+        <Pagination
+          itemCount={total}
+          page={params.page}
+          perPage={pageSize}
+          perPageOptions={PER_PAGE_OPTIONS}
+          onSetPage={(_e, page) => update({ page })}
+          onPerPageSelect={(_e, size) => update({ pageSize: size, page: 1 })}
+          variant="bottom"
+          titles={{ paginationAriaLabel: 'Insights pagination' }}
+        />
+      )}
+    </>
+  );
 }
