@@ -40,6 +40,11 @@ export function DiffViewer({ lines }: { lines: readonly DiffLine[] }) {
         <ToggleGroupItem text="Side by side" buttonId="qd-diff-split" isSelected={mode === 'split'} onChange={() => setMode('split')} />
       </ToggleGroup>
       <table className="qd-diff" aria-label={mode === 'unified' ? 'Unified diff' : 'Side by side diff'}>
+        <colgroup>
+          {(mode === 'unified' ? ['no', 'no', 'sign', 'text'] : ['no', 'sign', 'text', 'no', 'sign', 'text']).map((c, i) => (
+            <col key={i} className={`qd-diff-col-${c}`} />
+          ))}
+        </colgroup>
         <tbody>
           {mode === 'unified'
             ? lines.map((line, i) =>
