@@ -571,6 +571,269 @@ pub async fn job_history(pool: &PgPool, jobs: &[Job]) -> Result<Vec<Uuid>, Error
     Ok(ids)
 }
 
+/// A catalog to browse, all named `{prefix}…`: `items` items of `types`
+/// (named `{prefix}{index}`), `changes` changes and `insights` insights per
+/// item, a hub (item 0) related to items `1..=related` in both directions, a
+/// chain of `parents` extra items (`{prefix}chain-{level}`, root first, each
+/// the parent of the next), optionally a scraper (`{prefix}scraper`) that
+/// owns the items, checks related to the hub, and the last `deleted` items
+/// soft-deleted. Health, status, tags, labels and timestamps vary by index.
+/// Replaces what an earlier world of the same prefix seeded.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CatalogWorld {
+    pub prefix: String,
+    /// Config types, `Kubernetes::Deployment`-style; item `i` is of type `i % types.len()`.
+    pub types: Vec<String>,
+    pub items: i32,
+    #[serde(default)]
+    pub changes: i32,
+    /// At most one per analyzer: [`ANALYZERS`]`.len()`.
+    #[serde(default)]
+    pub insights: i32,
+    #[serde(default)]
+    pub related: i32,
+    #[serde(default)]
+    pub parents: i32,
+    #[serde(default)]
+    pub deleted: i32,
+    #[serde(default)]
+    pub scraper: bool,
+    /// Checks (ids) related to the hub.
+    #[serde(default)]
+    pub checks: Vec<Uuid>,
+    /// The person recorded as the author of every third change.
+    #[serde(default)]
+    pub created_by: Option<Uuid>,
+}
+
+/// The analyzers of the seeded insights, one insight per item and analyzer.
+pub const ANALYZERS: [&str; 6] = [
+    "privileged-container",
+    "missing-resource-limits",
+    "public-bucket",
+    "unused-volume",
+    "outdated-image",
+    "open-security-group",
+];
+
+/// One seeded item.
+#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
+#[serde(rename_all = "camelCase")]
+pub struct WorldItem {
+    pub id: Uuid,
+    pub name: String,
+    #[serde(rename = "type")]
+    #[sqlx(rename = "type")]
+    pub kind: String,
+}
+
+/// What [`catalog_world`] seeded: the hub, the first (up to) 20 items by
+/// index (the hub first), the chain root first, and the scraper.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CatalogWorldIds {
+    pub hub: Uuid,
+    pub items: Vec<WorldItem>,
+    pub chain: Vec<WorldItem>,
+    pub scraper: Option<Uuid>,
+}
+
+/// Seeds a [`CatalogWorld`] in one transaction of set-based statements.
+pub async fn catalog_world(pool: &PgPool, world: &CatalogWorld) -> Result<CatalogWorldIds, Error> {
+    let prefix = world.prefix.as_str();
+    let mut tx = pool.begin().await?;
+    remove_catalog(&mut tx, prefix).await?;
+    let scraper: Option<Uuid> = if world.scraper {
+        // Scheduled a year away so the engine leaves it (and its items) alone.
+        Some(
+            sqlx::query_scalar(
+                "INSERT INTO config_scrapers (name, spec, next_run) \
+                 VALUES ($1 || 'scraper', jsonb_build_object('schedule', '@every 1h', 'file', \
+                         jsonb_build_array(jsonb_build_object('type', $2::text, 'paths', jsonb_build_array('fixtures/*.yaml')))), \
+                         now() + interval '1 year') RETURNING id",
+            )
+            .bind(prefix)
+            .bind(world.types.first().map_or("", String::as_str))
+            .fetch_one(&mut *tx)
+            .await?,
+        )
+    } else {
+        None
+    };
+    // Item i: health cycles every 4, status every 5, tags and labels every 2, 3,
+    // 5 and 10; created up to 90 days ago.
+    sqlx::query(
+        "INSERT INTO config_items (scraper_id, config_class, type, name, status, health, ready, external_id, \
+                                   config, labels, tags, cost_total_30d, last_scraped_time, created_at, updated_at, \
+                                   deleted_at, delete_reason) \
+         SELECT $3, split_part(t.type, '::', -1), t.type, $1 || i, \
+                (ARRAY['Running', 'Pending', 'Failed', 'Stopped', 'Succeeded'])[i % 5 + 1], h.health, \
+                h.health = 'healthy', ARRAY[$1 || i], \
+                jsonb_build_object('kind', split_part(t.type, '::', -1), \
+                                   'metadata', jsonb_build_object('name', $1 || i, 'namespace', 'ns-' || i % 5), \
+                                   'spec', jsonb_build_object('replicas', i % 4, 'image', 'registry/app:1.' || i % 7)), \
+                jsonb_build_object('app', 'app-' || i % 10, 'team', (ARRAY['payments', 'search', 'platform'])[i % 3 + 1]), \
+                jsonb_build_object('account', 'account-' || i % 3, 'cluster', 'cluster-' || i % 2, \
+                                   'namespace', 'ns-' || i % 5, \
+                                   'env', (ARRAY['production', 'staging', 'development'])[i / 3 % 3 + 1]), \
+                (i % 7) * 1.5, now(), now() - make_interval(hours => i % 2160), \
+                now() - make_interval(mins => i % 1440), \
+                CASE WHEN i >= $4 - $5 THEN now() - interval '1 day' END, \
+                CASE WHEN i >= $4 - $5 THEN 'Deleted upstream' END \
+         FROM generate_series(0, $4 - 1) i, \
+              LATERAL (SELECT ($2::text[])[i % cardinality($2::text[]) + 1] AS type) t, \
+              LATERAL (SELECT (ARRAY['healthy', 'unhealthy', 'warning', 'unknown'])[i % 4 + 1] AS health) h",
+    )
+    .bind(prefix)
+    .bind(&world.types)
+    .bind(scraper)
+    .bind(world.items)
+    .bind(world.deleted)
+    .execute(&mut *tx)
+    .await?;
+    // The parent chain: extra items, root first; path lists the ancestors root first.
+    let chain: Vec<WorldItem> = sqlx::query_as(
+        "INSERT INTO config_items (scraper_id, config_class, type, name, status, health, ready, external_id, tags) \
+         SELECT $3, split_part(t, '::', -1), t, $1 || 'chain-' || l, 'Running', 'healthy', true, \
+                ARRAY[$1 || 'chain-' || l], jsonb_build_object('namespace', 'ns-0') \
+         FROM generate_series(0, $4 - 1) l, \
+              LATERAL (SELECT ($2::text[])[l % cardinality($2::text[]) + 1] AS t) x \
+         ORDER BY l RETURNING id, name, type",
+    )
+    .bind(prefix)
+    .bind(&world.types)
+    .bind(scraper)
+    .bind(world.parents)
+    .fetch_all(&mut *tx)
+    .await?;
+    let chain_ids: Vec<Uuid> = chain.iter().map(|item| item.id).collect();
+    sqlx::query(
+        "UPDATE config_items ci SET parent_id = ($1::uuid[])[l - 1], \
+                path = nullif(array_to_string(($1::uuid[])[1:l - 1], '.'), '') \
+         FROM unnest($1::uuid[]) WITH ORDINALITY AS c(id, l) WHERE ci.id = c.id AND l > 1",
+    )
+    .bind(&chain_ids)
+    .execute(&mut *tx)
+    .await?;
+    let items: Vec<WorldItem> = sqlx::query_as(
+        "SELECT ci.id, ci.name, ci.type FROM generate_series(0, least($2, 20) - 1) i \
+         JOIN config_items ci ON ci.name = $1 || i ORDER BY i",
+    )
+    .bind(prefix)
+    .bind(world.items)
+    .fetch_all(&mut *tx)
+    .await?;
+    let hub = items
+        .first()
+        .map(|item| item.id)
+        .ok_or(Error::Database(sqlx::Error::RowNotFound))?;
+    sqlx::query(
+        "INSERT INTO config_relationships (config_id, related_id, relation, scraper_id, selector_id) \
+         SELECT CASE WHEN i % 2 = 0 THEN $2 ELSE ci.id END, CASE WHEN i % 2 = 0 THEN ci.id ELSE $2 END, \
+                (ARRAY['Contains', 'Uses', 'DependsOn', 'RoutesTo'])[i % 4 + 1], $4, 'seed' \
+         FROM generate_series(1, $3) i JOIN config_items ci ON ci.name = $1 || i",
+    )
+    .bind(prefix)
+    .bind(hub)
+    .bind(world.related)
+    .bind(scraper)
+    .execute(&mut *tx)
+    .await?;
+    // Changes: spread over 30 days, newest of item i at i minutes ago.
+    sqlx::query(
+        "INSERT INTO config_changes (config_id, external_created_by, created_by, change_type, severity, source, \
+                                     summary, patches, diff, details, count, first_observed, created_at) \
+         SELECT ci.id, \
+                (ARRAY['system:serviceaccount:kube-system:deployment-controller', 'alice@example.com', \
+                       'bob@example.com'])[j % 3 + 1], \
+                CASE WHEN j % 3 = 0 THEN $3::uuid END, \
+                c.change_type, \
+                (ARRAY['info', 'low', 'medium', 'high', 'critical'])[(n * 7 + j) % 5 + 1], \
+                (ARRAY['kubernetes', 'kubernetes/events', 'aws/cloudtrail', 'github'])[j % 4 + 1], \
+                c.change_type || ' of ' || ci.name, \
+                jsonb_build_object('spec', jsonb_build_object('replicas', j % 4)), \
+                format(E'--- a\\n+++ b\\n@@ -1 +1 @@\\n-replicas: %s\\n+replicas: %s\\n', (j + 3) % 4, j % 4), \
+                jsonb_build_object('reason', c.change_type, 'message', 'change ' || j || ' of ' || ci.name), \
+                1 + j % 3, c.at, c.at \
+         FROM generate_series(0, $4 - 1) n \
+         JOIN config_items ci ON ci.name = $1 || n \
+         CROSS JOIN generate_series(0, $2 - 1) j \
+         CROSS JOIN LATERAL (SELECT (ARRAY['diff', 'CREATE', 'UPDATE', 'DELETE', 'Pulled', 'Scheduled', 'BackOff', \
+                                           'ScalingReplicaSet'])[(n + j) % 8 + 1] AS change_type, \
+                                    now() - make_interval(mins => n % 1440 + j * (43200 / greatest($2, 1))) AS at) c",
+    )
+    .bind(prefix)
+    .bind(world.changes)
+    .bind(world.created_by)
+    .bind(world.items)
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query(
+        "INSERT INTO config_analysis (config_id, scraper_id, source, analyzer, analysis_type, severity, summary, \
+                                      status, message, analysis, first_observed, last_observed) \
+         SELECT ci.id, ci.scraper_id, 'seed', a.analyzer, \
+                (ARRAY['security', 'cost', 'reliability', 'performance', 'compliance'])[(n + k) % 5 + 1], \
+                (ARRAY['critical', 'high', 'medium', 'low', 'info'])[(n + k) % 5 + 1], \
+                a.analyzer || ' on ' || ci.name, \
+                (ARRAY['open', 'open', 'open', 'silenced', 'resolved'])[(n + 2 * k) % 5 + 1], \
+                'Found ' || a.analyzer || ' on ' || ci.name, \
+                jsonb_build_object('analyzer', a.analyzer, 'item', ci.name), \
+                now() - make_interval(days => (n + k) % 30 + 1), now() - make_interval(hours => (n + k) % 24) \
+         FROM generate_series(0, $4 - 1) n \
+         JOIN config_items ci ON ci.name = $1 || n \
+         CROSS JOIN generate_series(0, least($2, cardinality($3::text[])) - 1) k \
+         CROSS JOIN LATERAL (SELECT ($3::text[])[(n + k) % cardinality($3::text[]) + 1] AS analyzer) a",
+    )
+    .bind(prefix)
+    .bind(world.insights)
+    .bind(ANALYZERS.as_slice())
+    .bind(world.items)
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query(
+        "INSERT INTO check_config_relationships (config_id, check_id, canary_id, selector_id) \
+         SELECT $1, id, canary_id, 'seed' FROM checks WHERE id = ANY($2)",
+    )
+    .bind(hub)
+    .bind(&world.checks)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(CatalogWorldIds {
+        hub,
+        items,
+        chain,
+        scraper,
+    })
+}
+
+/// Deletes the catalog rows named `{prefix}…` (items with their changes,
+/// insights and links; scrapers), the big tables by one join each rather
+/// than a cascade per item; answers how many items and scrapers went.
+async fn remove_catalog(tx: &mut Transaction<'_, Postgres>, prefix: &str) -> Result<u64, Error> {
+    for statement in [
+        "DELETE FROM config_changes c USING config_items ci WHERE ci.id = c.config_id AND starts_with(ci.name, $1)",
+        "DELETE FROM config_analysis a USING config_items ci WHERE ci.id = a.config_id AND starts_with(ci.name, $1)",
+        "DELETE FROM config_relationships r USING config_items ci \
+         WHERE (ci.id = r.config_id OR ci.id = r.related_id) AND starts_with(ci.name, $1)",
+    ] {
+        sqlx::query(statement)
+            .bind(prefix)
+            .execute(&mut **tx)
+            .await?;
+    }
+    let items = sqlx::query("DELETE FROM config_items WHERE starts_with(name, $1)")
+        .bind(prefix)
+        .execute(&mut **tx)
+        .await?;
+    let scrapers = sqlx::query("DELETE FROM config_scrapers WHERE starts_with(name, $1)")
+        .bind(prefix)
+        .execute(&mut **tx)
+        .await?;
+    Ok(items.rows_affected() + scrapers.rows_affected())
+}
+
 /// What [`remove`] deletes, by name prefix.
 #[derive(Debug, Clone, Copy, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -581,12 +844,20 @@ pub enum Seeded {
     Permissions,
     Properties,
     JobHistory,
+    /// Config items (with their changes, insights and links) and scrapers.
+    Catalog,
 }
 
 /// Deletes the rows of one kind whose name starts with `prefix` (a test's
 /// clean-up, or a re-run's clean slate); answers how many went.
 pub async fn remove(pool: &PgPool, what: Seeded, prefix: &str) -> Result<u64, Error> {
     let statement = match what {
+        Seeded::Catalog => {
+            let mut tx = pool.begin().await?;
+            let removed = remove_catalog(&mut tx, prefix).await?;
+            tx.commit().await?;
+            return Ok(removed);
+        }
         Seeded::Canaries => "DELETE FROM canaries WHERE starts_with(name, $1)",
         Seeded::AccessScopes => "DELETE FROM access_scopes WHERE starts_with(name, $1)",
         Seeded::Permissions => "DELETE FROM permissions WHERE starts_with(name, $1)",

@@ -202,3 +202,95 @@ async fn catalog_rows_jobs_and_properties(pool: PgPool) {
         1
     );
 }
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn a_catalog_world_seeds_browsable_items_and_is_removed_by_prefix(pool: PgPool) {
+    let canary = testing::canary(
+        &pool,
+        &testing::Canary {
+            name: "w".into(),
+            namespace: "default".into(),
+            labels: json!({}),
+            spec: json!({}),
+            source: "UI".into(),
+            checks: vec![check("w")],
+        },
+    )
+    .await
+    .unwrap();
+    let world: testing::CatalogWorld = serde_json::from_value(json!({
+        "prefix": "w-",
+        "types": ["Kubernetes::Deployment", "Kubernetes::Pod"],
+        "items": 30,
+        "changes": 4,
+        "insights": 2,
+        "related": 6,
+        "parents": 3,
+        "deleted": 2,
+        "scraper": true,
+        "checks": canary.checks,
+    }))
+    .unwrap();
+    let first = testing::catalog_world(&pool, &world).await.unwrap();
+    let ids = testing::catalog_world(&pool, &world).await.unwrap();
+    assert_ne!(first.hub, ids.hub, "seeding again replaces the world");
+    assert_eq!(ids.items.len(), 20);
+    assert_eq!(ids.items[0].id, ids.hub);
+    assert_eq!(ids.items[0].name, "w-0");
+    assert_eq!(ids.items[1].kind, "Kubernetes::Pod");
+
+    let counts: (i64, i64, i64, i64, i64, i64, i64) = sqlx::query_as(
+        "SELECT (SELECT count(*) FROM config_items), \
+                (SELECT count(*) FROM config_items WHERE deleted_at IS NOT NULL), \
+                (SELECT count(DISTINCT health) FROM config_items WHERE name ~ '^w-[0-9]+$'), \
+                (SELECT count(*) FROM config_changes), \
+                (SELECT count(*) FROM config_changes WHERE config_type IS NULL), \
+                (SELECT count(*) FROM config_analysis), \
+                (SELECT count(*) FROM check_config_relationships WHERE config_id = $1)",
+    )
+    .bind(ids.hub)
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    assert_eq!(counts, (33, 2, 4, 120, 0, 60, 1));
+    let scraped: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM config_items WHERE scraper_id = $1")
+            .bind(ids.scraper.unwrap())
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+    assert_eq!(scraped, 33);
+
+    let (outgoing, incoming): (i64, i64) = sqlx::query_as(
+        "SELECT count(*) FILTER (WHERE config_id = $1), count(*) FILTER (WHERE related_id = $1) \
+         FROM config_relationships",
+    )
+    .bind(ids.hub)
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    assert_eq!((outgoing, incoming), (3, 3));
+
+    assert_eq!(ids.chain.len(), 3);
+    assert_eq!(ids.chain[0].name, "w-chain-0");
+    let leaf = &ids.chain[2];
+    let breadcrumb =
+        quarterdeck_store::catalog_queries::parents_by_location(&pool, None, &leaf.name)
+            .await
+            .unwrap();
+    let names: Vec<_> = breadcrumb.iter().map(|c| c.name.clone().unwrap()).collect();
+    assert_eq!(names, ["w-chain-0", "w-chain-1", "w-chain-2"]);
+
+    assert_eq!(
+        testing::remove(&pool, Seeded::Catalog, "w-").await.unwrap(),
+        34
+    );
+    let left: i64 = sqlx::query_scalar(
+        "SELECT (SELECT count(*) FROM config_items) + (SELECT count(*) FROM config_changes) \
+              + (SELECT count(*) FROM config_scrapers)",
+    )
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    assert_eq!(left, 0);
+}

@@ -34,7 +34,7 @@ test.beforeAll(async () => {
         description: `Perf check ${g}`,
         endpoint: `https://perf-${g}.test`,
         labels: { env: ['prod', 'dev', 'qa'][g % 3] ?? 'prod', team: `team-${g % 7}` },
-        status: g % 2 === 0 ? 'healthy' : 'unhealthy',
+        status: g % 2 === 0 ? ('healthy' as const) : ('unhealthy' as const),
         lastRunSecsAgo: 5 * 60,
         transitionedSecsAgo: 3600,
         hourly: { passed: 50, failed: 10, bucket: 20 },

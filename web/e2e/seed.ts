@@ -47,6 +47,38 @@ export interface SeedJob {
   at: Date;
 }
 
+/**
+ * A catalog under `prefix`: `items` items named `${prefix}${index}` of `types` (item i of
+ * `types[i % types.length]`), health cycling healthy/unhealthy/warning/unknown (i % 4), status
+ * Running/Pending/Failed/Stopped/Succeeded (i % 5), tags account-(i % 3), cluster-(i % 2),
+ * namespace ns-(i % 5), env production/staging/development ((i / 3) % 3), labels app-(i % 10) and
+ * team payments/search/platform (i % 3); `changes` changes and `insights` insights (at most 6) per
+ * item; a hub (item 0) linked with items 1..related (even: hub -> item, odd: item -> hub); a chain of
+ * `parents` extra items `${prefix}chain-${level}` (root first, external id = name); the last `deleted`
+ * items soft-deleted; optionally a scraper `${prefix}scraper` owning them; `checks` (ids) related to the hub.
+ * Replaces an earlier world of the same prefix; remove it with `remove` `catalog`.
+ */
+export interface SeedCatalogWorld {
+  prefix: string;
+  types: string[];
+  items: number;
+  changes?: number;
+  insights?: number;
+  related?: number;
+  parents?: number;
+  deleted?: number;
+  scraper?: boolean;
+  checks?: string[];
+  /** A person recorded as the author of every third change. */
+  createdBy?: string;
+}
+
+export interface SeededItem {
+  id: string;
+  name: string;
+  type: string;
+}
+
 type Source = 'UI' | 'KubernetesCRD';
 type Id = { id: string };
 
@@ -68,9 +100,14 @@ interface Fixtures {
   topology: { args: { name: string; namespace?: string; spec?: unknown; source?: Source }; ids: Id };
   property: { args: { name: string; value: string }; ids: Record<string, never> };
   'job-history': { args: SeedJob[]; ids: { ids: string[] } };
+  /** `items`: the first 20 items by index (the hub first); `chain`: root first. */
+  'catalog-world': {
+    args: SeedCatalogWorld;
+    ids: { hub: string; items: SeededItem[]; chain: SeededItem[]; scraper: string | null };
+  };
   /** Deletes the seeded rows whose name starts with `prefix`. */
   remove: {
-    args: { what: 'canaries' | 'access_scopes' | 'permissions' | 'properties' | 'job_history'; prefix: string };
+    args: { what: 'canaries' | 'access_scopes' | 'permissions' | 'properties' | 'job_history' | 'catalog'; prefix: string };
     ids: { removed: number };
   };
 }

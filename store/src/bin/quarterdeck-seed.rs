@@ -46,6 +46,7 @@ enum Fixture {
     Topology,
     Property,
     JobHistory,
+    CatalogWorld,
     Remove,
 }
 
@@ -126,6 +127,9 @@ async fn main() -> anyhow::Result<()> {
         }
         Fixture::JobHistory => {
             json!({ "ids": testing::job_history(&pool, &parse::<Vec<_>>(a)?).await? })
+        }
+        Fixture::CatalogWorld => {
+            serde_json::to_value(testing::catalog_world(&pool, &parse(a)?).await?)?
         }
         Fixture::Remove => {
             let remove: Remove = parse(a)?;
