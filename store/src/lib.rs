@@ -24,6 +24,7 @@ pub mod password;
 pub mod people;
 pub mod placement;
 pub mod rbac;
+pub mod runnable_playbooks;
 pub mod secret;
 pub mod sessions;
 pub mod source;

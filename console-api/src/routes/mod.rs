@@ -21,6 +21,7 @@ pub(crate) mod kubeconfig;
 mod kubeproxy;
 pub mod login;
 pub(crate) mod people;
+pub(crate) mod playbooks;
 pub(crate) mod resources;
 pub(crate) mod scrapers;
 pub(crate) mod settings;
@@ -32,6 +33,7 @@ pub(crate) fn api() -> OpenApiRouter<AppState> {
         .merge(auth::router())
         .merge(login::router())
         .merge(people::router())
+        .merge(playbooks::router())
         .merge(db::router())
         .merge(canary::router())
         .merge(catalog::router())

@@ -653,6 +653,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/playbook/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The playbooks the caller sees whose `spec.configs` selectors select the
+         *     config item, by title.
+         */
+        get: operations["list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/resources/search": {
         parameters: {
             query?: never;
@@ -3555,6 +3575,17 @@ export interface components {
             check_id: string;
             result: components["schemas"]["StatusEntry"];
         };
+        /** @description A playbook as the item's Playbooks tab lists it. */
+        RunnablePlaybook: {
+            category: string;
+            description?: string | null;
+            icon?: string | null;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            namespace: string;
+            title: string;
+        };
         /** @description A plain value. Numbers are whole. */
         Scalar: boolean | number | string;
         /** @description One entry of a token's scope. */
@@ -6296,6 +6327,61 @@ export interface operations {
                 };
             };
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list: {
+        parameters: {
+            query: {
+                /** @description The config item the playbooks would run on. */
+                config_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunnablePlaybook"][];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `config_id` names no item the caller sees */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
