@@ -72,7 +72,7 @@ export function ConfigHeader({ row, parents }: { row: ConfigHeaderRow; parents: 
       <Parents row={row} parents={parents} />
       <Flex alignItems={{ default: 'alignItemsCenter' }} spaceItems={{ default: 'spaceItemsSm' }}>
         <FlexItem>
-          <Title headingLevel="h1">
+          <Title headingLevel="h2" size="2xl">
             <ConfigIcon type={row.type} /> {row.name ?? row.id}
           </Title>
         </FlexItem>
