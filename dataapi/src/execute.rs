@@ -198,7 +198,6 @@ fn arguments(params: Vec<Param>) -> Result<PgArguments, RestError> {
             Param::Text(v) => args.add(v),
             Param::TextArray(v) => args.add(v),
             Param::Json(v) => args.add(Json(v)),
-            Param::BigInt(v) => args.add(v),
         };
         added.map_err(|e| {
             tracing::error!(error = %e, "data API: cannot bind a parameter");

@@ -25,7 +25,6 @@ pub(crate) enum Param {
     Text(String),
     TextArray(Vec<String>),
     Json(Value),
-    BigInt(i64),
 }
 
 /// A statement ready to run.
@@ -480,7 +479,7 @@ impl<'s> Builder<'s> {
             Join::ToOne { .. } => format!("(SELECT {} FROM {table} {alias}{filter})", object.sql),
             // At most MAX_EMBEDDED_ROWS per parent, and as many in the whole answer.
             Join::ToMany { .. } => {
-                let cap = self.param(Param::BigInt(MAX_EMBEDDED_ROWS));
+                let cap = MAX_EMBEDDED_ROWS;
                 format!(
                     "(SELECT quarterdeck_rest_embedded(coalesce(json_agg(_e.j), '[]'::json), count(*), {cap}) \
                      FROM (SELECT {} AS j FROM {table} {alias}{filter} LIMIT {cap}) _e)",
@@ -882,9 +881,11 @@ pub(crate) fn select(
     conditions.extend(b.scope(relation, MAIN)?);
     let filter = where_clause(&conditions);
     let order = b.order(relation, MAIN, &query.order)?;
-    let limit = b.param(Param::BigInt(page.0));
-    let offset = b.param(Param::BigInt(page.1));
-    let max_bytes = b.param(Param::BigInt(MAX_BODY_BYTES));
+    // Numbers, so written into the statement rather than bound: the planner
+    // can then cost the cached generic plan and keep it where it is as good
+    // as a plan per request (a bound LIMIT made it plan every request).
+    let (limit, offset) = page;
+    let max_bytes = MAX_BODY_BYTES;
     let table = quote(relation.table);
     let total = if count {
         format!("(SELECT count(*) FROM {table} {MAIN}{filter})")

@@ -138,7 +138,7 @@ fn select_builds_json_with_bound_keys_and_embeds() {
     );
     assert!(
         built.text.contains(
-            "quarterdeck_rest_embedded(coalesce(json_agg(_e.j), '[]'::json), count(*), $"
+            "quarterdeck_rest_embedded(coalesce(json_agg(_e.j), '[]'::json), count(*), 2000)"
         ),
         "{}",
         built.text
@@ -190,26 +190,24 @@ fn embeds_resolve_like_postgrest() {
 }
 
 #[test]
-fn ordering_and_paging_are_bound() {
+fn ordering_is_bound_and_paging_written() {
     let built = sql(
         "config_items",
         "order=name.desc.nullslast,tags->>team,created_at.asc.nullsfirst",
     );
     assert!(
         built.text.contains(
-            "ORDER BY t0.\"name\" DESC NULLS LAST, (t0.\"tags\" ->> $1) ASC, t0.\"created_at\" ASC NULLS FIRST LIMIT $2 OFFSET $3"
+            "ORDER BY t0.\"name\" DESC NULLS LAST, (t0.\"tags\" ->> $1) ASC, t0.\"created_at\" ASC NULLS FIRST LIMIT 50 OFFSET 0"
         ),
         "{}",
         built.text
     );
-    assert_eq!(
-        built.params[1..],
-        [
-            Param::BigInt(50),
-            Param::BigInt(0),
-            Param::BigInt(MAX_BODY_BYTES)
-        ]
+    assert!(
+        built
+            .text
+            .contains(&format!(", {MAX_BODY_BYTES}) ORDER BY"))
     );
+    assert_eq!(built.params.len(), 1);
 }
 
 #[test]
