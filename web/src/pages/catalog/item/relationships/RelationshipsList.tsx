@@ -8,14 +8,7 @@ export type RelatedRow = RelatedItem & { status?: string | null };
 const COLUMNS: Column<RelatedRow>[] = [
   { title: 'Name', cell: (r) => <ConfigLink id={r.id} name={r.name} type={r.type} /> },
   { title: 'Type', cell: (r) => r.type },
-  {
-    title: 'Health',
-    cell: (r) => (
-      <>
-        <ConfigHealth health={r.health} /> {r.health ?? 'unknown'}
-      </>
-    ),
-  },
+  { title: 'Health', cell: (r) => <ConfigHealth health={r.health} /> },
   { title: 'Status', cell: (r) => r.status ?? '' },
   { title: 'Direction', cell: (r) => (r.direction === 'incoming' ? 'Incoming' : 'Outgoing') },
   { title: 'Relation', cell: (r) => r.relation },
