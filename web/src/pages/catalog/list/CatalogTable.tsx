@@ -135,36 +135,38 @@ export function CatalogTable({
   return (
     <>
       {pagination('top')}
-      <Table aria-label="Config items" variant="compact">
-        <Thead>
-          <Tr>
-            {columns.map((c, i) => (
-              <Th key={c.title} sort={sortProps(c, i)} modifier="nowrap">
-                {c.title}
-              </Th>
-            ))}
-          </Tr>
-        </Thead>
-        <Tbody>
-          <TableStateRow
-            colSpan={columns.length}
-            isLoading={isLoading}
-            error={error}
-            errorTitle="Error loading config items"
-            isEmpty={rows.length === 0}
-          />
-          {!error &&
-            rows.map((row) => (
-              <Tr key={row.id} isClickable onRowClick={(e) => e && open(e, row.id)}>
-                {columns.map((c) => (
-                  <Td key={c.title} dataLabel={c.title}>
-                    {c.cell(row, counts)}
-                  </Td>
-                ))}
-              </Tr>
-            ))}
-        </Tbody>
-      </Table>
+      <div className="qd-catalog-table">
+        <Table aria-label="Config items" variant="compact">
+          <Thead>
+            <Tr>
+              {columns.map((c, i) => (
+                <Th key={c.title} sort={sortProps(c, i)} modifier="nowrap">
+                  {c.title}
+                </Th>
+              ))}
+            </Tr>
+          </Thead>
+          <Tbody>
+            <TableStateRow
+              colSpan={columns.length}
+              isLoading={isLoading}
+              error={error}
+              errorTitle="Error loading config items"
+              isEmpty={rows.length === 0}
+            />
+            {!error &&
+              rows.map((row) => (
+                <Tr key={row.id} isClickable onRowClick={(e) => e && open(e, row.id)}>
+                  {columns.map((c) => (
+                    <Td key={c.title} dataLabel={c.title}>
+                      {c.cell(row, counts)}
+                    </Td>
+                  ))}
+                </Tr>
+              ))}
+          </Tbody>
+        </Table>
+      </div>
       {total > 0 && pagination('bottom')}
     </>
   );

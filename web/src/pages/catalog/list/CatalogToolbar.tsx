@@ -113,7 +113,7 @@ export function CatalogToolbar({ params, update, statuses, agents, showDeleted }
         <ToolbarGroup variant="filter-group" role="group" aria-label="Filters">
           <Filter label="Health">
             <MultiSelect
-              label="Health"
+              label="Filter by health"
               placeholder="All"
               options={HEALTH_OPTIONS}
               values={params.health}
@@ -122,7 +122,7 @@ export function CatalogToolbar({ params, update, statuses, agents, showDeleted }
           </Filter>
           <Filter label="Status">
             <MultiSelect
-              label="Status"
+              label="Filter by status"
               placeholder="All"
               options={statusOptions}
               values={params.status}
@@ -131,17 +131,22 @@ export function CatalogToolbar({ params, update, statuses, agents, showDeleted }
           </Filter>
           <Filter label="Agent">
             <SimpleSelect
-              label="Agent"
+              label="Filter by agent"
               options={agentOptions}
               value={params.agent ?? ''}
               onChange={(v) => update({ agent: v || undefined })}
             />
           </Filter>
           <Filter label="Labels">
-            <KeyValueSelect relation="config_labels" label="Labels" values={params.labels} onChange={(labels) => update({ labels })} />
+            <KeyValueSelect
+              relation="config_labels"
+              label="Filter by labels"
+              values={params.labels}
+              onChange={(labels) => update({ labels })}
+            />
           </Filter>
           <Filter label="Tags">
-            <KeyValueSelect relation="config_tags" label="Tags" values={params.tags} onChange={(tags) => update({ tags })} />
+            <KeyValueSelect relation="config_tags" label="Filter by tags" values={params.tags} onChange={(tags) => update({ tags })} />
           </Filter>
           <ToolbarItem>
             <Switch
