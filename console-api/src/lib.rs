@@ -5,6 +5,7 @@ mod auth;
 mod body;
 mod config;
 mod error;
+mod instant;
 mod integrations;
 mod kube_proxy;
 mod metrics;

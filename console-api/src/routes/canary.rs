@@ -8,7 +8,7 @@ use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
-use chrono::{DateTime, Utc};
+use chrono::Utc;
 use futures::FutureExt;
 use quarterdeck_dataapi as rest;
 use quarterdeck_store::health::{self, HistoryQuery, StatusEntry};
@@ -39,23 +39,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(run_now))
 }
 
-/// A point in time: RFC 3339, or a duration ago such as `1h` or `7d`.
-fn instant(field: &'static str, text: &str, now: DateTime<Utc>) -> Result<DateTime<Utc>, ApiError> {
-    if let Ok(ago) = humantime::parse_duration(text) {
-        let ago = chrono::Duration::from_std(ago)
-            .map_err(|_| ApiError::invalid(field, format!("{field}: {text:?} is too long ago")))?;
-        return Ok(now - ago);
-    }
-    DateTime::parse_from_rfc3339(text)
-        .map(|t| t.with_timezone(&Utc))
-        .map_err(|_| {
-            ApiError::invalid(
-                field,
-                format!("{field} must be a time (RFC 3339) or a duration such as 1h, not {text:?}"),
-            )
-        })
-}
-
 fn canary_rules(caller: &Caller) -> Option<Vec<rest::ScopeRule>> {
     rest::visibility(&caller.person.roles, &caller.access_scopes).canary
 }
@@ -63,14 +46,9 @@ fn canary_rules(caller: &Caller) -> Option<Vec<rest::ScopeRule>> {
 #[derive(Debug, Default, Deserialize, IntoParams, ToSchema)]
 #[into_params(parameter_in = Query)]
 pub(crate) struct SummaryQuery {
-    /// Start of the range: RFC 3339 or a duration ago (`1h`, `7d`); default 1h. The pattern is
-    /// what always parses (a duration in one unit or a UTC time); the parser takes more.
-    #[param(
-        pattern = r"^(0|[0-9]{1,4}(s|m|h|d)|20[0-9]{2}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]Z)$"
-    )]
-    #[schema(
-        pattern = r"^(0|[0-9]{1,4}(s|m|h|d)|20[0-9]{2}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]Z)$"
-    )]
+    /// Start of the range; default 1h ago.
+    #[param(schema_with = crate::instant::param_schema)]
+    #[schema(schema_with = crate::instant::schema)]
     since: Option<String>,
     /// Only this check (also when deleted).
     // Spelled out: an optional uuid's `format` alone lets generated clients send "".
@@ -123,7 +101,7 @@ async fn summary(
     caller.require(Resource::Canaries, Action::Read)?;
     let now = Utc::now();
     let since = match query.since.as_deref() {
-        Some(text) => instant("since", text, now)?,
+        Some(text) => crate::instant::parse("since", text, now)?,
         None => now - chrono::Duration::from_std(DEFAULT_RANGE).unwrap_or_default(),
     };
     let rules = canary_rules(caller);
@@ -262,12 +240,12 @@ pub(crate) async fn history(
         since: params
             .start
             .as_deref()
-            .map(|t| instant("start", t, now))
+            .map(|t| crate::instant::parse("start", t, now))
             .transpose()?,
         until: params
             .end
             .as_deref()
-            .map(|t| instant("end", t, now))
+            .map(|t| crate::instant::parse("end", t, now))
             .transpose()?,
         passed,
         min_duration_ms: params.duration,
@@ -311,9 +289,9 @@ pub(crate) async fn graph(
 ) -> Result<Json<health::Metrics>, ApiError> {
     require_visible(&state, &caller, params.check).await?;
     let now = Utc::now();
-    let since = instant("start", params.start.as_deref().unwrap_or("1h"), now)?;
+    let since = crate::instant::parse("start", params.start.as_deref().unwrap_or("1h"), now)?;
     let until = match params.end.as_deref() {
-        Some(text) => instant("end", text, now)?,
+        Some(text) => crate::instant::parse("end", text, now)?,
         None => now,
     };
     if until <= since {
@@ -392,22 +370,5 @@ pub(crate) async fn run_now(
             "no health check engine ran the check within {}s; is quarterdeck-operator running?",
             RUN_NOW_WAIT.as_secs()
         ))),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn instants_are_times_or_durations_ago() {
-        let now = Utc::now();
-        assert_eq!(
-            instant("start", "1h", now).ok(),
-            Some(now - chrono::Duration::hours(1))
-        );
-        assert!(instant("start", "2026-11-21T10:00:00Z", now).is_ok());
-        let err = instant("start", "yesterday-ish", now).unwrap_err();
-        assert!(err.to_string().contains("start"), "{err}");
     }
 }

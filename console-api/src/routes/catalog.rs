@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use axum::Json;
-use chrono::{DateTime, Utc};
+use chrono::Utc;
 use futures::FutureExt;
 use quarterdeck_dataapi as rest;
 use quarterdeck_store::catalog_queries::{
@@ -86,24 +86,6 @@ fn tag_map(field: &'static str, text: Option<&str>) -> Result<BTreeMap<String, S
         .collect()
 }
 
-/// A point in time: RFC 3339, or a duration ago such as `1h` or `7d`.
-fn instant(field: &'static str, text: &str, now: DateTime<Utc>) -> Result<DateTime<Utc>, ApiError> {
-    if let Ok(ago) = humantime::parse_duration(text)
-        && let Ok(ago) = chrono::Duration::from_std(ago)
-        && let Some(at) = now.checked_sub_signed(ago)
-    {
-        return Ok(at);
-    }
-    DateTime::parse_from_rfc3339(text)
-        .map(|t| t.with_timezone(&Utc))
-        .map_err(|_| {
-            ApiError::invalid(
-                field,
-                format!("{field} must be a time (RFC 3339) or a duration such as 7d, not {text:?}"),
-            )
-        })
-}
-
 /// Filters of the summary; lists are comma-separated, empty means all.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -179,15 +161,11 @@ pub(crate) struct ChangesRequest {
     change_type: Option<String>,
     /// From this time (RFC 3339 or a duration ago such as `7d`).
     #[serde(default)]
-    #[schema(
-        pattern = r"^(0|[0-9]{1,4}(s|m|h|d)|20[0-9]{2}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]Z)$"
-    )]
+    #[schema(schema_with = crate::instant::schema)]
     from: Option<String>,
     /// Until this time.
     #[serde(default)]
-    #[schema(
-        pattern = r"^(0|[0-9]{1,4}(s|m|h|d)|20[0-9]{2}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]Z)$"
-    )]
+    #[schema(schema_with = crate::instant::schema)]
     to: Option<String>,
     /// Severities, comma-separated.
     #[serde(default)]
@@ -255,12 +233,12 @@ pub(crate) async fn changes(
     let from = body
         .from
         .as_deref()
-        .map(|t| instant("from", t, now))
+        .map(|t| crate::instant::parse("from", t, now))
         .transpose()?;
     let to = body
         .to
         .as_deref()
-        .map(|t| instant("to", t, now))
+        .map(|t| crate::instant::parse("to", t, now))
         .transpose()?;
     let (sort, descending) = match body.sort_by.as_deref() {
         None => (ChangeSort::CreatedAt, true),
@@ -599,8 +577,8 @@ mod tests {
     #[test]
     fn times_are_rfc3339_or_durations_ago() {
         let now = Utc::now();
-        assert_eq!(instant("from", "0", now).ok(), Some(now));
-        assert!(instant("from", "2024-01-02T03:04:05Z", now).is_ok());
-        assert!(instant("from", "yesterday", now).is_err());
+        assert_eq!(crate::instant::parse("from", "0", now).ok(), Some(now));
+        assert!(crate::instant::parse("from", "2024-01-02T03:04:05Z", now).is_ok());
+        assert!(crate::instant::parse("from", "yesterday", now).is_err());
     }
 }

@@ -864,7 +864,7 @@ export interface components {
              * @description Hops `recursive` follows (default 5).
              */
             depth?: number | null;
-            /** @description From this time (RFC 3339 or a duration ago such as `7d`). */
+            /** @description A time (RFC 3339) or a duration ago such as `1h` or `7d`. */
             from?: string | null;
             /**
              * Format: uuid
@@ -893,7 +893,7 @@ export interface components {
             summary?: string | null;
             /** @description Tags the item must carry: `key=value,key2=value2`. */
             tags?: string | null;
-            /** @description Until this time. */
+            /** @description A time (RFC 3339) or a duration ago such as `1h` or `7d`. */
             to?: string | null;
             /** @description Change types, comma-separated. */
             type?: string | null;
@@ -3792,10 +3792,7 @@ export interface components {
              * @description Only this check (also when deleted).
              */
             check_id?: string | null;
-            /**
-             * @description Start of the range: RFC 3339 or a duration ago (`1h`, `7d`); default 1h. The pattern is
-             *     what always parses (a duration in one unit or a UTC time); the parser takes more.
-             */
+            /** @description A time (RFC 3339) or a duration ago such as `1h` or `7d`. */
             since?: string | null;
         };
         /** @description Filters of the summary; lists are comma-separated, empty means all. */
@@ -4725,10 +4722,6 @@ export interface operations {
     summary_get: {
         parameters: {
             query?: {
-                /**
-                 * @description Start of the range: RFC 3339 or a duration ago (`1h`, `7d`); default 1h. The pattern is
-                 *     what always parses (a duration in one unit or a UTC time); the parser takes more.
-                 */
                 since?: string;
                 /** @description Only this check (also when deleted). */
                 check_id?: string;
