@@ -133,29 +133,9 @@ test('an item without relationships shows No data available', async ({ page }) =
   await expect(page.getByRole('region', { name: 'Relationships graph' })).toHaveCount(0);
 });
 
-test(`the graph of an item with ${RELATED} relationships renders within a second`, async ({ page }) => {
-  await page.addInitScript(() => {
-    const w = window as unknown as { __graphAt?: number };
-    new MutationObserver((_, observer) => {
-      const list = document.querySelector('ul[aria-label="Related items"]');
-      if (list && list.childElementCount > 500) {
-        w.__graphAt = performance.now();
-        observer.disconnect();
-      }
-    }).observe(document, { childList: true, subtree: true });
-  });
+test(`the graph of an item with ${RELATED} relationships shows every one of them`, async ({ page }) => {
+  // Its render time is a figure printed by catalog-perf.spec.ts, never a test's pass mark.
   await page.goto(`/catalog/${bigHub}/relationships`);
-  await page.waitForFunction(() => (window as unknown as { __graphAt?: number }).__graphAt, null, { polling: 100, timeout: 30_000 });
-  const { graphAt, fetched } = await page.evaluate(() => {
-    const call = performance.getEntriesByType('resource').find((e) => e.name.includes('/api/db/rpc/related_configs_recursive')) as
-      PerformanceResourceTiming | undefined;
-    return { graphAt: (window as unknown as { __graphAt: number }).__graphAt, fetched: call?.responseEnd ?? NaN };
-  });
   await expect(page.getByText(`${RELATED} related items`)).toBeVisible();
-  const render = Math.round(graphAt - fetched);
-  console.log(
-    `item page with ${RELATED} relationships: graph rendered ${Math.round(graphAt)} ms after navigation, ` +
-      `${render} ms after the relationships arrived (${Math.round(fetched)} ms)`,
-  );
-  expect(render).toBeLessThan(1000);
+  await expect(graph(page).getByRole('link')).toHaveCount(RELATED + 1);
 });
