@@ -244,7 +244,8 @@ async fn a_catalog_world_seeds_browsable_items_and_is_removed_by_prefix(pool: Pg
                 (SELECT count(*) FROM config_items WHERE deleted_at IS NOT NULL), \
                 (SELECT count(DISTINCT health) FROM config_items WHERE name ~ '^w-[0-9]+$'), \
                 (SELECT count(*) FROM config_changes), \
-                (SELECT count(*) FROM config_changes WHERE config_type IS NULL), \
+                (SELECT count(*) FROM config_changes c JOIN config_items ci ON ci.id = c.config_id \
+                 WHERE c.config_type IS DISTINCT FROM ci.type), \
                 (SELECT count(*) FROM config_analysis), \
                 (SELECT count(*) FROM check_config_relationships WHERE config_id = $1)",
     )
