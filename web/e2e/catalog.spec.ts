@@ -47,6 +47,23 @@ test('the sidebar entry lands on /catalog; /configs redirects there', async ({ p
   ).toBeVisible();
 });
 
+test("the catalog's sub-navigation leads to its changes, insights and scrapers", async ({ page }) => {
+  await page.goto('/catalog');
+  const sub = page.getByRole('navigation', { name: 'Catalog' });
+  await expect(sub.getByRole('link', { name: 'Items' })).toHaveAttribute('aria-current', 'page');
+  for (const [name, path] of [
+    ['Changes', '/catalog/changes'],
+    ['Insights', '/catalog/insights'],
+    ['Scrapers', '/catalog/scrapers'],
+  ] as const) {
+    await sub.getByRole('link', { name }).click();
+    await expect(page).toHaveURL(new RegExp(`${path}$`));
+    await expect(page.getByRole('navigation', { name: 'Catalog' }).getByRole('link', { name })).toHaveAttribute('aria-current', 'page');
+  }
+  await page.getByRole('navigation', { name: 'Catalog' }).getByRole('link', { name: 'Items' }).click();
+  await expect(table(page)).toBeVisible();
+});
+
 test('types with their counts; choosing one filters, and the URL keeps it', async ({ page }) => {
   await open(page);
   const alpha = page.getByRole('button', { name: new RegExp(`^${ALPHA}\\s*29$`) });

@@ -5,6 +5,7 @@ import { useTopBar } from '../../../app/topBar';
 import { RequireAccess } from '../../../components/RequireAccess';
 import { ChangesView } from './ChangesView';
 import { CHANGES_KEY } from './useChangesData';
+import { CatalogNav } from '../shared/CatalogNav';
 
 function Changes() {
   const client = useQueryClient();
@@ -12,6 +13,7 @@ function Changes() {
   useTopBar('Config Changes', refresh, useIsFetching({ queryKey: CHANGES_KEY }) > 0);
   return (
     <PageSection>
+      <CatalogNav />
       <ChangesView />
     </PageSection>
   );

@@ -5,6 +5,7 @@ import { useTopBar } from '../../../app/topBar';
 import { RequireAccess } from '../../../components/RequireAccess';
 import { InsightsView } from './InsightsView';
 import { INSIGHTS_KEY } from './useInsightsData';
+import { CatalogNav } from '../shared/CatalogNav';
 
 function Insights() {
   const client = useQueryClient();
@@ -12,6 +13,7 @@ function Insights() {
   useTopBar('Config Insights', refresh, useIsFetching({ queryKey: INSIGHTS_KEY }) > 0);
   return (
     <PageSection>
+      <CatalogNav />
       <InsightsView />
     </PageSection>
   );

@@ -12,6 +12,7 @@ import { CatalogTable } from './CatalogTable';
 import { CatalogToolbar } from './CatalogToolbar';
 import { TypeFacet } from './TypeFacet';
 import { useAgents, useCatalogData } from './useCatalogData';
+import { CatalogNav } from '../shared/CatalogNav';
 
 const NO_TYPES: Schemas['TypeSummary'][] = [];
 
@@ -41,6 +42,7 @@ function Catalog() {
 
   return (
     <PageSection>
+      <CatalogNav />
       <div className="qd-catalog">
         <TypeFacet summary={types} selected={params.types} onSelect={(t) => update({ types: t })} />
         <div className="qd-catalog-main">

@@ -24,6 +24,7 @@ import {
   type ScrapersParams,
 } from './scraperList';
 import { useScrapersData, type LastRun, type ScraperRow } from './useScrapersData';
+import { CatalogNav } from '../shared/CatalogNav';
 
 const SEARCH_DEBOUNCE_MS = 400;
 const PER_PAGE_OPTIONS = PAGE_SIZES.map((n) => ({ title: String(n), value: n }));
@@ -114,6 +115,7 @@ function Scrapers() {
 
   return (
     <PageSection>
+      <CatalogNav />
       <Toolbar>
         <ToolbarContent>
           <ToolbarItem>
