@@ -599,6 +599,9 @@ pub struct CatalogWorld {
     pub deleted: i32,
     #[serde(default)]
     pub scraper: bool,
+    /// The scraper's source (`KubernetesCRD`, ...); `UI` when unset.
+    #[serde(default)]
+    pub scraper_source: Option<String>,
     /// Checks (ids) related to the hub.
     #[serde(default)]
     pub checks: Vec<Uuid>,
@@ -648,13 +651,14 @@ pub async fn catalog_world(pool: &PgPool, world: &CatalogWorld) -> Result<Catalo
         // Scheduled a year away so the engine leaves it (and its items) alone.
         Some(
             sqlx::query_scalar(
-                "INSERT INTO config_scrapers (name, spec, next_run) \
+                "INSERT INTO config_scrapers (name, spec, next_run, source) \
                  VALUES ($1 || 'scraper', jsonb_build_object('schedule', '@every 1h', 'file', \
                          jsonb_build_array(jsonb_build_object('type', $2::text, 'paths', jsonb_build_array('fixtures/*.yaml')))), \
-                         now() + interval '1 year') RETURNING id",
+                         now() + interval '1 year', coalesce($3, 'UI')) RETURNING id",
             )
             .bind(prefix)
             .bind(world.types.first().map_or("", String::as_str))
+            .bind(world.scraper_source.as_deref())
             .fetch_one(&mut *tx)
             .await?,
         )

@@ -119,6 +119,29 @@ test.describe('as an admin', () => {
     }
   });
 
+  test('a scraper from a Kubernetes CRD opens read-only under the banner', async ({ page }) => {
+    const { scraper } = await seed('catalog-world', {
+      prefix: `${PREFIX}crd-`,
+      types: [TYPE],
+      items: 1,
+      scraper: true,
+      scraperSource: 'KubernetesCRD',
+    });
+    try {
+      await page.goto(`${LIST}/${scraper}`);
+      await expect(
+        page.getByText('Read-Only Mode: This resource is managed by Kubernetes CRD and cannot be edited from the UI.'),
+      ).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Type', exact: true })).toBeDisabled();
+      await expect(page.getByRole('button', { name: 'Update', exact: true })).toHaveCount(0);
+      await expect(page.getByRole('button', { name: 'Delete', exact: true })).toHaveCount(0);
+      await page.goto(`${LIST}?search=${PREFIX}crd-`);
+      await expect(row(page, `${PREFIX}crd-scraper`).getByText('CRD', { exact: true })).toBeVisible();
+    } finally {
+      await seed('remove', { what: 'catalog', prefix: `${PREFIX}crd-` });
+    }
+  });
+
   test("the check detail's related config opens the catalog item page", async ({ page }) => {
     await seed('remove', { what: 'canaries', prefix: PREFIX });
     const exec = { name: `${PREFIX}check`, script: 'echo ok' };

@@ -68,6 +68,8 @@ export interface SeedCatalogWorld {
   parents?: number;
   deleted?: number;
   scraper?: boolean;
+  /** The scraper's source; UI when unset. */
+  scraperSource?: string;
   checks?: string[];
   /** A person recorded as the author of every third change. */
   createdBy?: string;
