@@ -1,14 +1,11 @@
-import { Badge, Button, SearchInput, ToggleGroup, ToggleGroupItem, Toolbar, ToolbarContent, ToolbarItem } from '@patternfly/react-core';
+import { Badge, Button, ToggleGroup, ToggleGroupItem, Toolbar, ToolbarContent, ToolbarItem } from '@patternfly/react-core';
 import FilterIcon from '@patternfly/react-icons/dist/esm/icons/filter-icon';
-import { useEffect, useRef, useState } from 'react';
+import { SearchBox } from '../../components/SearchBox';
 import { SimpleSelect, type Option } from '../../components/Selects';
 import { TIME_RANGES, timeRangeLabel } from './checkTimeRange';
 import type { LabelChoice } from './healthFilter';
 import { LABEL_PREFIX, NO_GROUP, type HealthParams } from './healthParams';
 import type { UpdateHealthParams } from './useHealthParams';
-
-/** Debounce of the search box. */
-const SEARCH_DEBOUNCE_MS = 400;
 
 const GROUP_OPTIONS: Option[] = [
   { value: NO_GROUP, label: 'No Grouping' },
@@ -25,40 +22,6 @@ const TIME_RANGE_OPTIONS: Option[] = TIME_RANGES.map((range) => ({ value: range,
 
 const labelOptions = (choices: readonly LabelChoice[]) =>
   choices.map((c) => ({ value: LABEL_PREFIX + c.key, label: c.key, description: 'Label' }));
-
-/** The search box: the URL follows the text 400 ms after typing stops, and
- * the text follows the URL when something else changes it (a link, Back). */
-function SearchBox({ value, onChange }: { value: string; onChange(value: string): void }) {
-  const [text, setText] = useState(value);
-  const [sent, setSent] = useState(value);
-  const [seen, setSeen] = useState(value);
-  const timer = useRef<number>(undefined);
-  if (value !== seen) {
-    setSeen(value);
-    if (value !== sent) {
-      setSent(value);
-      setText(value);
-    }
-  }
-  useEffect(() => () => window.clearTimeout(timer.current), []);
-  const change = (next: string, delay: number) => {
-    setText(next);
-    window.clearTimeout(timer.current);
-    timer.current = window.setTimeout(() => {
-      setSent(next);
-      onChange(next);
-    }, delay);
-  };
-  return (
-    <SearchInput
-      aria-label="Search checks"
-      placeholder="Search by name, description, or endpoint"
-      value={text}
-      onChange={(_e, next) => change(next, SEARCH_DEBOUNCE_MS)}
-      onClear={() => change('', 0)}
-    />
-  );
-}
 
 interface HealthToolbarProps {
   params: HealthParams;
@@ -82,7 +45,12 @@ export function HealthToolbar({ params, update, choices, filters }: HealthToolba
           </ToolbarItem>
         )}
         <ToolbarItem>
-          <SearchBox value={params.query} onChange={(query) => update({ query })} />
+          <SearchBox
+            label="Search checks"
+            placeholder="Search by name, description, or endpoint"
+            value={params.query}
+            onChange={(query) => update({ query })}
+          />
         </ToolbarItem>
         <ToolbarItem>
           <SimpleSelect

@@ -5,6 +5,7 @@ import { useSearchParams } from 'react-router';
 import type { Schemas } from '../../../api/client';
 import { usePreference } from '../../../app/preferences';
 import { TableStateRow } from '../../../components/TableStates';
+import { SearchBox } from '../../../components/SearchBox';
 import { MultiSelect, SimpleSelect } from '../../../components/Selects';
 import { TimeRangePicker } from '../../../components/timerange/TimeRangePicker';
 import { useTimeRangeParams } from '../../../components/timerange/useTimeRangeParams';
@@ -24,7 +25,6 @@ import {
   type ChangesParams,
   type SortColumn,
 } from './changesParams';
-import { DebouncedInput } from './DebouncedInput';
 import { useChangeChoices, useChanges } from './useChangesData';
 import './changes.css';
 
@@ -146,16 +146,16 @@ export function ChangesView({ configId }: { configId?: string }) {
               />
             </Filter>
             <ToolbarItem>
-              <DebouncedInput label="Summary" value={params.summary} onChange={(summary) => update({ summary })} />
+              <SearchBox label="Summary" value={params.summary} onChange={(summary) => update({ summary })} />
             </ToolbarItem>
             <ToolbarItem>
-              <DebouncedInput label="Source" value={params.source} onChange={(source) => update({ source })} />
+              <SearchBox label="Source" value={params.source} onChange={(source) => update({ source })} />
             </ToolbarItem>
             <ToolbarItem>
-              <DebouncedInput label="Created by" value={params.createdBy} onChange={(createdBy) => update({ createdBy })} />
+              <SearchBox label="Created by" value={params.createdBy} onChange={(createdBy) => update({ createdBy })} />
             </ToolbarItem>
             <ToolbarItem>
-              <DebouncedInput label="Tags" placeholder="Tags: key=value" value={params.tags} onChange={(tags) => update({ tags })} />
+              <SearchBox label="Tags" placeholder="Tags: key=value" value={params.tags} onChange={(tags) => update({ tags })} />
             </ToolbarItem>
             {configId && (
               <>

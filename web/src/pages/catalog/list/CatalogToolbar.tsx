@@ -1,5 +1,6 @@
-import { SearchInput, Switch, Toolbar, ToolbarContent, ToolbarGroup, ToolbarItem } from '@patternfly/react-core';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Switch, Toolbar, ToolbarContent, ToolbarGroup, ToolbarItem } from '@patternfly/react-core';
+import { useState, type ReactNode } from 'react';
+import { SearchBox } from '../../../components/SearchBox';
 import { MultiSelect, SimpleSelect, type Option } from '../../../components/Selects';
 import { NULL_AGENT_ID } from '../../../lib/healthFormat';
 import type { Agent } from './catalogFilter';
@@ -7,44 +8,13 @@ import { HEALTHS, type CatalogParams } from './catalogParams';
 import { SEARCH_HINT } from './catalogSearch';
 import { useKeyValues } from './useCatalogData';
 
-/** Debounce of the search box (spec part 2, constants). */
-const SEARCH_DEBOUNCE_MS = 400;
-
 const HEALTH_OPTIONS: Option[] = HEALTHS.map((h) => ({ value: h, label: h[0]?.toUpperCase() + h.slice(1) }));
 
-/** The search box: the URL follows the text 400 ms after typing stops, and
- * the text follows the URL when something else changes it (a link, Back). */
-function SearchBox({ value, onChange }: { value: string; onChange(value: string): void }) {
-  const [text, setText] = useState(value);
-  const [sent, setSent] = useState(value);
-  const [seen, setSeen] = useState(value);
-  const timer = useRef<number>(undefined);
-  if (value !== seen) {
-    setSeen(value);
-    if (value !== sent) {
-      setSent(value);
-      setText(value);
-    }
-  }
-  useEffect(() => () => window.clearTimeout(timer.current), []);
-  const change = (next: string, delay: number) => {
-    setText(next);
-    window.clearTimeout(timer.current);
-    timer.current = window.setTimeout(() => {
-      setSent(next);
-      onChange(next);
-    }, delay);
-  };
+/** The search box with the grammar's hint below it. */
+function CatalogSearch({ value, onChange }: { value: string; onChange(value: string): void }) {
   return (
     <div>
-      <SearchInput
-        aria-label="Search config items"
-        aria-describedby="qd-catalog-hint"
-        placeholder="Search"
-        value={text}
-        onChange={(_e, next) => change(next, SEARCH_DEBOUNCE_MS)}
-        onClear={() => change('', 0)}
-      />
+      <SearchBox label="Search config items" describedBy="qd-catalog-hint" placeholder="Search" value={value} onChange={onChange} />
       <div id="qd-catalog-hint" className="qd-catalog-hint">
         {SEARCH_HINT}
       </div>
@@ -106,7 +76,7 @@ export function CatalogToolbar({ params, update, statuses, agents, showDeleted }
     <Toolbar>
       <ToolbarContent>
         <ToolbarItem className="qd-catalog-search">
-          <SearchBox value={params.q} onChange={(q) => update({ q })} />
+          <CatalogSearch value={params.q} onChange={(q) => update({ q })} />
         </ToolbarItem>
       </ToolbarContent>
       <ToolbarContent>

@@ -1,14 +1,14 @@
-import { Button, Label, PageSection, Pagination, SearchInput, Toolbar, ToolbarContent, ToolbarItem } from '@patternfly/react-core';
+import { Button, Label, PageSection, Pagination, Toolbar, ToolbarContent, ToolbarItem } from '@patternfly/react-core';
 import PlusIcon from '@patternfly/react-icons/dist/esm/icons/plus-icon';
 import { Table, Tbody, Td, Th, Thead, Tr } from '@patternfly/react-table';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { PAGE_SIZES, usePreference } from '../../../app/preferences';
 import { useSession } from '../../../app/session';
 import { useTopBar } from '../../../app/topBar';
-import { useDebounced } from '../../../app/useDebounced';
 import { CrdBadge } from '../../../components/Labels';
 import { RequireAccess } from '../../../components/RequireAccess';
+import { SearchBox } from '../../../components/SearchBox';
 import { TableStateRow } from '../../../components/TableStates';
 import { formatDateTime } from '../../../lib/format';
 import { jobStatusColor } from '../../../lib/integrations';
@@ -26,7 +26,6 @@ import {
 import { useScrapersData, type LastRun, type ScraperRow } from './useScrapersData';
 import { CatalogNav } from '../shared/CatalogNav';
 
-const SEARCH_DEBOUNCE_MS = 400;
 const PER_PAGE_OPTIONS = PAGE_SIZES.map((n) => ({ title: String(n), value: n }));
 const COLUMNS = ['Name', 'Types', 'Schedule', 'Last Run', 'Source'];
 
@@ -39,28 +38,6 @@ function useScrapersParams(): [ScrapersParams, (patch: Partial<ScrapersParams>) 
     [setSearch],
   );
   return [params, update];
-}
-
-/** The name search: the URL follows the text once typing stops. */
-function SearchBox({ value, onChange }: { value: string; onChange(value: string): void }) {
-  const [text, setText] = useState(value);
-  const settled = useDebounced(text, SEARCH_DEBOUNCE_MS);
-  const sent = useRef(value);
-  useEffect(() => {
-    if (settled !== sent.current) {
-      sent.current = settled;
-      onChange(settled);
-    }
-  }, [settled, onChange]);
-  return (
-    <SearchInput
-      aria-label="Search scrapers by name"
-      placeholder="Search by name"
-      value={text}
-      onChange={(_e, next) => setText(next)}
-      onClear={() => setText('')}
-    />
-  );
 }
 
 /** Status, age and the run's counts. */
@@ -119,7 +96,12 @@ function Scrapers() {
       <Toolbar>
         <ToolbarContent>
           <ToolbarItem>
-            <SearchBox value={params.search} onChange={(search) => update({ search })} />
+            <SearchBox
+              label="Search scrapers by name"
+              placeholder="Search by name"
+              value={params.search}
+              onChange={(search) => update({ search })}
+            />
           </ToolbarItem>
           {authorizer.can('config_scrapers', 'write') && (
             <ToolbarItem>
