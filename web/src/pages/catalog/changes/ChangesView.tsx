@@ -1,12 +1,11 @@
 import { Checkbox, Pagination, Toolbar, ToolbarContent, ToolbarGroup, ToolbarItem } from '@patternfly/react-core';
-import { Table, Tbody, Td, Th, Thead, Tr, type ThProps } from '@patternfly/react-table';
 import { useCallback, useMemo, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import type { Schemas } from '../../../api/client';
 import { usePreference } from '../../../app/preferences';
-import { TableStateRow } from '../../../components/TableStates';
-import { SearchBox } from '../../../components/SearchBox';
 import { MultiSelect, SimpleSelect } from '../../../components/Selects';
+import { SearchBox } from '../../../components/SearchBox';
+import { SortableTable, type SortableColumn } from '../../../components/SortableTable';
 import { TimeRangePicker } from '../../../components/timerange/TimeRangePicker';
 import { useTimeRangeParams } from '../../../components/timerange/useTimeRangeParams';
 import { compactAge } from '../../../lib/format';
@@ -35,13 +34,8 @@ const SEVERITY_OPTIONS = SEVERITIES.map((s) => ({ value: s, label: s }));
 const RECURSIVE_OPTIONS = RECURSIVE.map((r) => ({ value: r, label: r === 'none' ? 'This item only' : r }));
 const DEPTH_OPTIONS = Array.from({ length: MAX_DEPTH }, (_, i) => ({ value: String(i + 1), label: String(i + 1) }));
 
-interface Column {
-  title: string;
-  sortBy?: SortColumn;
-  cell(row: ChangeRow, now: number): ReactNode;
-}
-
-const COLUMNS: Column[] = [
+/** The columns, ages counted to `now`. */
+const columnsAt = (now: number): SortableColumn<ChangeRow, SortColumn>[] => [
   { title: 'Config', sortBy: 'name', cell: (r) => <ConfigLink id={r.config_id} name={r.name} type={r.type} /> },
   { title: 'Type', sortBy: 'type', cell: (r) => r.type },
   { title: 'Change', sortBy: 'change_type', cell: (r) => r.change_type },
@@ -52,7 +46,7 @@ const COLUMNS: Column[] = [
   {
     title: 'Age',
     sortBy: 'created_at',
-    cell: (r, now) => (
+    cell: (r) => (
       <time dateTime={r.created_at} title={r.created_at}>
         {compactAge(now - Date.parse(r.created_at))}
       </time>
@@ -67,11 +61,6 @@ function Filter({ label, children }: { label: string; children: ReactNode }) {
       {children}
     </ToolbarItem>
   );
-}
-
-/** A click or key press on the item's link follows it rather than opening the change. */
-function isInLink(event: { target: EventTarget } | undefined): boolean {
-  return event?.target instanceof Element && event.target.closest('a') !== null;
 }
 
 function toggled(values: readonly string[], value: string): string[] {
@@ -102,13 +91,7 @@ export function ChangesView({ configId }: { configId?: string }) {
   const capped = changes.data?.total_capped ?? false;
   // Ages count to when the page was read.
   const now = changes.dataUpdatedAt;
-  const sortIndex = COLUMNS.findIndex((c) => c.sortBy === params.sortBy);
-  const sortProps = (column: Column, index: number): ThProps['sort'] =>
-    column.sortBy && {
-      columnIndex: index,
-      sortBy: { index: sortIndex, direction: params.sortDesc ? 'desc' : 'asc', defaultDirection: 'desc' },
-      onSort: (_e, _i, direction) => update({ sortBy: column.sortBy, sortDesc: direction === 'desc' }),
-    };
+  const columns = useMemo(() => columnsAt(now), [now]);
   const typeOptions = (values: readonly string[] | undefined) => (values ?? []).map((v) => ({ value: v, label: v }));
   const wrongTags = badTags(params.tags);
   const openRow = rows.find((r) => r.id === params.change);
@@ -194,36 +177,20 @@ export function ChangesView({ configId }: { configId?: string }) {
         </ToolbarContent>
       </Toolbar>
       {wrongTags.length > 0 && <p className="pf-v6-u-danger-color-100">Tags must be key=value: {wrongTags.join(', ')}</p>}
-      <Table aria-label="Changes" variant="compact">
-        <Thead>
-          <Tr>
-            {COLUMNS.map((c, i) => (
-              <Th key={c.title} sort={sortProps(c, i)} modifier="nowrap">
-                {c.title}
-              </Th>
-            ))}
-          </Tr>
-        </Thead>
-        <Tbody>
-          <TableStateRow
-            colSpan={COLUMNS.length}
-            isLoading={changes.isLoading}
-            error={changes.error}
-            errorTitle="Error loading changes"
-            isEmpty={rows.length === 0}
-          />
-          {!changes.error &&
-            rows.map((row) => (
-              <Tr key={row.id} isClickable onRowClick={(e) => !isInLink(e) && update({ change: row.id })}>
-                {COLUMNS.map((c) => (
-                  <Td key={c.title} dataLabel={c.title}>
-                    {c.cell(row, now)}
-                  </Td>
-                ))}
-              </Tr>
-            ))}
-        </Tbody>
-      </Table>
+      <SortableTable
+        label="Changes"
+        columns={columns}
+        rows={rows}
+        rowKey={(row) => row.id}
+        sortBy={params.sortBy}
+        sortDesc={params.sortDesc}
+        onSort={(sortBy, sortDesc) => update({ sortBy, sortDesc })}
+        defaultDirection="desc"
+        onRowClick={(row) => update({ change: row.id })}
+        isLoading={changes.isLoading}
+        error={changes.error}
+        errorTitle="Error loading changes"
+      />
       {total > 0 && (
         <Pagination
           itemCount={total}

@@ -1,11 +1,10 @@
 import { Pagination, Toolbar, ToolbarContent, ToolbarGroup, ToolbarItem } from '@patternfly/react-core';
-import { Table, Tbody, Td, Th, Thead, Tr, type ThProps } from '@patternfly/react-table';
-import { useCallback, useMemo, type ReactNode } from 'react';
+import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { usePreference } from '../../../app/preferences';
 import { DateTime } from '../../../components/DateTime';
 import { MultiSelect } from '../../../components/Selects';
-import { TableStateRow } from '../../../components/TableStates';
+import { SortableTable, type SortableColumn } from '../../../components/SortableTable';
 import { ConfigLink } from '../shared/ConfigLink';
 import type { Selected } from '../../../api/db';
 import {
@@ -26,13 +25,7 @@ type Row = Selected<'config_analysis_items', (typeof COLUMNS_READ)[number]>;
 const PER_PAGE_OPTIONS = PAGE_SIZES.map((n) => ({ title: String(n), value: n }));
 const options = (values: readonly string[]) => values.map((v) => ({ value: v, label: v }));
 
-interface Column {
-  title: string;
-  sortBy?: SortColumn;
-  cell(row: Row): ReactNode;
-}
-
-const COLUMNS: Column[] = [
+const COLUMNS: SortableColumn<Row, SortColumn>[] = [
   { title: 'Config', sortBy: 'config_name', cell: (r) => <ConfigLink id={r.config_id} name={r.config_name} type={r.config_type} /> },
   { title: 'Analyzer', sortBy: 'analyzer', cell: (r) => r.analyzer },
   { title: 'Type', sortBy: 'analysis_type', cell: (r) => r.analysis_type },
@@ -63,13 +56,6 @@ export function InsightsView({ configId }: { configId?: string }) {
 
   const rows = insights.data?.rows ?? [];
   const total = insights.data?.total ?? 0;
-  const sortIndex = COLUMNS.findIndex((c) => c.sortBy === params.sortBy);
-  const sortProps = (column: Column, index: number): ThProps['sort'] =>
-    column.sortBy && {
-      columnIndex: index,
-      sortBy: { index: sortIndex, direction: params.sortDesc ? 'desc' : 'asc', defaultDirection: 'desc' },
-      onSort: (_e, _i, direction) => update({ sortBy: column.sortBy, sortDesc: direction === 'desc' }),
-    };
   const filter = (key: ListKey, label: string, choices: readonly string[]) => (
     <ToolbarItem>
       <MultiSelect
@@ -94,36 +80,19 @@ export function InsightsView({ configId }: { configId?: string }) {
           </ToolbarGroup>
         </ToolbarContent>
       </Toolbar>
-      <Table aria-label="Insights" variant="compact">
-        <Thead>
-          <Tr>
-            {COLUMNS.map((c, i) => (
-              <Th key={c.title} sort={sortProps(c, i)} modifier="nowrap">
-                {c.title}
-              </Th>
-            ))}
-          </Tr>
-        </Thead>
-        <Tbody>
-          <TableStateRow
-            colSpan={COLUMNS.length}
-            isLoading={insights.isLoading}
-            error={insights.error}
-            errorTitle="Error loading insights"
-            isEmpty={rows.length === 0}
-          />
-          {!insights.error &&
-            rows.map((row) => (
-              <Tr key={row.id}>
-                {COLUMNS.map((c) => (
-                  <Td key={c.title} dataLabel={c.title}>
-                    {c.cell(row)}
-                  </Td>
-                ))}
-              </Tr>
-            ))}
-        </Tbody>
-      </Table>
+      <SortableTable
+        label="Insights"
+        columns={COLUMNS}
+        rows={rows}
+        rowKey={(row) => row.id}
+        sortBy={params.sortBy}
+        sortDesc={params.sortDesc}
+        onSort={(sortBy, sortDesc) => update({ sortBy, sortDesc })}
+        defaultDirection="desc"
+        isLoading={insights.isLoading}
+        error={insights.error}
+        errorTitle="Error loading insights"
+      />
       {total > 0 && (
         <Pagination
           itemCount={total}

@@ -1,9 +1,7 @@
 import { Pagination } from '@patternfly/react-core';
-import { Table, Tbody, Td, Th, Thead, Tr, type ThProps } from '@patternfly/react-table';
-import type { KeyboardEvent, MouseEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { PAGE_SIZES } from '../../../app/preferences';
-import { TableStateRow } from '../../../components/TableStates';
+import { SortableTable, type SortableColumn } from '../../../components/SortableTable';
 import { formatDateTime } from '../../../lib/format';
 import { NULL_AGENT_ID } from '../../../lib/healthFormat';
 import { ConfigHealth } from '../shared/ConfigHealth';
@@ -16,11 +14,7 @@ const PER_PAGE_OPTIONS = PAGE_SIZES.map((n) => ({ title: String(n), value: n }))
 
 type Counts = ReadonlyMap<string, { changes?: number; analysis?: number } | null>;
 
-interface Column {
-  title: string;
-  sortBy?: SortColumn;
-  cell(row: ConfigRow, counts: Counts | undefined): React.ReactNode;
-}
+type Column = SortableColumn<ConfigRow, SortColumn>;
 
 const COSTS = [
   ['cost_per_minute', 'Cost per Minute'],
@@ -41,7 +35,8 @@ function Age({ value }: { value: string | null }) {
   );
 }
 
-const BEFORE_COSTS: Column[] = [
+/** The columns before the costs, with the page's counts of changes and insights. */
+const beforeCosts = (counts: Counts | undefined): Column[] => [
   {
     title: 'Name',
     sortBy: 'name',
@@ -57,8 +52,8 @@ const BEFORE_COSTS: Column[] = [
   { title: 'Status', sortBy: 'status', cell: (row) => row.status },
   { title: 'Labels', cell: (row) => <TagChips tags={row.labels as Record<string, unknown>} label="Labels" /> },
   { title: 'Tags', cell: (row) => <TagChips tags={row.tags as Record<string, unknown>} label="Tags" /> },
-  { title: 'Changes', cell: (row, counts) => counts?.get(row.id)?.changes },
-  { title: 'Insights', cell: (row, counts) => counts?.get(row.id)?.analysis },
+  { title: 'Changes', cell: (row) => counts?.get(row.id)?.changes },
+  { title: 'Insights', cell: (row) => counts?.get(row.id)?.analysis },
 ];
 
 const AFTER_COSTS: Column[] = [
@@ -106,18 +101,7 @@ export function CatalogTable({
   onPage,
 }: CatalogTableProps) {
   const navigate = useNavigate();
-  const columns = [...BEFORE_COSTS, ...costColumns(rows), ...AFTER_COSTS];
-  const sortIndex = columns.findIndex((c) => c.sortBy === sortBy);
-  const sortProps = (column: Column, index: number): ThProps['sort'] =>
-    column.sortBy && {
-      columnIndex: index,
-      sortBy: sortIndex >= 0 ? { index: sortIndex, direction: sortDesc ? 'desc' : 'asc' } : {},
-      onSort: (_e, _i, direction) => onSort(column.sortBy as SortColumn, direction === 'desc'),
-    };
-  const open = (event: MouseEvent | KeyboardEvent, id: string) => {
-    // The name is a link of its own.
-    if (!(event.target as HTMLElement).closest('a')) void navigate(`/catalog/${id}`);
-  };
+  const columns = [...beforeCosts(counts), ...costColumns(rows), ...AFTER_COSTS];
   const pagination = (variant: 'top' | 'bottom') => (
     <Pagination
       itemCount={total}
@@ -136,36 +120,19 @@ export function CatalogTable({
     <>
       {pagination('top')}
       <div className="qd-catalog-table">
-        <Table aria-label="Config items" variant="compact">
-          <Thead>
-            <Tr>
-              {columns.map((c, i) => (
-                <Th key={c.title} sort={sortProps(c, i)} modifier="nowrap">
-                  {c.title}
-                </Th>
-              ))}
-            </Tr>
-          </Thead>
-          <Tbody>
-            <TableStateRow
-              colSpan={columns.length}
-              isLoading={isLoading}
-              error={error}
-              errorTitle="Error loading config items"
-              isEmpty={rows.length === 0}
-            />
-            {!error &&
-              rows.map((row) => (
-                <Tr key={row.id} isClickable onRowClick={(e) => e && open(e, row.id)}>
-                  {columns.map((c) => (
-                    <Td key={c.title} dataLabel={c.title}>
-                      {c.cell(row, counts)}
-                    </Td>
-                  ))}
-                </Tr>
-              ))}
-          </Tbody>
-        </Table>
+        <SortableTable
+          label="Config items"
+          columns={columns}
+          rows={rows}
+          rowKey={(row) => row.id}
+          sortBy={sortBy}
+          sortDesc={sortDesc}
+          onSort={onSort}
+          onRowClick={(row) => void navigate(`/catalog/${row.id}`)}
+          isLoading={isLoading}
+          error={error}
+          errorTitle="Error loading config items"
+        />
       </div>
       {total > 0 && pagination('bottom')}
     </>
