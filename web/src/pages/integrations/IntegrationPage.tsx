@@ -10,7 +10,7 @@ import { useNavigate, useParams } from 'react-router';
 import { errorMessage } from '../../api/errors';
 import { useToast } from '../../app/toast';
 import { useTopBar } from '../../app/topBar';
-import { DateTime } from '../../components/DateTime';
+import { CreatedUpdated } from '../../components/CreatedUpdated';
 import { PageSpinner } from '../../components/PageSpinner';
 import { RequireAccess } from '../../components/RequireAccess';
 import { DIRECT, isDirectType, type DirectType } from '../../lib/integrations';
@@ -60,19 +60,7 @@ function Integration({ type, id }: { type: DirectType; id: string }) {
           <DescriptionListTerm>Source</DescriptionListTerm>
           <DescriptionListDescription>{sourceLabel(row.source)}</DescriptionListDescription>
         </DescriptionListGroup>
-        <DescriptionListGroup>
-          <DescriptionListTerm>Created</DescriptionListTerm>
-          <DescriptionListDescription>
-            <DateTime value={row.created_at} />
-            {row.created_by ? ` by ${row.created_by.name}` : ''}
-          </DescriptionListDescription>
-        </DescriptionListGroup>
-        <DescriptionListGroup>
-          <DescriptionListTerm>Updated</DescriptionListTerm>
-          <DescriptionListDescription>
-            <DateTime value={row.updated_at} />
-          </DescriptionListDescription>
-        </DescriptionListGroup>
+        <CreatedUpdated row={row} />
       </DescriptionList>
       <DirectForm
         key={row.id}

@@ -14,7 +14,7 @@ import { errorMessage } from '../../../api/errors';
 import { useSession } from '../../../app/session';
 import { useToast } from '../../../app/toast';
 import { useTopBar } from '../../../app/topBar';
-import { DateTime } from '../../../components/DateTime';
+import { CreatedUpdated } from '../../../components/CreatedUpdated';
 import { PageSpinner } from '../../../components/PageSpinner';
 import { RequireAccess } from '../../../components/RequireAccess';
 import { isUiSource, readOnlyMessage, sourceLabel } from '../../../lib/source';
@@ -92,19 +92,7 @@ function Scraper({ id }: { id: string }) {
             <ItemCount id={row.id} />
           </DescriptionListDescription>
         </DescriptionListGroup>
-        <DescriptionListGroup>
-          <DescriptionListTerm>Created</DescriptionListTerm>
-          <DescriptionListDescription>
-            <DateTime value={row.created_at} />
-            {row.created_by ? ` by ${row.created_by.name}` : ''}
-          </DescriptionListDescription>
-        </DescriptionListGroup>
-        <DescriptionListGroup>
-          <DescriptionListTerm>Updated</DescriptionListTerm>
-          <DescriptionListDescription>
-            <DateTime value={row.updated_at} />
-          </DescriptionListDescription>
-        </DescriptionListGroup>
+        <CreatedUpdated row={row} />
       </DescriptionList>
       <Tabs activeKey={tab} onSelect={(_e, key) => openTab(key as TabKey)} aria-label="Scraper" mountOnEnter unmountOnExit>
         <Tab eventKey="spec" title={<TabTitleText>{TABS.spec}</TabTitleText>}>
