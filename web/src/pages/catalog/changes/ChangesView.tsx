@@ -10,6 +10,7 @@ import { TimeRangePicker } from '../../../components/timerange/TimeRangePicker';
 import { useTimeRangeParams } from '../../../components/timerange/useTimeRangeParams';
 import { compactAge } from '../../../lib/format';
 import { ConfigLink } from '../shared/ConfigLink';
+import { toggled } from '../shared/listParams';
 import { ChangeDetails } from './ChangeDetails';
 import {
   DEFAULT_TIME_RANGE,
@@ -61,10 +62,6 @@ function Filter({ label, children }: { label: string; children: ReactNode }) {
       {children}
     </ToolbarItem>
   );
-}
-
-function toggled(values: readonly string[], value: string): string[] {
-  return values.includes(value) ? values.filter((v) => v !== value) : [...values, value];
 }
 
 /** The changes table with its filters and details; on an item's page

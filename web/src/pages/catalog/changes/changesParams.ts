@@ -4,6 +4,7 @@
  * the shared picker's own parameters (rangeType, range, from, to, ...). */
 import type { Schemas } from '../../../api/client';
 import type { Instants, TimeRange } from '../../../components/timerange/timeRange';
+import { parseSort, sortText, splitList, writeSort } from '../shared/listParams';
 
 export type ChangesRequest = Schemas['ChangesRequest'];
 export type Recursive = NonNullable<ChangesRequest['recursive']>;
@@ -66,25 +67,9 @@ const SORT_PARAM = 'sortBy';
 /** Every parameter the feed keeps, for callers that reset them. */
 export const CHANGES_PARAMS: readonly string[] = [...Object.values(PARAM), SORT_PARAM];
 
-function splitList(text: string | null): string[] {
-  return (text ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-}
-
 function wholeNumber(text: string | null, min: number, max: number): number | undefined {
   const n = Number(text ?? undefined);
   return Number.isInteger(n) && n >= min && n <= max ? n : undefined;
-}
-
-/** `-created_at` -> created_at, descending; anything unknown reads as the default. */
-export function parseSort(text: string | null): { sortBy: SortColumn; sortDesc: boolean } {
-  const value = text ?? DEFAULT_SORT;
-  const desc = value.startsWith('-');
-  const name = desc ? value.slice(1) : value;
-  if ((SORTS as readonly string[]).includes(name)) return { sortBy: name as SortColumn, sortDesc: desc };
-  return { sortBy: 'created_at', sortDesc: true };
 }
 
 export function parseChangesParams(search: URLSearchParams): ChangesParams {
@@ -102,7 +87,7 @@ export function parseChangesParams(search: URLSearchParams): ChangesParams {
     recursive: RECURSIVE.includes(recursive as Recursive) ? (recursive as Recursive) : 'none',
     depth: wholeNumber(get('depth'), 0, MAX_DEPTH) ?? DEFAULT_DEPTH,
     includeDeleted: includeDeleted === 'true' ? true : includeDeleted === 'false' ? false : undefined,
-    ...parseSort(search.get(SORT_PARAM)),
+    ...parseSort(search.get(SORT_PARAM), SORTS, DEFAULT_SORT),
     page: wholeNumber(get('page'), 1, 100_000) ?? 1,
     pageSize: (PAGE_SIZES as readonly number[]).includes(Number(get('pageSize'))) ? Number(get('pageSize')) : undefined,
     change: get('change') || undefined,
@@ -124,14 +109,7 @@ export function withChangesParams(search: URLSearchParams, patch: Partial<Change
   const next = new URLSearchParams(search);
   const keys = Object.keys(patch) as (keyof ChangesParams)[];
   if (keys.some((k) => k !== 'page' && k !== 'change' && k !== 'pageSize')) next.delete(PARAM.page);
-  if ('sortBy' in patch || 'sortDesc' in patch) {
-    const current = parseSort(search.get(SORT_PARAM));
-    const sortBy = patch.sortBy ?? current.sortBy;
-    const sortDesc = patch.sortDesc ?? current.sortDesc;
-    const text = `${sortDesc ? '-' : ''}${sortBy}`;
-    if (text === DEFAULT_SORT) next.delete(SORT_PARAM);
-    else next.set(SORT_PARAM, text);
-  }
+  writeSort(next, SORT_PARAM, parseSort(search.get(SORT_PARAM), SORTS, DEFAULT_SORT), patch, DEFAULT_SORT);
   for (const key of keys) {
     if (key === 'sortBy' || key === 'sortDesc') continue;
     const value = urlValue(key, patch[key]);
@@ -158,7 +136,7 @@ export function changesRequest(
     summary: text(params.summary),
     tags: list(splitList(params.tags)),
     include_deleted_configs: options.includeDeleted,
-    sort_by: `${params.sortDesc ? '-' : ''}${params.sortBy}`,
+    sort_by: sortText(params),
     page: params.page,
     page_size: options.pageSize,
   };

@@ -6,6 +6,7 @@ import { DateTime } from '../../../components/DateTime';
 import { MultiSelect } from '../../../components/Selects';
 import { SortableTable, type SortableColumn } from '../../../components/SortableTable';
 import { ConfigLink } from '../shared/ConfigLink';
+import { toggled } from '../shared/listParams';
 import type { Selected } from '../../../api/db';
 import {
   ANALYSIS_TYPES,
@@ -63,7 +64,7 @@ export function InsightsView({ configId }: { configId?: string }) {
         placeholder={label}
         options={options(choices)}
         values={params[key]}
-        onToggle={(v) => update({ [key]: params[key].includes(v) ? params[key].filter((x) => x !== v) : [...params[key], v] })}
+        onToggle={(v) => update({ [key]: toggled(params[key], v) })}
       />
     </ToolbarItem>
   );

@@ -2,6 +2,7 @@
  * data API query it makes of `config_analysis_items`. Lists are
  * comma-separated; parameters at their default are left out. */
 import type { Query } from '../../../api/db';
+import { parseSort, splitList, writeSort } from '../shared/listParams';
 
 export const ANALYSIS_TYPES = [
   'availability',
@@ -45,21 +46,6 @@ const PARAM = {
 } as const;
 const SORT_PARAM = 'sortBy';
 
-function splitList(text: string | null): string[] {
-  return (text ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-}
-
-function parseSort(text: string | null): { sortBy: SortColumn; sortDesc: boolean } {
-  const value = text ?? DEFAULT_SORT;
-  const desc = value.startsWith('-');
-  const name = desc ? value.slice(1) : value;
-  if ((SORTS as readonly string[]).includes(name)) return { sortBy: name as SortColumn, sortDesc: desc };
-  return { sortBy: 'last_observed', sortDesc: true };
-}
-
 export function parseInsightsParams(search: URLSearchParams): InsightsParams {
   const page = Number(search.get(PARAM.page) ?? undefined);
   const pageSize = Number(search.get(PARAM.pageSize) ?? undefined);
@@ -68,7 +54,7 @@ export function parseInsightsParams(search: URLSearchParams): InsightsParams {
     types: splitList(search.get(PARAM.types)),
     severities: splitList(search.get(PARAM.severities)),
     statuses: splitList(search.get(PARAM.statuses)),
-    ...parseSort(search.get(SORT_PARAM)),
+    ...parseSort(search.get(SORT_PARAM), SORTS, DEFAULT_SORT),
     page: Number.isInteger(page) && page >= 1 ? page : 1,
     pageSize: (PAGE_SIZES as readonly number[]).includes(pageSize) ? pageSize : undefined,
   };
@@ -78,12 +64,7 @@ export function parseInsightsParams(search: URLSearchParams): InsightsParams {
 export function withInsightsParams(search: URLSearchParams, patch: Partial<InsightsParams>): URLSearchParams {
   const next = new URLSearchParams(search);
   if (Object.keys(patch).some((k) => k !== 'page' && k !== 'pageSize')) next.delete(PARAM.page);
-  if ('sortBy' in patch || 'sortDesc' in patch) {
-    const current = parseSort(search.get(SORT_PARAM));
-    const text = `${(patch.sortDesc ?? current.sortDesc) ? '-' : ''}${patch.sortBy ?? current.sortBy}`;
-    if (text === DEFAULT_SORT) next.delete(SORT_PARAM);
-    else next.set(SORT_PARAM, text);
-  }
+  writeSort(next, SORT_PARAM, parseSort(search.get(SORT_PARAM), SORTS, DEFAULT_SORT), patch, DEFAULT_SORT);
   for (const key of ['analyzers', 'types', 'severities', 'statuses', 'page', 'pageSize'] as const) {
     if (!(key in patch)) continue;
     const value = patch[key];

@@ -5,6 +5,7 @@ import { MultiSelect, SimpleSelect, type Option } from '../../../components/Sele
 import { NULL_AGENT_ID } from '../../../lib/healthFormat';
 import type { Agent } from './catalogFilter';
 import { HEALTHS, type CatalogParams } from './catalogParams';
+import { toggled } from '../shared/listParams';
 import { SEARCH_HINT } from './catalogSearch';
 import { useKeyValues } from './useCatalogData';
 
@@ -21,9 +22,6 @@ function CatalogSearch({ value, onChange }: { value: string; onChange(value: str
     </div>
   );
 }
-
-const toggle = (values: readonly string[], value: string) =>
-  values.includes(value) ? values.filter((v) => v !== value) : [...values, value];
 
 /** Labels or tags to choose from, fetched when the select is first used. */
 function KeyValueSelect({
@@ -42,7 +40,7 @@ function KeyValueSelect({
   const options = [...new Set([...values, ...(choices.data ?? [])])].map((v) => ({ value: v, label: v }));
   return (
     <span onFocusCapture={() => setWanted(true)} onPointerEnter={() => setWanted(true)}>
-      <MultiSelect label={label} placeholder="All" options={options} values={values} onToggle={(v) => onChange(toggle(values, v))} />
+      <MultiSelect label={label} placeholder="All" options={options} values={values} onToggle={(v) => onChange(toggled(values, v))} />
     </span>
   );
 }
@@ -87,7 +85,7 @@ export function CatalogToolbar({ params, update, statuses, agents, showDeleted }
               placeholder="All"
               options={HEALTH_OPTIONS}
               values={params.health}
-              onToggle={(v) => update({ health: toggle(params.health, v) })}
+              onToggle={(v) => update({ health: toggled(params.health, v) })}
             />
           </Filter>
           <Filter label="Status">
@@ -96,7 +94,7 @@ export function CatalogToolbar({ params, update, statuses, agents, showDeleted }
               placeholder="All"
               options={statusOptions}
               values={params.status}
-              onToggle={(v) => update({ status: toggle(params.status, v) })}
+              onToggle={(v) => update({ status: toggled(params.status, v) })}
             />
           </Filter>
           <Filter label="Agent">
