@@ -38,6 +38,8 @@ enum Needs {
     Session,
     /// This right.
     Right(Resource, Action),
+    /// Every one of these rights.
+    Rights(&'static [(Resource, Action)]),
     /// A person with this right, not a token.
     PersonWith(Resource, Action),
     /// The admin role, not narrowed by a token.
@@ -148,6 +150,15 @@ const ENDPOINTS: &[(&str, &str, Needs, &str)] = &[
         "GET",
         "/api/db/rpc/get_parents_by_location",
         Needs::Right(Resource::Database, Action::Read),
+        r#"{}"#,
+    ),
+    (
+        "GET",
+        "/api/playbook/list",
+        Needs::Rights(&[
+            (Resource::Database, Action::Read),
+            (Resource::Playbooks, Action::Read),
+        ]),
         r#"{}"#,
     ),
     (
@@ -307,6 +318,7 @@ impl Who {
             Needs::Nothing | Needs::SignedIn => true,
             Needs::Person | Needs::Session => person,
             Needs::Right(resource, action) => self.authorizer.allows(resource, action),
+            Needs::Rights(rights) => rights.iter().all(|(r, a)| self.authorizer.allows(*r, *a)),
             Needs::PersonWith(resource, action) => {
                 person && self.authorizer.allows(resource, action)
             }
