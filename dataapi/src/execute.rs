@@ -1,6 +1,7 @@
 //! Runs a request: one read-only transaction for GET, one read-write
 //! transaction for each write (guards and validators included).
 
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use sqlx::postgres::PgArguments;
 use sqlx::types::Json;
@@ -318,17 +319,25 @@ impl Context<'_> {
     }
 
     /// POST answers 201; PATCH and DELETE 200 with a representation, else 204.
-    fn written(&self, status: u16, body: Value) -> Response {
+    fn written(&self, status: u16, body: Value) -> Result<Response, RestError> {
         let representation = self.prefer.representation;
-        Response {
+        let body = if representation {
+            Some(serde_json::value::to_raw_value(&body).map_err(|e| {
+                tracing::error!(error = %e, "data API: cannot write a representation");
+                RestError::internal()
+            })?)
+        } else {
+            None
+        };
+        Ok(Response {
             status: if representation || status == 201 {
                 status
             } else {
                 204
             },
-            body: representation.then_some(body),
+            body,
             content_range: None,
-        }
+        })
     }
 
     async fn read(&self, query: &Query, range: Option<Range>) -> Result<Response, RestError> {
@@ -344,7 +353,7 @@ impl Context<'_> {
         // One SELECT needs no transaction; the statement timeout is a
         // connection setting (DatabaseArgs). The statement is prepared once
         // per connection: the console repeats the same few queries.
-        let (Json(body), n, total): (Json<Value>, i64, Option<i64>) =
+        let (Json(body), n, total): (Json<Box<RawValue>>, i64, Option<i64>) =
             sqlx::query_as_with(sqlx::AssertSqlSafe(sql.text), args)
                 .fetch_one(self.pool)
                 .await
@@ -360,7 +369,7 @@ impl Context<'_> {
     async fn insert(&self, query: &Query, body: Option<Value>) -> Result<Response, RestError> {
         let insert = body::insert(self.relation, body, self.caller.person_id)?;
         if insert.rows.is_empty() {
-            return Ok(self.written(201, Value::Array(Vec::new())));
+            return self.written(201, Value::Array(Vec::new()));
         }
         if let Some(validator) = self.relation.validator {
             for row in &insert.rows {
@@ -379,7 +388,7 @@ impl Context<'_> {
         let mut tx = begin(self.pool, false).await?;
         let body = self.write(&mut tx, sql, &[], Action::Create).await?;
         tx.commit().await.map_err(RestError::from_sqlx)?;
-        Ok(self.written(201, body))
+        self.written(201, body)
     }
 
     /// Locks the targets, refusing rows managed outside the UI; returns
@@ -449,7 +458,7 @@ impl Context<'_> {
         )?;
         let body = self.write(&mut tx, sql, &before, Action::Update).await?;
         tx.commit().await.map_err(RestError::from_sqlx)?;
-        Ok(self.written(200, body))
+        self.written(200, body)
     }
 
     async fn delete(&self, query: &Query) -> Result<Response, RestError> {
@@ -476,7 +485,7 @@ impl Context<'_> {
         )?;
         let body = self.write(&mut tx, sql, &before, Action::Delete).await?;
         tx.commit().await.map_err(RestError::from_sqlx)?;
-        Ok(self.written(200, body))
+        self.written(200, body)
     }
 
     /// Targets are locked and checked one by one for relations with the

@@ -62,6 +62,7 @@ mod validate;
 
 use quarterdeck_store::rbac::Resource;
 use serde_json::Value;
+use serde_json::value::RawValue;
 use sqlx::PgPool;
 use uuid::Uuid;
 
@@ -115,13 +116,23 @@ pub struct Caller {
     pub authorizer: quarterdeck_store::rbac::Authorizer,
 }
 
-/// A successful answer: `body` is JSON (`None` for 204 and minimal writes);
-/// `content_range` is set for GET.
-#[derive(Debug, Clone, PartialEq)]
+/// A successful answer: `body` is JSON (`None` for 204 and minimal writes),
+/// a read's exactly as PostgreSQL wrote it (passed on, never parsed into
+/// values and written again); `content_range` is set for GET.
+#[derive(Debug, Clone)]
 pub struct Response {
     pub status: u16,
-    pub body: Option<Value>,
+    pub body: Option<Box<RawValue>>,
     pub content_range: Option<String>,
+}
+
+impl Response {
+    /// The body as a value, for callers that look into it.
+    pub fn json(&self) -> Option<Value> {
+        self.body
+            .as_ref()
+            .and_then(|b| serde_json::from_str(b.get()).ok())
+    }
 }
 
 /// Serves one data API call.

@@ -302,12 +302,15 @@ async fn limits_offsets_ranges_and_counts(pool: PgPool) {
     )
     .await;
     assert_eq!(
-        r.body,
+        r.json(),
         Some(json!([{"name": "db"}, {"name": "web, frontend"}]))
     );
     assert_eq!(r.content_range.as_deref(), Some("1-2/5"));
     let r = page("select=name&order=created_at", "", Some("3-10")).await;
-    assert_eq!(r.body, Some(json!([{"name": "Cache(1)"}, {"name": null}])));
+    assert_eq!(
+        r.json(),
+        Some(json!([{"name": "Cache(1)"}, {"name": null}]))
+    );
     assert_eq!(r.content_range.as_deref(), Some("3-4/*"));
     let r = page(
         "select=name&order=created_at&limit=3",
@@ -315,17 +318,17 @@ async fn limits_offsets_ranges_and_counts(pool: PgPool) {
         Some("2-3"),
     )
     .await;
-    assert_eq!(r.body, Some(json!([{"name": "web, frontend"}])));
+    assert_eq!(r.json(), Some(json!([{"name": "web, frontend"}])));
     assert_eq!(r.content_range.as_deref(), Some("2-2/5"));
     let r = page("select=name&name=eq.nothing", "count=exact", None).await;
-    assert_eq!(r.body, Some(json!([])));
+    assert_eq!(r.json(), Some(json!([])));
     assert_eq!(r.content_range.as_deref(), Some("*/0"));
     let r = page("select=name&offset=10", "count=exact", None).await;
     assert_eq!(r.content_range.as_deref(), Some("*/5"));
     let r = page("select=name&type=eq.Deployment", "count=exact", None).await;
     assert_eq!(r.content_range.as_deref(), Some("0-2/3"));
     let r = page("select=name&limit=0", "", None).await;
-    assert_eq!(r.body, Some(json!([])));
+    assert_eq!(r.json(), Some(json!([])));
 }
 
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
@@ -353,7 +356,7 @@ async fn default_and_maximum_row_limits(pool: PgPool) {
         .await
         .expect("page");
         assert_eq!(
-            r.body.as_ref().and_then(Value::as_array).map(Vec::len),
+            r.json().as_ref().and_then(Value::as_array).map(Vec::len),
             Some(2000),
             "{query}"
         );
@@ -628,7 +631,7 @@ async fn secrets_are_never_readable(pool: PgPool) {
         ("teams", "select=*"),
     ] {
         let response = get(&pool, relation, query).await.expect("readable");
-        let text = serde_json::to_string(&response.body).expect("json");
+        let text = serde_json::to_string(&response.json()).expect("json");
         for secret in ["hunter2", "BEGIN", "secret-hash", "password", "certificate"] {
             assert!(
                 !text.contains(secret),

@@ -35,7 +35,7 @@ async fn get_as(
 ) -> Result<Value, RestError> {
     call(pool, caller, Method::Get, relation, query, "", None)
         .await
-        .map(|r| r.body.unwrap_or(Value::Null))
+        .map(|r| r.json().unwrap_or(Value::Null))
 }
 
 async fn canary_with_checks(pool: &PgPool, name: &str, checks: i64) {

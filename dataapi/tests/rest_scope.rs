@@ -512,7 +512,7 @@ async fn writes_cannot_reach_invisible_rows(pool: PgPool) {
     )
     .await
     .expect("patch");
-    assert_eq!(patched.body, Some(json!([])));
+    assert_eq!(patched.json(), Some(json!([])));
     sqlx::query("DELETE FROM playbook_runs")
         .execute(&pool)
         .await
@@ -530,7 +530,7 @@ async fn writes_cannot_reach_invisible_rows(pool: PgPool) {
     .expect("delete");
     assert_eq!(
         deleted
-            .body
+            .json()
             .as_ref()
             .and_then(Value::as_array)
             .map(|r| column(r, "name")),

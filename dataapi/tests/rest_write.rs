@@ -96,7 +96,7 @@ async fn post_one_and_many(pool: PgPool) {
     .expect("created");
     assert_eq!(one.status, 201);
     assert_eq!(
-        one.body,
+        one.json(),
         Some(json!([{"name": "sre", "source": "UI", "created_by": me}]))
     );
 
@@ -111,7 +111,7 @@ async fn post_one_and_many(pool: PgPool) {
     .await
     .expect("created");
     assert_eq!(
-        many.body,
+        many.json(),
         Some(json!([
             {"name": "a", "author": {"name": "Me"}},
             {"name": "b", "author": {"name": "Me"}},
@@ -122,7 +122,7 @@ async fn post_one_and_many(pool: PgPool) {
     let minimal = post(&pool, me, "teams", "", "", json!({"name": "c"}))
         .await
         .expect("created");
-    assert_eq!((minimal.status, minimal.body), (201, None));
+    assert_eq!((minimal.status, minimal.json()), (201, None));
 
     let id = Uuid::new_v4();
     post(&pool, me, "teams", "", "", json!({"id": id, "name": "d"}))
@@ -134,7 +134,7 @@ async fn post_one_and_many(pool: PgPool) {
     let empty = post(&pool, me, "teams", "", REPRESENTATION, json!([]))
         .await
         .expect("empty");
-    assert_eq!((empty.status, empty.body), (201, Some(json!([]))));
+    assert_eq!((empty.status, empty.json()), (201, Some(json!([]))));
 
     // Without a person, created_by stays unset rather than trusting the body.
     let anonymous = call(
@@ -148,7 +148,7 @@ async fn post_one_and_many(pool: PgPool) {
     )
     .await
     .expect("created");
-    assert_eq!(anonymous.body, Some(json!([{"created_by": null}])));
+    assert_eq!(anonymous.json(), Some(json!([{"created_by": null}])));
 }
 
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
@@ -291,7 +291,7 @@ async fn patch_and_delete_with_filters(pool: PgPool) {
     .expect("patched");
     assert_eq!(patched.status, 200);
     let mut body = patched
-        .body
+        .json()
         .and_then(|b| b.as_array().cloned())
         .expect("rows");
     body.sort_by_key(|r| r["name"].to_string());
@@ -305,7 +305,7 @@ async fn patch_and_delete_with_filters(pool: PgPool) {
     let minimal = patch(&pool, me, "teams", "name=eq.c", "", json!({"icon": "moon"}))
         .await
         .expect("patched");
-    assert_eq!((minimal.status, minimal.body), (204, None));
+    assert_eq!((minimal.status, minimal.json()), (204, None));
     let icons = column(
         &rows(&pool, "teams", "select=icon&order=name").await,
         "icon",
@@ -316,13 +316,13 @@ async fn patch_and_delete_with_filters(pool: PgPool) {
         .await
         .expect("deleted");
     assert_eq!(
-        (deleted.status, deleted.body),
+        (deleted.status, deleted.json()),
         (200, Some(json!([{"name": "a"}])))
     );
     let deleted = delete(&pool, me, "teams", "or=(name.eq.b,name.eq.zzz)", "")
         .await
         .expect("deleted");
-    assert_eq!((deleted.status, deleted.body), (204, None));
+    assert_eq!((deleted.status, deleted.json()), (204, None));
     assert_eq!(
         column(&rows(&pool, "teams", "select=name").await, "name"),
         ["c"]
@@ -723,7 +723,7 @@ async fn updated_by_is_the_caller(pool: PgPool) {
     .await
     .expect("created");
     let id = created
-        .body
+        .json()
         .as_ref()
         .and_then(|b| b[0]["id"].as_str())
         .expect("id")
@@ -739,7 +739,7 @@ async fn updated_by_is_the_caller(pool: PgPool) {
     .await
     .expect("updated");
     assert_eq!(
-        updated.body,
+        updated.json(),
         Some(json!([{"description": "d", "updated_by": me, "created_by": me}]))
     );
 }

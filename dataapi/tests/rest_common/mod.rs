@@ -62,7 +62,7 @@ pub async fn rows_as(pool: &PgPool, caller: &Caller, relation: &str, query: &str
         .await
         .unwrap_or_else(|e| panic!("GET {relation}?{query}: {e:?}"));
     assert_eq!(response.status, 200);
-    match response.body {
+    match response.json() {
         Some(Value::Array(rows)) => rows,
         other => panic!("GET {relation}?{query}: not an array: {other:?}"),
     }
