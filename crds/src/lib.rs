@@ -7,6 +7,7 @@ pub mod access_scope;
 pub mod canary;
 pub mod common;
 pub mod generate;
+pub mod glob;
 pub mod messages;
 pub mod permission;
 pub mod playbook;

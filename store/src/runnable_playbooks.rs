@@ -192,25 +192,11 @@ fn tag(map: &Map<String, Value>, key: &str) -> Option<String> {
 /// `*` in the pattern matches any text; the rest must match exactly (or
 /// case-insensitively).
 fn glob(pattern: &str, text: &str, ignore_case: bool) -> bool {
-    let (pattern, text) = if ignore_case {
-        (pattern.to_lowercase(), text.to_lowercase())
+    if ignore_case {
+        quarterdeck_crds::glob::matches(&pattern.to_lowercase(), &text.to_lowercase())
     } else {
-        (pattern.to_owned(), text.to_owned())
-    };
-    let parts: Vec<&str> = pattern.split('*').collect();
-    let [first, middle @ .., last] = parts.as_slice() else {
-        return pattern == text;
-    };
-    let Some(mut rest) = text.strip_prefix(first) else {
-        return false;
-    };
-    for part in middle {
-        match rest.find(part) {
-            Some(at) => rest = &rest[at + part.len()..],
-            None => return false,
-        }
+        quarterdeck_crds::glob::matches(pattern, text)
     }
-    rest.len() >= last.len() && rest.ends_with(last)
 }
 
 /// A list of values where `!x` excludes: the value must match no excluded

@@ -229,24 +229,10 @@ fn named(selector: &Selector, object: &Value) -> bool {
         return true;
     };
     let name = text(object, "/metadata/name");
-    patterns.split(',').map(str::trim).any(|p| glob(p, &name))
-}
-
-fn glob(pattern: &str, name: &str) -> bool {
-    match pattern.split_once('*') {
-        None => pattern == name,
-        Some((prefix, rest)) => {
-            name.len() >= prefix.len()
-                && name.starts_with(prefix)
-                && (rest.is_empty() || glob_tail(rest, &name[prefix.len()..]))
-        }
-    }
-}
-
-fn glob_tail(pattern: &str, name: &str) -> bool {
-    (0..=name.len())
-        .filter(|&i| name.is_char_boundary(i))
-        .any(|i| glob(pattern, &name[i..]))
+    patterns
+        .split(',')
+        .map(str::trim)
+        .any(|p| quarterdeck_crds::glob::matches(p, &name))
 }
 
 /// A workload's `spec.selector` as a label selector string (matchLabels and matchExpressions).

@@ -66,7 +66,9 @@ pub(super) async fn probe(
             .name
             .as_deref()
             .is_none_or(|p| select::matches_any(p, &name))
-            && !ignore.iter().any(|p| select::glob(p, &name))
+            && !ignore
+                .iter()
+                .any(|p| quarterdeck_crds::glob::matches(p, &name))
     });
 
     let checks = health::Assess {

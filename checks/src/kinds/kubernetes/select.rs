@@ -68,43 +68,6 @@ pub(super) fn matches_any(patterns: &str, name: &str) -> bool {
         .split(',')
         .map(str::trim)
         .filter(|p| !p.is_empty())
-        .any(|p| glob(p, name))
+        .any(|p| quarterdeck_crds::glob::matches(p, name))
 }
 
-/// `*` matches any run of characters; everything else literally.
-pub(super) fn glob(pattern: &str, name: &str) -> bool {
-    let parts: Vec<&str> = pattern.split('*').collect();
-    let [first, middle @ .., last] = parts.as_slice() else {
-        return pattern == name;
-    };
-    if parts.len() == 1 {
-        return pattern == name;
-    }
-    let Some(mut rest) = name.strip_prefix(first) else {
-        return false;
-    };
-    for part in middle {
-        match rest.find(part) {
-            Some(at) => rest = &rest[at + part.len()..],
-            None => return false,
-        }
-    }
-    rest.len() >= last.len() && rest.ends_with(last)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn globs() {
-        assert!(glob("web-*", "web-1"));
-        assert!(glob("*-canary", "api-canary"));
-        assert!(glob("a*b*c", "axxbyyc"));
-        assert!(!glob("a*b*c", "axxbyy"));
-        assert!(glob("exact", "exact"));
-        assert!(!glob("exact", "exactly"));
-        assert!(glob("*", "anything"));
-        assert!(matches_any("db, web-*", "web-2"));
-    }
-}

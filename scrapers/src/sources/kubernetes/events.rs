@@ -12,7 +12,9 @@ use kube::Client;
 use kube::api::{Api, ListParams};
 use serde_json::Value;
 
-use super::{EventSpec, KubernetesSpec, glob, list, said};
+use quarterdeck_crds::glob;
+
+use super::{EventSpec, KubernetesSpec, list, said};
 use crate::model::{Change, RawItem, ScrapeError};
 
 /// Where these changes come from, stored as `config_changes.source`.
@@ -88,7 +90,7 @@ pub(super) fn change(spec: &EventSpec, event: &Value) -> Option<(String, Change)
     let reason = text("/reason").unwrap_or("Unknown");
     let exclusions = &spec.exclusions;
     let excluded = |patterns: &[String], value: Option<&str>| {
-        value.is_some_and(|v| patterns.iter().any(|p| glob(p, v)))
+        value.is_some_and(|v| patterns.iter().any(|p| glob::matches(p, v)))
     };
     if excluded(&exclusions.reason, Some(reason))
         || excluded(&exclusions.name, text("/involvedObject/name"))

@@ -24,6 +24,7 @@ use std::collections::BTreeMap;
 use kube::Client;
 use kube::config::{KubeConfigOptions, Kubeconfig};
 use quarterdeck_crds::common::EnvVar;
+use quarterdeck_crds::glob;
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -125,14 +126,14 @@ impl Exclusions {
         };
         let name = meta("name");
         let namespace = meta("namespace");
-        self.name.iter().any(|p| glob(p, name))
-            || (!namespace.is_empty() && self.namespace.iter().any(|p| glob(p, namespace)))
+        self.name.iter().any(|p| glob::matches(p, name))
+            || (!namespace.is_empty() && self.namespace.iter().any(|p| glob::matches(p, namespace)))
             || self.labels.iter().any(|(key, pattern)| {
                 object
                     .pointer("/metadata/labels")
                     .and_then(|l| l.get(key))
                     .and_then(Value::as_str)
-                    .is_some_and(|value| glob(pattern, value))
+                    .is_some_and(|value| glob::matches(pattern, value))
             })
     }
 }
@@ -286,42 +287,10 @@ fn meta<'a>(object: &'a Value, field: &str) -> Option<&'a str> {
         .filter(|s| !s.is_empty())
 }
 
-/// `*` matches any run of characters; everything else literally.
-fn glob(pattern: &str, text: &str) -> bool {
-    match pattern.split_once('*') {
-        None => pattern == text,
-        Some((prefix, rest)) => {
-            let Some(mut tail) = text.strip_prefix(prefix) else {
-                return false;
-            };
-            let parts: Vec<&str> = rest.split('*').collect();
-            let (last, middle) = parts.split_last().unwrap_or((&"", &[]));
-            for part in middle {
-                match tail.find(part) {
-                    Some(at) => tail = &tail[at + part.len()..],
-                    None => return false,
-                }
-            }
-            tail.ends_with(last)
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
-
-    #[test]
-    fn globs() {
-        assert!(glob("kube-*", "kube-system"));
-        assert!(glob("*-canary", "api-canary"));
-        assert!(glob("a*b*c", "axxbyyc"));
-        assert!(!glob("a*b*c", "axxbyy"));
-        assert!(glob("exact", "exact"));
-        assert!(!glob("exact", "exactly"));
-        assert!(glob("*", ""));
-    }
 
     #[test]
     fn exclusions_in_both_forms() {
