@@ -70,4 +70,3 @@ pub(super) fn matches_any(patterns: &str, name: &str) -> bool {
         .filter(|p| !p.is_empty())
         .any(|p| quarterdeck_crds::glob::matches(p, name))
 }
-
