@@ -52,6 +52,18 @@ impl Caller {
         }
     }
 
+    /// Refuses with 403 a caller whose permissions select rows of `kind` by
+    /// rule: only `/api/db` applies such rules, so calls that read those rows
+    /// another way send the caller there.
+    pub fn require_no_row_rules(&self, kind: Kind, rows: &str) -> Result<(), ApiError> {
+        match self.authorizer.row_filter(kind, Action::Read) {
+            Some(_) => Err(ApiError::forbidden(format!(
+                "permissions with selectors on {rows} apply to /api/db reads only"
+            ))),
+            None => Ok(()),
+        }
+    }
+
     /// Like [`Caller::require`], for a relation of the data API: rules with
     /// selectors that grant the action on some rows of the relation's kind
     /// let the request through, and the data API then acts on those rows only.

@@ -47,15 +47,7 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
 /// items by rule is sent to `/api/db`, which applies such rules.
 pub(crate) fn catalog_visibility(caller: &Caller) -> Result<rest::Visibility, ApiError> {
     caller.require(Resource::Database, Action::Read)?;
-    if caller
-        .authorizer
-        .row_filter(Kind::Config, Action::Read)
-        .is_some()
-    {
-        return Err(ApiError::forbidden(
-            "permissions with selectors on config items apply to /api/db reads only",
-        ));
-    }
+    caller.require_no_row_rules(Kind::Config, "config items")?;
     Ok(rest::visibility(
         &caller.person.roles,
         &caller.access_scopes,

@@ -51,15 +51,7 @@ pub(crate) async fn list(
 ) -> Result<Json<Vec<RunnablePlaybook>>, ApiError> {
     let visibility = catalog_visibility(&caller)?;
     caller.require(Resource::Playbooks, Action::Read)?;
-    if caller
-        .authorizer
-        .row_filter(Kind::Playbook, Action::Read)
-        .is_some()
-    {
-        return Err(ApiError::forbidden(
-            "permissions with selectors on playbooks apply to /api/db reads only",
-        ));
-    }
+    caller.require_no_row_rules(Kind::Playbook, "playbooks")?;
     let Query(params) = params?;
     runnable_playbooks::for_config(
         &state.db,
