@@ -303,3 +303,94 @@ async fn the_retention_job_applies_each_scrapers_retention(pool: PgPool) {
             .unwrap();
     assert_eq!(reason.as_deref(), Some("retention"));
 }
+
+/// `hack/run.sh`'s sample estate (config/samples/scrapeconfig.yaml) gives the
+/// catalog's changes and insights screens rows on its first scrape, and a
+/// second scrape repeats none of them.
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn the_sample_estate_has_changes_and_insights_from_its_first_scrape(pool: PgPool) {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let manifest: Value = yaml_serde::from_str(
+        &std::fs::read_to_string(root.join("config/samples/scrapeconfig.yaml")).unwrap(),
+    )
+    .unwrap();
+    let mut spec = manifest["spec"].clone();
+    // The engine reads the paths from its working directory; hack/run.sh's is the root.
+    for entry in spec["file"].as_array_mut().unwrap() {
+        for path in entry["paths"].as_array_mut().unwrap() {
+            *path = json!(root.join(path.as_str().unwrap()).display().to_string());
+        }
+    }
+    let id = scraper(&pool, spec).await;
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let engine = tokio::spawn(scrape::run(
+        pool.clone(),
+        sources(),
+        settings(),
+        async move {
+            let mut stopped = stopped;
+            let _ = stopped.wait_for(|s| *s).await;
+        },
+    ));
+    wait_for_runs(&pool, id, 1, Duration::from_secs(20)).await;
+    let changes = || async {
+        sqlx::query_as::<_, (String, String, String)>(
+            "SELECT i.name, c.change_type, c.severity FROM config_changes c \
+             JOIN config_items i ON i.id = c.config_id ORDER BY 1, 2",
+        )
+        .fetch_all(&pool)
+        .await
+        .unwrap()
+    };
+    let insights = || async {
+        sqlx::query_as::<_, (String, String, String, String)>(
+            "SELECT i.name, a.analyzer, a.severity, a.status FROM config_analysis a \
+             JOIN config_items i ON i.id = a.config_id ORDER BY 1, 2",
+        )
+        .fetch_all(&pool)
+        .await
+        .unwrap()
+    };
+    let first = runs(&pool, id).await;
+    assert_eq!(first[0].0, "SUCCESS", "{first:?}");
+    let first_changes = changes().await;
+    assert_eq!(
+        first_changes.len(),
+        10,
+        "two conditions per deployment: {first_changes:?}"
+    );
+    assert!(first_changes.contains(&(
+        "checkout-worker".into(),
+        "ProgressDeadlineExceeded".into(),
+        "high".into()
+    )));
+    let at = |name: &str, analyzer: &str, severity: &str| {
+        (name.into(), analyzer.into(), severity.into(), "open".into())
+    };
+    let first_insights = insights().await;
+    assert_eq!(
+        first_insights,
+        vec![
+            at("checkout-worker", "Containers without limits", "medium"),
+            at("checkout-worker", "Unavailable replicas", "critical"),
+            at("payments-ledger", "Containers without limits", "medium"),
+            at("payments-ledger", "Unavailable replicas", "high"),
+        ]
+    );
+
+    assert!(catalog::request_run(&pool, id).await.unwrap());
+    wait_for_runs(&pool, id, 2, Duration::from_secs(20)).await;
+    let second = runs(&pool, id).await;
+    assert_eq!(second[1].0, "SUCCESS", "{second:?}");
+    assert_eq!(
+        second[1].1["scrape_summary"]["Kubernetes::Deployment"]["changes"],
+        json!(0)
+    );
+    assert_eq!(changes().await, first_changes);
+    assert_eq!(insights().await, first_insights);
+    stop.send(true).unwrap();
+    tokio::time::timeout(Duration::from_secs(10), engine)
+        .await
+        .unwrap()
+        .unwrap();
+}

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use jsonpath_rust::JsonPath;
 use jsonpath_rust::query::queryable::Queryable;
 use md5::{Digest, Md5};
@@ -13,7 +13,7 @@ use quarterdeck_checks::evaluate_cel;
 use serde_json::{Map, Value, json};
 
 use crate::base::parse_health;
-use crate::model::{Change, ExternalRef, Relationship, ScrapeError, ScrapedItem};
+use crate::model::{Analysis, Change, ExternalRef, Relationship, ScrapeError, ScrapedItem};
 
 fn transform_error(field: String, message: impl Into<String>) -> ScrapeError {
     ScrapeError::Spec {
@@ -78,7 +78,9 @@ fn holds(
 /// a list of objects (or one object, or a JSON text of either). Each object
 /// overrides the item's `id`, `name`, `config_type` (or `type`),
 /// `config_class` (or `class`), `status`, `health`, `description`, `config`,
-/// `labels` and `tags`; what it leaves out stays as it was.
+/// `labels` and `tags`; what it leaves out stays as it was. Its `changes`
+/// (a list) and `analysis` (a list, or one object) are added to what the
+/// source observed (see [`observed_change`] and [`observed_analysis`]).
 pub fn expr(transform: &Value, item: ScrapedItem) -> Result<Vec<ScrapedItem>, ScrapeError> {
     let Some(source) = text(transform, "expr") else {
         return Ok(vec![item]);
@@ -149,6 +151,28 @@ fn overlay(mut item: ScrapedItem, object: Value) -> Result<ScrapedItem, ScrapeEr
     if let Some(config) = fields.remove("config") {
         item.config = config;
     }
+    match fields.remove("changes") {
+        None | Some(Value::Null) => {}
+        Some(Value::Array(changes)) => {
+            for (i, change) in changes.into_iter().enumerate() {
+                item.changes.push(observed_change(i, change)?);
+            }
+        }
+        Some(other) => {
+            return Err(transform_error(
+                "transform.expr".into(),
+                format!("changes must be a list, got {other}"),
+            ));
+        }
+    }
+    let analysis = match fields.remove("analysis") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(list)) => list,
+        Some(one) => vec![one],
+    };
+    for (i, a) in analysis.into_iter().enumerate() {
+        item.analysis.push(observed_analysis(i, a)?);
+    }
     for (key, target) in [("labels", &mut item.labels), ("tags", &mut item.tags)] {
         if let Some(Value::Object(map)) = fields.remove(key) {
             *target = map
@@ -161,6 +185,96 @@ fn overlay(mut item: ScrapedItem, object: Value) -> Result<ScrapedItem, ScrapeEr
         }
     }
     Ok(item)
+}
+
+/// The first of `keys` set to a text that is not blank (or a number, as its JSON text).
+fn field_text(fields: &Map<String, Value>, keys: &[&str]) -> Option<String> {
+    keys.iter().find_map(|k| match fields.get(*k) {
+        Some(Value::String(s)) if !s.trim().is_empty() => Some(s.trim().to_owned()),
+        Some(Value::Number(n)) => Some(n.to_string()),
+        _ => None,
+    })
+}
+
+fn object(field: &str, value: Value) -> Result<Map<String, Value>, ScrapeError> {
+    match value {
+        Value::Object(fields) => Ok(fields),
+        other => Err(transform_error(
+            "transform.expr".into(),
+            format!("{field} must be an object, got {other}"),
+        )),
+    }
+}
+
+/// A change an expression reports, in the catalog's field names:
+/// `change_type` (or `type`, required), `external_change_id` (or `id`; a
+/// change with one is written once however often it is reported), `severity`,
+/// `source`, `summary`, `details`, `created_by` and `created_at` (RFC 3339;
+/// when the change was first reported if absent).
+fn observed_change(i: usize, value: Value) -> Result<Change, ScrapeError> {
+    let field = format!("changes[{i}]");
+    let fields = object(&field, value)?;
+    let text = |keys: &[&str]| field_text(&fields, keys);
+    let Some(change_type) = text(&["change_type", "type"]) else {
+        return Err(transform_error(
+            "transform.expr".into(),
+            format!("{field}.change_type is required"),
+        ));
+    };
+    let created_at = text(&["created_at"])
+        .map(|t| {
+            DateTime::parse_from_rfc3339(&t)
+                .map(|t| t.with_timezone(&Utc))
+                .map_err(|e| {
+                    transform_error(
+                        "transform.expr".into(),
+                        format!("{field}.created_at {t:?} is not an RFC 3339 time: {e}"),
+                    )
+                })
+        })
+        .transpose()?;
+    Ok(Change {
+        external_change_id: text(&["external_change_id", "id"]),
+        change_type,
+        severity: text(&["severity"]),
+        source: text(&["source"]),
+        summary: text(&["summary"]),
+        details: fields.get("details").filter(|d| !d.is_null()).cloned(),
+        created_by: text(&["created_by"]),
+        created_at,
+    })
+}
+
+/// An insight an expression reports: `analyzer` (required; one insight per
+/// item and analyzer), `analysis_type` (or `type`), `severity`, `summary`,
+/// `message` (or `messages`, a list joined by lines), `status` (default
+/// open) and `analysis` (any JSON).
+fn observed_analysis(i: usize, value: Value) -> Result<Analysis, ScrapeError> {
+    let field = format!("analysis[{i}]");
+    let fields = object(&field, value)?;
+    let text = |keys: &[&str]| field_text(&fields, keys);
+    let Some(analyzer) = text(&["analyzer"]) else {
+        return Err(transform_error(
+            "transform.expr".into(),
+            format!("{field}.analyzer is required"),
+        ));
+    };
+    let message = text(&["message"]).or_else(|| match fields.get("messages") {
+        Some(Value::Array(lines)) => {
+            let lines: Vec<&str> = lines.iter().filter_map(Value::as_str).collect();
+            (!lines.is_empty()).then(|| lines.join("\n"))
+        }
+        _ => None,
+    });
+    Ok(Analysis {
+        analyzer,
+        analysis_type: text(&["analysis_type", "type"]),
+        severity: text(&["severity"]),
+        summary: text(&["summary"]),
+        message,
+        status: text(&["status"]),
+        analysis: fields.get("analysis").filter(|a| !a.is_null()).cloned(),
+    })
 }
 
 /// A path without a leading `$` is relative to the root, as checks take it.
@@ -574,6 +688,76 @@ mod tests {
         assert!(err.to_string().starts_with("transform.expr: "), "{err}");
         let none = expr(&json!({}), item("a", "T", json!({}))).unwrap();
         assert_eq!(none.len(), 1);
+    }
+
+    #[test]
+    fn expr_adds_the_changes_and_analysis_it_reports() {
+        let transform = json!({"expr": r#"{
+            'changes': config.conditions.map(c, {'type': c.reason, 'id': 'a/' + c.reason,
+                'severity': c.ok ? 'info' : 'high', 'summary': c.message}),
+            'analysis': config.conditions.exists(c, !c.ok)
+                ? {'analyzer': 'Replicas', 'type': 'availability', 'messages': ['one', 'two']}
+                : null}"#});
+        let source = item(
+            "a",
+            "T",
+            json!({"conditions": [
+                {"reason": "Up", "ok": true, "message": "fine"},
+                {"reason": "Down", "ok": false, "message": "not fine"}
+            ]}),
+        );
+        let [one] = expr(&transform, source).unwrap().try_into().unwrap();
+        assert_eq!(
+            one.changes[1],
+            Change {
+                external_change_id: Some("a/Down".into()),
+                change_type: "Down".into(),
+                severity: Some("high".into()),
+                summary: Some("not fine".into()),
+                ..Change::default()
+            }
+        );
+        assert_eq!(
+            one.analysis,
+            vec![Analysis {
+                analyzer: "Replicas".into(),
+                analysis_type: Some("availability".into()),
+                message: Some("one\ntwo".into()),
+                ..Analysis::default()
+            }]
+        );
+        let at = expr(
+            &json!({"expr": "{'changes': [{'change_type': 'X', 'created_at': '2026-01-02T03:04:05Z'}]}"}),
+            item("a", "T", json!({})),
+        )
+        .unwrap();
+        assert_eq!(
+            at[0].changes[0].created_at.map(|t| t.to_rfc3339()),
+            Some("2026-01-02T03:04:05+00:00".into())
+        );
+        for (bad, message) in [
+            (
+                "{'changes': [{'summary': 'x'}]}",
+                "changes[0].change_type is required",
+            ),
+            ("{'changes': {'type': 'x'}}", "changes must be a list"),
+            (
+                "{'changes': [{'type': 'x', 'created_at': 'May'}]}",
+                "changes[0].created_at \"May\" is not an RFC 3339 time",
+            ),
+            (
+                "{'analysis': [{'severity': 'low'}]}",
+                "analysis[0].analyzer is required",
+            ),
+            ("{'analysis': ['x']}", "analysis[0] must be an object"),
+        ] {
+            let err = expr(&json!({"expr": bad}), item("a", "T", json!({}))).unwrap_err();
+            assert!(
+                err.to_string()
+                    .starts_with(&format!("transform.expr: {message}")),
+                "{bad}: {err}"
+            );
+        }
     }
 
     #[test]
