@@ -13,6 +13,7 @@ pub mod leader;
 pub mod mapping;
 pub mod metrics;
 pub mod scrape;
+pub mod topology;
 
 use std::sync::Arc;
 

@@ -33,7 +33,7 @@ test('invite a user, who accepts; change roles, issue a reset link, remove', asy
   await snap(invitee, 'invite');
   await invitee.getByLabel('New password').fill('a long enough password');
   await invitee.getByRole('button', { name: 'Set password and sign in' }).click();
-  await expect(invitee).toHaveURL(/\/health$/);
+  await expect(invitee).toHaveURL(/\/topology$/);
   await expect(invitee.getByRole('button', { name: 'User menu' })).toHaveText('Ed Editor');
   await guest.close();
 

@@ -6,6 +6,7 @@ import KeyIcon from '@patternfly/react-icons/dist/esm/icons/key-icon';
 import LinkIcon from '@patternfly/react-icons/dist/esm/icons/link-icon';
 import LockIcon from '@patternfly/react-icons/dist/esm/icons/lock-icon';
 import PuzzlePieceIcon from '@patternfly/react-icons/dist/esm/icons/puzzle-piece-icon';
+import TopologyIcon from '@patternfly/react-icons/dist/esm/icons/topology-icon';
 import UserIcon from '@patternfly/react-icons/dist/esm/icons/user-icon';
 import UserShieldIcon from '@patternfly/react-icons/dist/esm/icons/user-shield-icon';
 import UsersIcon from '@patternfly/react-icons/dist/esm/icons/users-icon';
@@ -24,6 +25,7 @@ export interface NavItem {
 
 /** Main entries whose screens exist. */
 export const MAIN_NAV: NavItem[] = [
+  { name: 'Dashboard', href: '/topology', icon: <TopologyIcon />, featureName: 'topology', resourceName: 'topologies' },
   { name: 'Health', href: '/health', icon: <HeartbeatIcon />, featureName: 'health', resourceName: 'canaries' },
   { name: 'Catalog', href: '/catalog', icon: <CatalogIcon />, featureName: 'config', resourceName: 'database' },
 ];

@@ -47,10 +47,13 @@ export const routes: RouteObject[] = [
       { path: '/invite', ...lazyRoute(() => import('../pages/invite/SetPasswordPage'), { kind: 'invite' as const }) },
       { path: '/reset-password', ...lazyRoute(() => import('../pages/invite/SetPasswordPage'), { kind: 'reset' as const }) },
       { path: '/view/health', ...lazyRoute(() => import('../pages/health/HealthEmbed'), {}) },
+      { path: '/view/topology/:id', ...lazyRoute(() => import('../pages/topology/view/TopologyPublicView'), {}) },
       {
         ...lazyRoute(() => import('./AppLayout'), {}),
         children: [
           { index: true, ...inShell(() => import('./HomeRedirect')) },
+          { path: 'topology', ...inShell(() => import('../pages/topology/list/TopologyPage')) },
+          { path: 'topology/:id', ...inShell(() => import('../pages/topology/detail/ComponentPage')) },
           { path: 'health', ...inShell(() => import('../pages/health/HealthPage')) },
           { path: 'configs', element: <Navigate to="/catalog" replace /> },
           { path: 'catalog', ...inShell(() => import('../pages/catalog/list/CatalogPage')) },
@@ -71,6 +74,8 @@ export const routes: RouteObject[] = [
           { path: 'settings/connections/:id', ...inShell(() => import('../pages/connections/ConnectionPage')) },
           { path: 'settings/canaries', ...inShell(() => import('../pages/canaries/CanariesPage')) },
           { path: 'settings/canaries/:id', ...inShell(() => import('../pages/canaries/CanaryPage')) },
+          { path: 'settings/topology', ...inShell(() => import('../pages/topology/settings/TopologiesSettingsPage')) },
+          { path: 'settings/topology/:id', ...inShell(() => import('../pages/topology/settings/TopologySettingsPage')) },
           { path: 'settings/jobs', ...inShell(() => import('../pages/jobs/JobHistoryPage')) },
           { path: 'settings/feature-flags', ...inShell(() => import('../pages/feature-flags/FeatureFlagsPage')) },
           { path: 'settings/tokens', ...inShell(() => import('../pages/tokens/TokensPage')) },
