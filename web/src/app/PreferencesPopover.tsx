@@ -1,9 +1,15 @@
-import { Button, Form, FormGroup, FormSelect, FormSelectOption, Popover, Switch } from '@patternfly/react-core';
+import { Button, Form, FormGroup, FormSelect, FormSelectOption, Popover, Slider, Switch } from '@patternfly/react-core';
 import SlidersHIcon from '@patternfly/react-icons/dist/esm/icons/sliders-h-icon';
 import { useMemo } from 'react';
 import { DATE_FORMATS, DATE_FORMAT_LABELS, type DateFormat } from '../lib/format';
 import { timeZoneOptions } from '../lib/timezones';
-import { PAGE_SIZES, REFRESH_RATES, usePreference, type RefreshRate } from './preferences';
+import { CARD_WIDTH, PAGE_SIZES, REFRESH_RATES, usePreference, type RefreshRate } from './preferences';
+
+/** A typed width inside the slider's range, on its step. */
+function snapCardWidth(width: number): number {
+  const clamped = Math.min(CARD_WIDTH.max, Math.max(CARD_WIDTH.min, Number.isFinite(width) ? width : CARD_WIDTH.min));
+  return CARD_WIDTH.min + Math.round((clamped - CARD_WIDTH.min) / CARD_WIDTH.step) * CARD_WIDTH.step;
+}
 
 /** The popover's form; mounted only while open, so the zone list is built then. */
 function PreferencesForm() {
@@ -12,6 +18,7 @@ function PreferencesForm() {
   const [pageSize, setPageSize] = usePreference('pageSize');
   const [showDeleted, setShowDeleted] = usePreference('showDeleted');
   const [refreshRate, setRefreshRate] = usePreference('refreshRate');
+  const [cardWidth, setCardWidth] = usePreference('topologyCardWidth');
   const zones = useMemo(() => timeZoneOptions(), []);
   return (
     <Form onSubmit={(e) => e.preventDefault()}>
@@ -42,6 +49,26 @@ function PreferencesForm() {
             <FormSelectOption key={rate} value={rate} label={rate || 'None'} />
           ))}
         </FormSelect>
+      </FormGroup>
+      <FormGroup label="Card width" fieldId="pref-card-width">
+        <Slider
+          id="pref-card-width"
+          thumbAriaLabel="Card width"
+          value={cardWidth}
+          min={CARD_WIDTH.min}
+          max={CARD_WIDTH.max}
+          step={CARD_WIDTH.step}
+          showBoundaries
+          isInputVisible
+          inputValue={cardWidth}
+          inputLabel="px"
+          inputAriaLabel="Card width in pixels"
+          onChange={(_e, value, inputValue, setInput) => {
+            const width = snapCardWidth(inputValue ?? value);
+            setInput?.(width);
+            setCardWidth(width);
+          }}
+        />
       </FormGroup>
       <FormGroup fieldId="pref-show-deleted">
         <Switch id="pref-show-deleted" label="Show deleted items" isChecked={showDeleted} onChange={(_e, v) => setShowDeleted(v)} />

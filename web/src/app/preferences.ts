@@ -11,6 +11,8 @@ export interface Preferences {
   pageSize: number;
   showDeleted: boolean;
   refreshRate: RefreshRate;
+  /** Topology cards' width in pixels. */
+  topologyCardWidth: number;
 }
 
 /** Table page sizes offered by the preferences and the tables' paginations. */
@@ -20,6 +22,13 @@ export const PAGE_SIZES = [50, 100, 200] as const;
 export const REFRESH_RATES = ['', '15s', '30s', '60s', '2m', '3m', '5m', '10m', '15m'] as const;
 export type RefreshRate = (typeof REFRESH_RATES)[number];
 
+/** The card width slider: 250 to 768 px, step 2 (spec part 2, constants). */
+export const CARD_WIDTH = { min: 250, max: 768, step: 2 } as const;
+const CARD_WIDTHS = Array.from(
+  { length: (CARD_WIDTH.max - CARD_WIDTH.min) / CARD_WIDTH.step + 1 },
+  (_, i) => CARD_WIDTH.min + i * CARD_WIDTH.step,
+);
+
 export const DEFAULTS: Preferences = {
   sidebarCollapsed: false,
   dateTimeFormat: 'timestamp',
@@ -27,6 +36,7 @@ export const DEFAULTS: Preferences = {
   pageSize: 50,
   showDeleted: false,
   refreshRate: '',
+  topologyCardWidth: 554,
 };
 
 /** Stored values that are not among a preference's choices read as its default. */
@@ -34,6 +44,7 @@ const ALLOWED: Partial<{ [K in keyof Preferences]: readonly Preferences[K][] }> 
   dateTimeFormat: DATE_FORMATS,
   pageSize: PAGE_SIZES,
   refreshRate: REFRESH_RATES,
+  topologyCardWidth: CARD_WIDTHS,
 };
 
 const PREFIX = 'quarterdeck.';
