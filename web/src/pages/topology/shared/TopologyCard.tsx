@@ -9,7 +9,7 @@ import './topology.css';
 
 const SR = 'pf-v6-screen-reader';
 
-function PropertyValue({ property, name }: { property: Property; name: string }) {
+export function PropertyValue({ property, name }: { property: Property; name: string }) {
   const gauge = gaugeOf(property);
   if (gauge) {
     return (
