@@ -301,10 +301,19 @@ pub struct CanaryIds {
 /// canary of the same namespace and name (a re-run seeds afresh).
 pub async fn canary(pool: &PgPool, canary: &Canary) -> Result<CanaryIds, Error> {
     let mut tx = pool.begin().await?;
+    let ids = seed_canary(&mut tx, canary).await?;
+    tx.commit().await?;
+    Ok(ids)
+}
+
+async fn seed_canary(
+    tx: &mut Transaction<'_, Postgres>,
+    canary: &Canary,
+) -> Result<CanaryIds, Error> {
     sqlx::query("DELETE FROM canaries WHERE namespace = $1 AND name = $2")
         .bind(&canary.namespace)
         .bind(&canary.name)
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?;
     let id: Uuid = sqlx::query_scalar(
         "INSERT INTO canaries (name, namespace, labels, spec, source) VALUES ($1, $2, $3, $4, $5::text) RETURNING id",
@@ -314,13 +323,12 @@ pub async fn canary(pool: &PgPool, canary: &Canary) -> Result<CanaryIds, Error> 
     .bind(&canary.labels)
     .bind(&canary.spec)
     .bind(&canary.source)
-    .fetch_one(&mut *tx)
+    .fetch_one(&mut **tx)
     .await?;
     let mut checks = Vec::with_capacity(canary.checks.len());
     for check in &canary.checks {
-        checks.push(seed_check(&mut tx, id, &canary.namespace, check).await?);
+        checks.push(seed_check(tx, id, &canary.namespace, check).await?);
     }
-    tx.commit().await?;
     Ok(CanaryIds { id, checks })
 }
 
@@ -853,6 +861,495 @@ async fn remove_catalog(tx: &mut Transaction<'_, Postgres>, prefix: &str) -> Res
     Ok(items.rows_affected() + scrapers.rows_affected())
 }
 
+/// A topology to browse, all named `{prefix}…`, written as the topology
+/// engine writes its components: the topology `{prefix}topology` (schedule
+/// `@every 10m`) and its root component of the same name with four children:
+/// `{prefix}api` (a Service: healthy, a memory gauge at 50 %, a CPU gauge, a
+/// headline version, linked to a passing check), `{prefix}db` (a Database:
+/// unhealthy, memory at 80 %, linked to a failing check and to two config
+/// items with open insights), `{prefix}big` (a Cluster of `children` Pods
+/// `{prefix}big-{i}`, health cycling healthy, healthy, warning, unhealthy;
+/// memory cycling 30, 80 and 95 %; linked to a passing check and to a config
+/// item whose only insight is resolved) and `{prefix}hidden` (hidden,
+/// healthy); plus `bulk` components `{prefix}bulk-{j}` in a tree of `depth`
+/// levels counting the root (leaves cycling healthy ×3, warning, unhealthy,
+/// unknown). Health and status are rolled up per the spec's group status.
+/// Labels: `world` = the prefix on all; `env` `production` on the root, api,
+/// big, even big children and even bulk components, `staging` on the rest
+/// (an access scope on both tags selects that subset). The root and api are
+/// owned by the team `{prefix}team`. `runs` job history rows (`TopologyRun`,
+/// newest first, every third failed). Replaces an earlier world of the same
+/// prefix; remove it with [`Seeded::Topologies`].
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TopologyWorld {
+    pub prefix: String,
+    #[serde(default = "five")]
+    pub children: i32,
+    #[serde(default)]
+    pub bulk: i32,
+    #[serde(default = "four")]
+    pub depth: i32,
+    /// The topology's source (`KubernetesCRD`, ...); `UI` when unset.
+    #[serde(default = "default_source")]
+    pub source: String,
+    #[serde(default)]
+    pub runs: i32,
+}
+
+fn five() -> i32 {
+    5
+}
+
+fn four() -> i32 {
+    4
+}
+
+/// One seeded component.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WorldComponent {
+    pub id: Uuid,
+    pub name: String,
+    /// Rolled up.
+    pub health: &'static str,
+}
+
+/// What [`topology_world`] seeded: the root's children in the order api, db,
+/// big, hidden; big's first (up to) 20 children; the first (up to) 20 bulk
+/// components; the checks passing (api), failing (db) and big's; the config
+/// items of db (two) and big (one); the job history rows, newest first.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TopologyWorldIds {
+    pub topology: Uuid,
+    pub root: WorldComponent,
+    pub api: WorldComponent,
+    pub db: WorldComponent,
+    pub big: WorldComponent,
+    pub hidden: WorldComponent,
+    pub big_children: Vec<WorldComponent>,
+    pub bulk: Vec<WorldComponent>,
+    pub team: Uuid,
+    pub canary: Uuid,
+    pub checks: Vec<Uuid>,
+    pub configs: Vec<Uuid>,
+    pub runs: Vec<Uuid>,
+}
+
+/// A component before it is written; children come after their parent.
+struct Node {
+    id: Uuid,
+    parent: Option<usize>,
+    name: String,
+    kind: &'static str,
+    icon: &'static str,
+    owner: Option<String>,
+    production: bool,
+    hidden: bool,
+    own: &'static str,
+    properties: serde_json::Value,
+    health: &'static str,
+}
+
+impl Node {
+    fn new(parent: Option<usize>, name: String, kind: &'static str, icon: &'static str) -> Self {
+        Self {
+            id: Uuid::new_v4(),
+            parent,
+            name,
+            kind,
+            icon,
+            owner: None,
+            production: false,
+            hidden: false,
+            own: "unknown",
+            properties: serde_json::json!([]),
+            health: "unknown",
+        }
+    }
+}
+
+const GIB: i64 = 1 << 30;
+
+/// Memory (`percent` of 1 GiB) and CPU gauges and a headline version.
+fn gauges(percent: i64, version: &str) -> serde_json::Value {
+    serde_json::json!([
+        {"name": "memory", "label": "Memory", "value": GIB * percent / 100, "max": GIB, "unit": "bytes", "order": 1},
+        {"name": "cpu", "label": "CPU", "value": 5 * percent, "max": 1000, "unit": "millicores", "order": 2},
+        {"name": "version", "label": "Version", "text": version, "headline": true, "order": 0},
+    ])
+}
+
+/// The spec's group status: own unhealthy wins; unknown members are ignored
+/// unless all are; all healthy is healthy, all unhealthy unhealthy, else warning.
+fn roll_up(own: &'static str, children: &[&'static str]) -> &'static str {
+    if own == "unhealthy" {
+        return "unhealthy";
+    }
+    let known: Vec<&str> = children
+        .iter()
+        .copied()
+        .chain([own])
+        .filter(|h| *h != "unknown")
+        .collect();
+    match known.first() {
+        None => "unknown",
+        Some(first) if known.iter().all(|h| h == first) && *first != "warning" => first,
+        Some(_) => "warning",
+    }
+}
+
+/// The branching of a full tree of `levels` levels below its root holding `count` nodes.
+fn branching(count: i32, levels: i32) -> i64 {
+    let fits =
+        |b: i64| (1..=levels.max(1)).map(|k| b.pow(k as u32)).sum::<i64>() >= i64::from(count);
+    (1..).find(|b| fits(*b)).unwrap_or(1)
+}
+
+fn world_tree(world: &TopologyWorld) -> Vec<Node> {
+    let p = world.prefix.as_str();
+    let team = format!("{p}team");
+    let mut nodes = Vec::new();
+    let mut root = Node::new(None, format!("{p}topology"), "Application", "kubernetes");
+    root.owner = Some(team.clone());
+    root.production = true;
+    nodes.push(root);
+    let mut api = Node::new(Some(0), format!("{p}api"), "Service", "http");
+    api.owner = Some(team);
+    api.production = true;
+    api.own = "healthy";
+    api.properties = gauges(50, "1.4.2");
+    nodes.push(api);
+    let mut db = Node::new(Some(0), format!("{p}db"), "Database", "postgres");
+    db.own = "unhealthy";
+    db.properties = gauges(80, "16.2");
+    nodes.push(db);
+    let mut big = Node::new(Some(0), format!("{p}big"), "Cluster", "kubernetes");
+    big.production = true;
+    nodes.push(big);
+    let mut hidden = Node::new(Some(0), format!("{p}hidden"), "Service", "http");
+    hidden.hidden = true;
+    hidden.own = "healthy";
+    nodes.push(hidden);
+    for i in 0..world.children {
+        let mut pod = Node::new(Some(3), format!("{p}big-{i}"), "Pod", "pod");
+        pod.production = i % 2 == 0;
+        pod.own = ["healthy", "healthy", "warning", "unhealthy"][(i % 4) as usize];
+        pod.properties = gauges([30, 80, 95][(i % 3) as usize], &format!("1.0.{i}"));
+        nodes.push(pod);
+    }
+    let b = branching(world.bulk, world.depth - 1);
+    let first = nodes.len();
+    for j in 0..world.bulk {
+        let parent = match i64::from(j) / b {
+            0 => 0,
+            heap => first + heap as usize - 1,
+        };
+        let mut node = Node::new(Some(parent), format!("{p}bulk-{j}"), "Node", "server");
+        node.production = j % 2 == 0;
+        nodes.push(node);
+    }
+    // Leaves of the bulk tree (whose first child would lie past the end) get
+    // a health and gauges; inner ones roll up.
+    for (k, node) in nodes[first..].iter_mut().enumerate() {
+        if (k as i64 + 1) * b >= i64::from(world.bulk) {
+            node.own = [
+                "healthy",
+                "healthy",
+                "healthy",
+                "warning",
+                "unhealthy",
+                "unknown",
+            ][k % 6];
+            node.properties = gauges([20, 60, 85][k % 3], "2.1.0");
+        }
+    }
+    let mut children: Vec<Vec<&'static str>> = vec![Vec::new(); nodes.len()];
+    for i in (0..nodes.len()).rev() {
+        let health = roll_up(nodes[i].own, &children[i]);
+        nodes[i].health = health;
+        if let Some(parent) = nodes[i].parent {
+            children[parent].push(health);
+        }
+    }
+    nodes
+}
+
+/// Seeds a [`TopologyWorld`] in one transaction.
+pub async fn topology_world(
+    pool: &PgPool,
+    world: &TopologyWorld,
+) -> Result<TopologyWorldIds, Error> {
+    let p = world.prefix.as_str();
+    let mut tx = pool.begin().await?;
+    remove_topologies(&mut tx, p).await?;
+    let name = format!("{p}topology");
+    let spec = serde_json::json!({
+        "type": "Application",
+        "icon": "kubernetes",
+        "schedule": "@every 10m",
+        "owner": format!("{p}team"),
+        "components": [
+            {"name": format!("{p}api"), "type": "Service", "icon": "http"},
+            {"name": format!("{p}db"), "type": "Database", "icon": "postgres"},
+            {"name": format!("{p}big"), "type": "Cluster", "icon": "kubernetes"},
+            {"name": format!("{p}hidden"), "type": "Service", "icon": "http", "hidden": true},
+        ],
+    });
+    let topology: Uuid = sqlx::query_scalar(
+        "INSERT INTO topologies (name, labels, spec, schedule, source) \
+         VALUES ($1, jsonb_build_object('world', $2::text), $3, '@every 10m', $4::text) RETURNING id",
+    )
+    .bind(&name)
+    .bind(p)
+    .bind(&spec)
+    .bind(&world.source)
+    .fetch_one(&mut *tx)
+    .await?;
+    keep_engine_away(&mut tx, topology).await?;
+    let nodes = world_tree(world);
+    let rows: Vec<serde_json::Value> = nodes
+        .iter()
+        .map(|n| {
+            let mut ancestors: Vec<String> = std::iter::successors(n.parent, |a| nodes[*a].parent)
+                .map(|a| nodes[a].id.to_string())
+                .collect();
+            ancestors.reverse();
+            serde_json::json!({
+                "id": n.id,
+                "parent_id": n.parent.map(|a| nodes[a].id),
+                "name": n.name,
+                "text": n.parent.is_none().then(|| format!("{} (seeded)", n.name)),
+                "type": n.kind,
+                "icon": n.icon,
+                "owner": n.owner,
+                "tooltip": format!("{} {}", n.kind, n.name),
+                "description": format!("Seeded {} of {p}", n.kind),
+                "external_id": n.parent.is_none().then(|| n.name.clone()),
+                "labels": {"world": p, "env": if n.production { "production" } else { "staging" }},
+                "hidden": n.hidden,
+                "status": n.health,
+                "health": n.health,
+                "status_reason": (n.health == "unhealthy").then(|| format!("{} reports errors", n.name)),
+                "properties": n.properties,
+                "path": ancestors.join("."),
+            })
+        })
+        .collect();
+    sqlx::query(
+        "INSERT INTO components (id, topology_id, parent_id, name, text, type, icon, owner, tooltip, description, \
+                                 external_id, labels, hidden, status, health, status_reason, properties, path) \
+         SELECT r.id, $1, r.parent_id, r.name, r.text, r.type, r.icon, r.owner, r.tooltip, r.description, \
+                r.external_id, r.labels, r.hidden, r.status, r.health, r.status_reason, r.properties, r.path \
+         FROM jsonb_to_recordset($2) AS r(id uuid, parent_id uuid, name text, text text, type text, icon text, \
+              owner text, tooltip text, description text, external_id text, labels jsonb, hidden boolean, \
+              status text, health text, status_reason text, properties jsonb, path text)",
+    )
+    .bind(topology)
+    .bind(serde_json::Value::Array(rows))
+    .execute(&mut *tx)
+    .await?;
+    let component = |i: usize| WorldComponent {
+        id: nodes[i].id,
+        name: nodes[i].name.clone(),
+        health: nodes[i].health,
+    };
+    let (api, db, big) = (nodes[1].id, nodes[2].id, nodes[3].id);
+
+    let check = |name: &str, status: &str| Check {
+        name: format!("{p}check-{name}"),
+        kind: "http".into(),
+        status: Some(status.into()),
+        labels: empty_object(),
+        description: None,
+        endpoint: Some(format!("https://{name}.example.com/health")),
+        spec: None,
+        severity: None,
+        agent: None,
+        last_run_secs_ago: Some(30),
+        transitioned_secs_ago: Some(3600),
+        next_run_in_secs: a_year(),
+        runs: Vec::new(),
+        roll_up_runs: false,
+        hourly: None,
+    };
+    let canary = seed_canary(
+        &mut tx,
+        &Canary {
+            name: format!("{p}canary"),
+            namespace: default_namespace(),
+            labels: serde_json::json!({"world": p}),
+            spec: empty_object(),
+            source: default_source(),
+            checks: vec![
+                check("passing", "healthy"),
+                check("failing", "unhealthy"),
+                check("big", "healthy"),
+            ],
+        },
+    )
+    .await?;
+    sqlx::query(
+        "INSERT INTO check_component_relationships (component_id, check_id, canary_id, selector_id) \
+         SELECT c, k, $3, 'seed' FROM unnest($1::uuid[], $2::uuid[]) AS l(c, k)",
+    )
+    .bind(vec![api, db, big])
+    .bind(&canary.checks)
+    .bind(canary.id)
+    .execute(&mut *tx)
+    .await?;
+
+    let configs: Vec<Uuid> = sqlx::query_scalar(
+        "INSERT INTO config_items (config_class, type, name, health, status, tags, config) \
+         SELECT split_part(t, '::', -1), t, $1 || 'config-' || i, h, 'Running', \
+                jsonb_build_object('namespace', 'ns-0'), jsonb_build_object('kind', split_part(t, '::', -1)) \
+         FROM unnest(ARRAY['Kubernetes::StatefulSet', 'Kubernetes::Service', 'Kubernetes::Node'], \
+                     ARRAY['unhealthy', 'healthy', 'healthy']) WITH ORDINALITY AS x(t, h, n), \
+              LATERAL (SELECT n - 1 AS i) o \
+         ORDER BY i RETURNING id",
+    )
+    .bind(p)
+    .fetch_all(&mut *tx)
+    .await?;
+    sqlx::query(
+        "INSERT INTO config_component_relationships (component_id, config_id, selector_id) \
+         SELECT c, k, 'seed' FROM unnest($1::uuid[], $2::uuid[]) AS l(c, k)",
+    )
+    .bind(vec![db, db, big])
+    .bind(&configs)
+    .execute(&mut *tx)
+    .await?;
+    // db's items: two open insights (security critical, reliability medium)
+    // and one (cost low); big's item: one resolved.
+    sqlx::query(
+        "INSERT INTO config_analysis (config_id, source, analyzer, analysis_type, severity, summary, status, message) \
+         SELECT ($1::uuid[])[c], 'seed', a, t, s, a || ' on ' || $2 || 'config-' || (c - 1), st, 'Found ' || a \
+         FROM (VALUES (1, 'privileged-container', 'security', 'critical', 'open'), \
+                      (1, 'missing-resource-limits', 'reliability', 'medium', 'open'), \
+                      (2, 'unused-volume', 'cost', 'low', 'open'), \
+                      (3, 'outdated-image', 'security', 'high', 'resolved')) AS v(c, a, t, s, st)",
+    )
+    .bind(&configs)
+    .bind(p)
+    .execute(&mut *tx)
+    .await?;
+
+    let team: Uuid = sqlx::query_scalar("INSERT INTO teams (name) VALUES ($1) RETURNING id")
+        .bind(format!("{p}team"))
+        .fetch_one(&mut *tx)
+        .await?;
+    link_team(&mut tx, team, &[nodes[0].id, api]).await?;
+
+    let runs: Vec<Uuid> = sqlx::query_scalar(
+        "INSERT INTO job_history (name, status, resource_type, resource_id, duration_millis, success_count, \
+                                  error_count, details, time_start, created_at) \
+         SELECT 'TopologyRun', CASE WHEN i % 3 = 2 THEN 'FAILED' ELSE 'SUCCESS' END, 'topology', $1::text, \
+                100 + 10 * i, $2, CASE WHEN i % 3 = 2 THEN 1 ELSE 0 END, \
+                CASE WHEN i % 3 = 2 THEN jsonb_build_object('errors', jsonb_build_array('lookup failed')) END, \
+                now() - make_interval(mins => 10 * i), now() - make_interval(mins => 10 * i) \
+         FROM generate_series(0, $3 - 1) i ORDER BY i RETURNING id",
+    )
+    .bind(topology)
+    .bind(nodes.len() as i32)
+    .bind(world.runs)
+    .fetch_all(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    sqlx::query("ANALYZE components").execute(pool).await?;
+
+    let big_children = (5..5 + world.children.min(20) as usize)
+        .map(component)
+        .collect();
+    let first_bulk = 5 + world.children as usize;
+    let bulk = (first_bulk..(first_bulk + 20).min(nodes.len()))
+        .map(component)
+        .collect();
+    Ok(TopologyWorldIds {
+        topology,
+        root: component(0),
+        api: component(1),
+        db: component(2),
+        big: component(3),
+        hidden: component(4),
+        big_children,
+        bulk,
+        team,
+        canary: canary.id,
+        checks: canary.checks,
+        configs,
+        runs,
+    })
+}
+
+/// Schedules the topology a year away when the engine keeps its slot in
+/// `next_run` (as [`catalog_world`]'s scraper), so a running operator leaves
+/// the seeded tree alone.
+async fn keep_engine_away(tx: &mut Transaction<'_, Postgres>, topology: Uuid) -> Result<(), Error> {
+    let scheduled: bool = sqlx::query_scalar(
+        "SELECT EXISTS (SELECT FROM information_schema.columns \
+                        WHERE table_name = 'topologies' AND column_name = 'next_run')",
+    )
+    .fetch_one(&mut **tx)
+    .await?;
+    if scheduled {
+        sqlx::query("UPDATE topologies SET next_run = now() + interval '1 year' WHERE id = $1")
+            .bind(topology)
+            .execute(&mut **tx)
+            .await?;
+    }
+    Ok(())
+}
+
+/// Links the team to the components it owns, once `team_components` exists.
+async fn link_team(
+    tx: &mut Transaction<'_, Postgres>,
+    team: Uuid,
+    components: &[Uuid],
+) -> Result<(), Error> {
+    let linked: bool = sqlx::query_scalar("SELECT to_regclass('team_components') IS NOT NULL")
+        .fetch_one(&mut **tx)
+        .await?;
+    if linked {
+        sqlx::query(
+            "INSERT INTO team_components (team_id, component_id) SELECT $1, unnest($2::uuid[])",
+        )
+        .bind(team)
+        .bind(components)
+        .execute(&mut **tx)
+        .await?;
+    }
+    Ok(())
+}
+
+/// Deletes the topologies named `{prefix}…` (their components and links go
+/// with them), with their job history, and the canaries, catalog rows and
+/// teams of that prefix; answers how many topologies went.
+async fn remove_topologies(tx: &mut Transaction<'_, Postgres>, prefix: &str) -> Result<u64, Error> {
+    sqlx::query(
+        "DELETE FROM job_history j USING topologies t \
+         WHERE j.resource_type = 'topology' AND j.resource_id = t.id::text AND starts_with(t.name, $1)",
+    )
+    .bind(prefix)
+    .execute(&mut **tx)
+    .await?;
+    let topologies = sqlx::query("DELETE FROM topologies WHERE starts_with(name, $1)")
+        .bind(prefix)
+        .execute(&mut **tx)
+        .await?;
+    for statement in [
+        "DELETE FROM canaries WHERE starts_with(name, $1)",
+        "DELETE FROM teams WHERE starts_with(name, $1)",
+    ] {
+        sqlx::query(statement)
+            .bind(prefix)
+            .execute(&mut **tx)
+            .await?;
+    }
+    remove_catalog(tx, prefix).await?;
+    Ok(topologies.rows_affected())
+}
+
 /// What [`remove`] deletes, by name prefix.
 #[derive(Debug, Clone, Copy, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -865,6 +1362,9 @@ pub enum Seeded {
     JobHistory,
     /// Config items (with their changes, insights and links) and scrapers.
     Catalog,
+    /// A [`topology_world`]: topologies with their components, links and job
+    /// history, and the canaries, catalog rows and teams of the prefix.
+    Topologies,
 }
 
 /// Deletes the rows of one kind whose name starts with `prefix` (a test's
@@ -874,6 +1374,12 @@ pub async fn remove(pool: &PgPool, what: Seeded, prefix: &str) -> Result<u64, Er
         Seeded::Catalog => {
             let mut tx = pool.begin().await?;
             let removed = remove_catalog(&mut tx, prefix).await?;
+            tx.commit().await?;
+            return Ok(removed);
+        }
+        Seeded::Topologies => {
+            let mut tx = pool.begin().await?;
+            let removed = remove_topologies(&mut tx, prefix).await?;
             tx.commit().await?;
             return Ok(removed);
         }

@@ -295,3 +295,102 @@ async fn a_catalog_world_seeds_browsable_items_and_is_removed_by_prefix(pool: Pg
     .unwrap();
     assert_eq!(left, 0);
 }
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn a_topology_world_seeds_a_rolled_up_tree_and_is_removed_by_prefix(pool: PgPool) {
+    let world: testing::TopologyWorld = serde_json::from_value(json!({
+        "prefix": "t-", "children": 6, "bulk": 40, "depth": 4, "runs": 3,
+    }))
+    .unwrap();
+    let first = testing::topology_world(&pool, &world).await.unwrap();
+    let ids = testing::topology_world(&pool, &world).await.unwrap();
+    assert_ne!(
+        first.topology, ids.topology,
+        "seeding again replaces the world"
+    );
+    assert_eq!(ids.root.name, "t-topology");
+    let healths = [&ids.root, &ids.api, &ids.db, &ids.big, &ids.hidden].map(|c| c.health);
+    assert_eq!(
+        healths,
+        ["warning", "healthy", "unhealthy", "warning", "healthy"]
+    );
+    assert_eq!(ids.big_children.len(), 6);
+    assert_eq!(ids.big_children[3].health, "unhealthy");
+    assert_eq!(
+        (ids.checks.len(), ids.configs.len(), ids.runs.len()),
+        (3, 3, 3)
+    );
+
+    // 1 root + 4 children + 6 pods + 40 bulk; the bulk tree (branching 3) is 3 levels below the root.
+    let (total, live_roots, deepest, hidden): (i64, i64, i32, i64) = sqlx::query_as(
+        "SELECT count(*), count(*) FILTER (WHERE parent_id IS NULL AND path = ''), \
+                max(cardinality(string_to_array(nullif(path, ''), '.'))), count(*) FILTER (WHERE hidden) \
+         FROM components WHERE topology_id = $1",
+    )
+    .bind(ids.topology)
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    assert_eq!((total, live_roots, deepest, hidden), (51, 1, 3, 1));
+    let (path, parent): (String, uuid::Uuid) =
+        sqlx::query_as("SELECT path, parent_id FROM components WHERE id = $1")
+            .bind(ids.big_children[0].id)
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+    assert_eq!(path, format!("{}.{}", ids.root.id, ids.big.id));
+    assert_eq!(parent, ids.big.id);
+    // Every stored health is the roll-up of its children's.
+    let inconsistent: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM components p \
+         JOIN LATERAL (SELECT bool_and(c.health = 'healthy') AS ok, bool_or(c.health = 'unhealthy') AS bad \
+                       FROM components c WHERE c.parent_id = p.id) k ON true \
+         WHERE p.topology_id = $1 AND ((k.ok AND p.health <> 'healthy') OR (k.bad AND p.health = 'healthy'))",
+    )
+    .bind(ids.topology)
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    assert_eq!(inconsistent, 0);
+    let memory: serde_json::Value = sqlx::query_scalar(
+        "SELECT p FROM components, jsonb_array_elements(properties) p WHERE id = $1 AND p->>'name' = 'memory'",
+    )
+    .bind(ids.db.id)
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    assert_eq!(memory["unit"], "bytes");
+    let percent = 100.0 * memory["value"].as_f64().unwrap() / memory["max"].as_f64().unwrap();
+    assert_eq!(percent.round(), 80.0);
+
+    let links: (i64, i64, i64, i64) = sqlx::query_as(
+        "SELECT (SELECT count(*) FROM check_component_relationships WHERE component_id = $1), \
+                (SELECT count(*) FROM config_component_relationships WHERE component_id = $2), \
+                (SELECT count(*) FROM config_analysis a JOIN config_component_relationships r USING (config_id) \
+                 WHERE r.component_id = $2 AND a.status = 'open'), \
+                (SELECT count(*) FROM job_history WHERE resource_type = 'topology' AND resource_id = $3::text)",
+    )
+    .bind(ids.api.id)
+    .bind(ids.db.id)
+    .bind(ids.topology)
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    assert_eq!(links, (1, 2, 3, 3));
+
+    assert_eq!(
+        testing::remove(&pool, Seeded::Topologies, "t-")
+            .await
+            .unwrap(),
+        1
+    );
+    let left: i64 = sqlx::query_scalar(
+        "SELECT (SELECT count(*) FROM components) + (SELECT count(*) FROM checks) \
+              + (SELECT count(*) FROM config_items) + (SELECT count(*) FROM job_history) \
+              + (SELECT count(*) FROM teams WHERE name LIKE 't-%')",
+    )
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    assert_eq!(left, 0);
+}

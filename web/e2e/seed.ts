@@ -81,6 +81,39 @@ export interface SeededItem {
   type: string;
 }
 
+/**
+ * A topology under `prefix`, written as the topology engine writes it: the topology `${prefix}topology`
+ * (schedule `@every 10m`, `source`) and its root component of that name (owner `${prefix}team`) with four
+ * children: `${prefix}api` (Service, healthy, memory 50 %, CPU, headline Version 1.4.2, owner
+ * `${prefix}team`, check `${prefix}check-passing`), `${prefix}db` (Database, unhealthy, memory 80 %, check
+ * `${prefix}check-failing`, config items `${prefix}config-0` and `-1` with three open insights: security
+ * critical, reliability medium, cost low), `${prefix}big` (Cluster with `children` Pods `${prefix}big-${i}`:
+ * health healthy/healthy/warning/unhealthy (i % 4), memory 30/80/95 % (i % 3); check `${prefix}check-big`,
+ * config item `${prefix}config-2` with a resolved insight only) and `${prefix}hidden` (hidden, healthy);
+ * plus `bulk` Nodes `${prefix}bulk-${j}` in a full tree of `depth` levels counting the root (default 4).
+ * Health and status rolled up (root and big: warning). Labels: `world` = prefix everywhere; `env`
+ * `production` on the root, api, big, even pods and even bulk nodes, `staging` elsewhere (an access scope
+ * `{tags: {world: prefix, env: 'production'}}` selects that subset). `runs` job history rows
+ * (`TopologyRun`, 10 minutes apart from now, every third FAILED). Replaces an earlier world of the same
+ * prefix; remove it with `remove` `topologies` (also its canary, config items and team).
+ */
+export interface SeedTopologyWorld {
+  prefix: string;
+  /** Pods under `${prefix}big`; 5 when unset. */
+  children?: number;
+  bulk?: number;
+  depth?: number;
+  source?: Source;
+  runs?: number;
+}
+
+export interface SeededComponent {
+  id: string;
+  name: string;
+  /** Rolled up. */
+  health: 'healthy' | 'unhealthy' | 'warning' | 'unknown';
+}
+
 type Source = 'UI' | 'KubernetesCRD';
 type Id = { id: string };
 
@@ -107,9 +140,32 @@ interface Fixtures {
     args: SeedCatalogWorld;
     ids: { hub: string; items: SeededItem[]; chain: SeededItem[]; scraper: string | null };
   };
+  /** `bigChildren` and `bulk`: the first 20 each; `checks`: passing (api), failing (db), big's;
+   * `configs`: db's two, big's one; `runs`: newest first. */
+  'topology-world': {
+    args: SeedTopologyWorld;
+    ids: {
+      topology: string;
+      root: SeededComponent;
+      api: SeededComponent;
+      db: SeededComponent;
+      big: SeededComponent;
+      hidden: SeededComponent;
+      bigChildren: SeededComponent[];
+      bulk: SeededComponent[];
+      team: string;
+      canary: string;
+      checks: string[];
+      configs: string[];
+      runs: string[];
+    };
+  };
   /** Deletes the seeded rows whose name starts with `prefix`. */
   remove: {
-    args: { what: 'canaries' | 'access_scopes' | 'permissions' | 'properties' | 'job_history' | 'catalog'; prefix: string };
+    args: {
+      what: 'canaries' | 'access_scopes' | 'permissions' | 'properties' | 'job_history' | 'catalog' | 'topologies';
+      prefix: string;
+    };
     ids: { removed: number };
   };
 }

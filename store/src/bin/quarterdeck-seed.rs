@@ -47,6 +47,7 @@ enum Fixture {
     Property,
     JobHistory,
     CatalogWorld,
+    TopologyWorld,
     Remove,
 }
 
@@ -130,6 +131,9 @@ async fn main() -> anyhow::Result<()> {
         }
         Fixture::CatalogWorld => {
             serde_json::to_value(testing::catalog_world(&pool, &parse(a)?).await?)?
+        }
+        Fixture::TopologyWorld => {
+            serde_json::to_value(testing::topology_world(&pool, &parse(a)?).await?)?
         }
         Fixture::Remove => {
             let remove: Remove = parse(a)?;
