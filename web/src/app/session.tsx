@@ -21,9 +21,10 @@ export function useSession(): Session {
   return session;
 }
 
-/** Loads whoami and the feature flags together. Signed-out browsers get a
+/** Loads whoami and the feature flags together (features count as on until
+ * the flags load when not `waitForFlags`). Signed-out browsers get a
  * 401, which sends them to sign-in (api/http.ts). */
-export function useSessionData(): { session?: Session; error: unknown } {
+export function useSessionData(waitForFlags = true): { session?: Session; error: unknown } {
   const whoami = useQuery({
     queryKey: keys.whoami,
     queryFn: () => unwrap(api.GET('/api/auth/whoami')),
@@ -35,9 +36,9 @@ export function useSessionData(): { session?: Session; error: unknown } {
     queryFn: ({ signal }) => dbSelect('properties', { columns: ['name', 'value'], order: 'name.asc' }, signal),
     retry: false,
   });
-  if (!whoami.data || !flags.data) return { error: whoami.error ?? flags.error };
+  if (!whoami.data || (waitForFlags && !flags.data)) return { error: whoami.error ?? (waitForFlags ? flags.error : null) };
   const { user, roles, rights } = whoami.data.payload;
-  const disabled = disabledFeatures(flags.data);
+  const disabled = disabledFeatures(flags.data ?? []);
   return {
     error: null,
     session: {

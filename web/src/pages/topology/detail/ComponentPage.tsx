@@ -1,10 +1,13 @@
-import { EmptyState, PageSection } from '@patternfly/react-core';
+import { useParams } from 'react-router';
+import { RequireAccess } from '../../../components/RequireAccess';
+import { ComponentView } from './ComponentView';
 
-/** Placeholder until issue 19's screen lands (replaced by its helper). */
+/** /topology/{id}: a component with its children, in the shell. */
 export default function ComponentPage() {
+  const { id = '' } = useParams();
   return (
-    <PageSection>
-      <EmptyState titleText="Topology" headingLevel="h2" />
-    </PageSection>
+    <RequireAccess resource="topologies" feature="topology">
+      <ComponentView key={id} id={id} base="/topology" />
+    </RequireAccess>
   );
 }

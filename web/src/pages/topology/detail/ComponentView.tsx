@@ -1,0 +1,101 @@
+import {
+  EmptyState,
+  EmptyStateBody,
+  EmptyStateFooter,
+  PageSection,
+  Sidebar,
+  SidebarContent,
+  SidebarPanel,
+  Title,
+} from '@patternfly/react-core';
+import { Suspense, lazy } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { useTopBar } from '../../../app/topBar';
+import { ErrorPanel } from '../../../components/ErrorPanel';
+import { PageSpinner } from '../../../components/PageSpinner';
+import { TopologyCards } from '../shared/TopologyCards';
+import { breadcrumbTrail } from './breadcrumbs';
+import { ComponentHeader } from './ComponentHeader';
+import { ChecksSection, ConfigsSection, InsightsSection, PropertiesSection, TeamsSection } from './ComponentPanel';
+import './component.css';
+import { useComponentData } from './useComponentData';
+
+const CheckDetailModal = lazy(() => import('../../health/detail/CheckDetailModal'));
+
+function NotFound({ home }: { home?: string }) {
+  return (
+    <PageSection>
+      <EmptyState titleText="Component not found" headingLevel="h1">
+        <EmptyStateBody>There is no such component, it was deleted, or you may not see it.</EmptyStateBody>
+        {home && (
+          <EmptyStateFooter>
+            <Link to={home}>Back to Topology</Link>
+          </EmptyStateFooter>
+        )}
+      </EmptyState>
+    </PageSection>
+  );
+}
+
+/** A component's page: its header, its children as cards, and a side panel
+ * with its properties, checks, configs, insights and teams. `base` is where
+ * component pages are (`/topology` in the shell, `/view/topology` in the
+ * public view, which has no dashboard to go back to). */
+export function ComponentView({ id, base }: { id: string; base: '/topology' | '/view/topology' }) {
+  const data = useComponentData(id);
+  const { component: query } = data;
+  const component = query.data ?? undefined;
+  const [search] = useSearchParams();
+  const checkId = search.get('checkId');
+  useTopBar(component ? `Topology: ${component.name}` : 'Topology', query.refetch, query.isFetching);
+  const home = base === '/topology' ? base : undefined;
+  const href = (target: string) => `${base}/${target}`;
+
+  if (query.isLoading) return <PageSpinner />;
+  if (query.error)
+    return (
+      <PageSection>
+        <ErrorPanel error={query.error} />
+      </PageSection>
+    );
+  if (!component) return <NotFound home={home} />;
+
+  const trail = breadcrumbTrail(data.ancestorIds, data.ancestors.data ?? []);
+  const children = component.components;
+
+  return (
+    <>
+      <PageSection>
+        <ComponentHeader component={component} trail={trail} href={href} home={home} />
+      </PageSection>
+      <PageSection isFilled>
+        <Sidebar hasGutter isPanelRight>
+          <SidebarPanel width={{ default: 'width_25' }}>
+            <aside aria-label="Details" className="qd-component-panel">
+              <PropertiesSection properties={component.properties} />
+              <ChecksSection query={data.checks} />
+              <ConfigsSection query={data.configs} />
+              <InsightsSection query={data.insights} />
+              <TeamsSection teams={component.teams} />
+            </aside>
+          </SidebarPanel>
+          <SidebarContent>
+            <Title headingLevel="h2" size="lg" className="pf-v6-u-mb-md">
+              Components
+            </Title>
+            {children.length > 0 ? (
+              <TopologyCards components={children} label="Components" href={href} />
+            ) : (
+              <EmptyState titleText="No data available" headingLevel="h3" variant="sm" />
+            )}
+          </SidebarContent>
+        </Sidebar>
+      </PageSection>
+      {checkId && (
+        <Suspense fallback={null}>
+          <CheckDetailModal checkId={checkId} />
+        </Suspense>
+      )}
+    </>
+  );
+}

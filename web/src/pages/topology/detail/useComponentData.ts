@@ -1,0 +1,97 @@
+import { useQuery } from '@tanstack/react-query';
+import { dbSelect } from '../../../api/db';
+import { ApiError } from '../../../api/errors';
+import { fetchTopology } from '../shared/topologyApi';
+import type { TopologyComponent } from '../shared/types';
+import { ancestorIds } from './breadcrumbs';
+
+/** Most rows a side panel section lists. */
+export const MAX_PANEL_ROWS = 500;
+
+const componentKey = (id: string) => ['topology', 'component', id] as const;
+
+/** A malformed id is no component. */
+function missing(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 400 || error.status === 404);
+}
+
+async function fetchComponent(id: string, signal: AbortSignal): Promise<TopologyComponent | null> {
+  try {
+    return (await fetchTopology({ id, depth: 1 }, signal)).components[0] ?? null;
+  } catch (error) {
+    if (missing(error)) return null;
+    throw error;
+  }
+}
+
+/** The component page's data, all asked for at once: the component with its
+ * children (null when there is no such component for the caller), its
+ * ancestors' names for the breadcrumbs, and the side panel's linked checks,
+ * configs, insights and teams. */
+export function useComponentData(id: string) {
+  const component = useQuery({ queryKey: componentKey(id), queryFn: ({ signal }) => fetchComponent(id, signal) });
+  const ids = ancestorIds(component.data?.path, id);
+  const ancestors = useQuery({
+    queryKey: [...componentKey(id), 'ancestors', ids],
+    queryFn: ({ signal }) => dbSelect('components', { id: `in.(${ids.join(',')})`, columns: ['id', 'name', 'icon'] }, signal),
+    enabled: ids.length > 0,
+  });
+
+  const checks = useQuery({
+    queryKey: [...componentKey(id), 'checks'],
+    queryFn: async ({ signal }) => {
+      const links = await dbSelect(
+        'check_component_relationships',
+        {
+          component_id: `eq.${id}`,
+          deleted_at: 'is.null',
+          columns: [],
+          embed: { check: ['id', 'name', 'type', 'status', 'deleted_at'] },
+          limit: MAX_PANEL_ROWS,
+        },
+        signal,
+      );
+      return links.flatMap((l) => (l.check && !l.check.deleted_at ? [l.check] : [])).sort((a, b) => a.name.localeCompare(b.name));
+    },
+  });
+
+  const configs = useQuery({
+    queryKey: [...componentKey(id), 'configs'],
+    queryFn: async ({ signal }) => {
+      const links = await dbSelect(
+        'config_component_relationships',
+        {
+          component_id: `eq.${id}`,
+          deleted_at: 'is.null',
+          columns: [],
+          embed: { config: ['id', 'name', 'type', 'health', 'deleted_at'] },
+          limit: MAX_PANEL_ROWS,
+        },
+        signal,
+      );
+      return links
+        .flatMap((l) => (l.config && !l.config.deleted_at ? [l.config] : []))
+        .sort((a, b) => (a.name ?? '').localeCompare(b.name ?? ''));
+    },
+  });
+
+  const insights = useQuery({
+    queryKey: [...componentKey(id), 'insights'],
+    queryFn: ({ signal }) =>
+      dbSelect(
+        'analysis_by_component',
+        {
+          component_id: `eq.${id}`,
+          status: 'eq.open',
+          columns: ['id', 'config_id', 'config_name', 'config_type', 'analyzer', 'analysis_type', 'severity', 'summary', 'message'],
+          order: 'last_observed.desc.nullslast',
+          limit: MAX_PANEL_ROWS,
+        },
+        signal,
+      ),
+  });
+
+  return { component, ancestors, ancestorIds: ids, checks, configs, insights };
+}
+
+export type ComponentData = ReturnType<typeof useComponentData>;
