@@ -17,10 +17,10 @@ afterEach(() => {
   vi.clearAllMocks();
 });
 
-function renderView(base: '/topology' | '/view/topology') {
+function renderView(base: '/topology' | '/view/topology', search = '') {
   render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <MemoryRouter initialEntries={[`${base}/c`]}>
+      <MemoryRouter initialEntries={[`${base}/c${search}`]}>
         <ComponentView id="c" base={base} />
       </MemoryRouter>
     </QueryClientProvider>,
@@ -55,7 +55,7 @@ it('shows the component, its breadcrumbs root first, its children as cards and t
   mockData();
   renderView('/topology');
   expect(await screen.findByRole('heading', { level: 1, name: /orders/ })).toBeTruthy();
-  expect(vi.mocked(fetchTopology).mock.calls[0]?.[0]).toEqual({ id: 'c', depth: 1 });
+  expect(vi.mocked(fetchTopology).mock.calls[0]?.[0]).toMatchObject({ id: 'c', depth: 1, hidden: undefined });
 
   const crumbs = screen.getByRole('navigation', { name: 'Breadcrumbs' });
   await within(crumbs).findByRole('link', { name: /estate/ });
@@ -78,6 +78,20 @@ it('shows the component, its breadcrumbs root first, its children as cards and t
   expect(within(cards).getByRole('link', { name: 'orders-db' }).getAttribute('href')).toBe('/topology/k2');
   const panel = screen.getByRole('complementary', { name: 'Details' });
   expect(within(within(panel).getByRole('region', { name: 'Teams' })).getByText('sre')).toBeTruthy();
+});
+
+it('filters the children as the URL says, with the dashboard’s filters', async () => {
+  mockData();
+  renderView('/topology', '?type=Pod&health=unhealthy&showHiddenComponents=no');
+  await screen.findByRole('heading', { level: 1, name: /orders/ });
+  expect(vi.mocked(fetchTopology).mock.calls[0]?.[0]).toMatchObject({
+    id: 'c',
+    depth: 1,
+    type: ['Pod'],
+    status: ['unhealthy'],
+    hidden: false,
+  });
+  expect(screen.getByRole('switch', { name: 'Show hidden components' })).toHaveProperty('checked', false);
 });
 
 it('keeps the public view’s links in the public view, with no dashboard crumb', async () => {

@@ -8,11 +8,13 @@ import {
   SidebarPanel,
   Title,
 } from '@patternfly/react-core';
-import { Suspense, lazy } from 'react';
+import { Suspense, lazy, useCallback, useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useTopBar } from '../../../app/topBar';
 import { ErrorPanel } from '../../../components/ErrorPanel';
 import { PageSpinner } from '../../../components/PageSpinner';
+import { parseTopologyParams, withTopologyParams, type TopologyParams } from '../list/topologyParams';
+import { TopologyToolbar } from '../list/TopologyToolbar';
 import { TopologyCards } from '../shared/TopologyCards';
 import { breadcrumbTrail } from './breadcrumbs';
 import { ComponentHeader } from './ComponentHeader';
@@ -42,10 +44,15 @@ function NotFound({ home }: { home?: string }) {
  * component pages are (`/topology` in the shell, `/view/topology` in the
  * public view, which has no dashboard to go back to). */
 export function ComponentView({ id, base }: { id: string; base: '/topology' | '/view/topology' }) {
-  const data = useComponentData(id);
-  const { component: query } = data;
-  const component = query.data ?? undefined;
-  const [search] = useSearchParams();
+  const [search, setSearch] = useSearchParams();
+  const text = search.toString();
+  const params = useMemo(() => parseTopologyParams(new URLSearchParams(text)), [text]);
+  const update = useCallback(
+    (patch: Partial<TopologyParams>) => setSearch((current) => withTopologyParams(current, patch), { replace: true }),
+    [setSearch],
+  );
+  const data = useComponentData(id, params);
+  const { tree: query, component } = data;
   const checkId = search.get('checkId');
   useTopBar(component ? `Topology: ${component.name}` : 'Topology', query.refetch, query.isFetching);
   const home = base === '/topology' ? base : undefined;
@@ -58,7 +65,7 @@ export function ComponentView({ id, base }: { id: string; base: '/topology' | '/
         <ErrorPanel error={query.error} />
       </PageSection>
     );
-  if (!component) return <NotFound home={home} />;
+  if (!component || !query.data) return <NotFound home={home} />;
 
   const trail = breadcrumbTrail(data.ancestorIds, data.ancestors.data ?? []);
   const children = component.components;
@@ -80,9 +87,10 @@ export function ComponentView({ id, base }: { id: string; base: '/topology' | '/
             </aside>
           </SidebarPanel>
           <SidebarContent>
-            <Title headingLevel="h2" size="lg" className="pf-v6-u-mb-md">
+            <Title headingLevel="h2" size="lg">
               Components
             </Title>
+            <TopologyToolbar params={params} update={update} facets={query.data} />
             {children.length > 0 ? (
               <TopologyCards components={children} label="Components" href={href} />
             ) : (

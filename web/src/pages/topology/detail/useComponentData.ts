@@ -1,8 +1,11 @@
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { dbSelect } from '../../../api/db';
 import { ApiError } from '../../../api/errors';
+import { usePreference } from '../../../app/preferences';
+import { durationMs } from '../../../lib/healthFormat';
+import { topologyQuery, type TopologyParams } from '../list/topologyParams';
 import { fetchTopology } from '../shared/topologyApi';
-import type { TopologyComponent } from '../shared/types';
+import type { TopologyQuery, TopologyResponse } from '../shared/types';
 import { ancestorIds } from './breadcrumbs';
 
 /** Most rows a side panel section lists. */
@@ -15,22 +18,34 @@ function missing(error: unknown): boolean {
   return error instanceof ApiError && (error.status === 400 || error.status === 404);
 }
 
-async function fetchComponent(id: string, signal: AbortSignal): Promise<TopologyComponent | null> {
+/** The component (null when there is none for the caller) with its
+ * children the filters pick, and the facets of all its children. */
+async function fetchComponent(query: TopologyQuery, signal: AbortSignal): Promise<TopologyResponse | null> {
   try {
-    return (await fetchTopology({ id, depth: 1 }, signal)).components[0] ?? null;
+    const answer = await fetchTopology(query, signal);
+    return answer.components.length > 0 ? answer : null;
   } catch (error) {
     if (missing(error)) return null;
     throw error;
   }
 }
 
-/** The component page's data, all asked for at once: the component with its
- * children (null when there is no such component for the caller), its
- * ancestors' names for the breadcrumbs, and the side panel's linked checks,
- * configs, insights and teams. */
-export function useComponentData(id: string) {
-  const component = useQuery({ queryKey: componentKey(id), queryFn: ({ signal }) => fetchComponent(id, signal) });
-  const ids = ancestorIds(component.data?.path, id);
+/** The component page's data, all asked for at once: the component with the
+ * children the filters pick (null when there is no such component for the
+ * caller; refreshed at the preferred rate, the last answer kept while the
+ * next loads), its ancestors' names for the breadcrumbs, and the side
+ * panel's linked checks, configs and insights. */
+export function useComponentData(id: string, params: TopologyParams) {
+  const [refreshRate] = usePreference('refreshRate');
+  const query: TopologyQuery = { ...topologyQuery(params), id, depth: 1 };
+  const tree = useQuery({
+    queryKey: [...componentKey(id), 'tree', query],
+    queryFn: ({ signal }) => fetchComponent(query, signal),
+    placeholderData: keepPreviousData,
+    refetchInterval: durationMs(refreshRate) || false,
+  });
+  const component = tree.data?.components[0];
+  const ids = ancestorIds(component?.path, id);
   const ancestors = useQuery({
     queryKey: [...componentKey(id), 'ancestors', ids],
     queryFn: ({ signal }) => dbSelect('components', { id: `in.(${ids.join(',')})`, columns: ['id', 'name', 'icon'] }, signal),
@@ -91,7 +106,7 @@ export function useComponentData(id: string) {
       ),
   });
 
-  return { component, ancestors, ancestorIds: ids, checks, configs, insights };
+  return { tree, component, ancestors, ancestorIds: ids, checks, configs, insights };
 }
 
 export type ComponentData = ReturnType<typeof useComponentData>;
