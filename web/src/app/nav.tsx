@@ -78,6 +78,7 @@ export const SETTINGS_NAV: NavItem[] = (
     },
     { name: 'Teams', href: '/settings/teams', icon: <UsersIcon />, featureName: 'settings.teams', resourceName: 'database' },
     { name: 'Tokens', href: '/settings/tokens', icon: <KeyIcon />, resourceName: 'auth' },
+    { name: 'Topology', href: '/settings/topology', icon: <TopologyIcon />, featureName: 'settings.topology', resourceName: 'topologies' },
     { name: 'Users', href: '/settings/users', icon: <UserIcon />, featureName: 'settings.users', resourceName: 'identities' },
   ] satisfies NavItem[]
 ).sort((a, b) => a.name.localeCompare(b.name));

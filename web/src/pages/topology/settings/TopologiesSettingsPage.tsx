@@ -1,10 +1,133 @@
-import { EmptyState, PageSection } from '@patternfly/react-core';
+import { Label, PageSection, Pagination, Toolbar, ToolbarContent, ToolbarItem } from '@patternfly/react-core';
+import { Table, Tbody, Td, Th, Thead, Tr } from '@patternfly/react-table';
+import { useCallback, useMemo } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { PAGE_SIZES, usePreference } from '../../../app/preferences';
+import { useTopBar } from '../../../app/topBar';
+import { DateTime } from '../../../components/DateTime';
+import { CrdBadge } from '../../../components/Labels';
+import { RequireAccess } from '../../../components/RequireAccess';
+import { SearchBox } from '../../../components/SearchBox';
+import { TableStateRow } from '../../../components/TableStates';
+import { formatDateTime } from '../../../lib/format';
+import { jobStatusColor } from '../../../lib/integrations';
+import { parseScrapersParams, withScrapersParams, type ScrapersParams } from '../../catalog/scrapers/scraperList';
+import { topologySettingsPath } from './paths';
+import { useTopologiesSettingsData, type LastRun } from './useTopologiesSettingsData';
 
-/** Placeholder until issue 19's screen lands (replaced by its helper). */
-export default function TopologiesSettingsPage() {
+const PER_PAGE_OPTIONS = PAGE_SIZES.map((n) => ({ title: String(n), value: n }));
+const COLUMNS = ['Name', 'Schedule', 'Last Run', 'Source', 'Created', 'Updated'];
+
+/** The page and the name search in the URL (as the scrapers list keeps them). */
+function useListParams(): [ScrapersParams, (patch: Partial<ScrapersParams>) => void] {
+  const [search, setSearch] = useSearchParams();
+  const text = search.toString();
+  const params = useMemo(() => parseScrapersParams(new URLSearchParams(text)), [text]);
+  const update = useCallback(
+    (patch: Partial<ScrapersParams>) => setSearch((current) => withScrapersParams(current, patch), { replace: true }),
+    [setSearch],
+  );
+  return [params, update];
+}
+
+function LastRunCell({ run }: { run: LastRun | undefined }) {
+  if (!run?.job_status) return null;
+  return (
+    <>
+      <Label isCompact color={jobStatusColor(run.job_status)}>
+        {run.job_status}
+      </Label>{' '}
+      {run.job_time_start && (
+        <time dateTime={run.job_time_start} title={formatDateTime(run.job_time_start)}>
+          {formatDateTime(run.job_time_start, 'short')} ago
+        </time>
+      )}
+    </>
+  );
+}
+
+function Topologies() {
+  const [params, update] = useListParams();
+  const { list, pageSize } = useTopologiesSettingsData(params);
+  const [, setPageSize] = usePreference('pageSize');
+  const navigate = useNavigate();
+  useTopBar('Topology', list.refetch, list.isFetching);
+  const rows = list.data?.rows ?? [];
+
   return (
     <PageSection>
-      <EmptyState titleText="Topology" headingLevel="h2" />
+      <Toolbar>
+        <ToolbarContent>
+          <ToolbarItem>
+            <SearchBox
+              label="Search topologies by name"
+              placeholder="Search by name"
+              value={params.search}
+              onChange={(search) => update({ search })}
+            />
+          </ToolbarItem>
+          <ToolbarItem variant="pagination" align={{ default: 'alignEnd' }}>
+            <Pagination
+              itemCount={list.data?.total ?? 0}
+              page={params.page}
+              perPage={pageSize}
+              perPageOptions={PER_PAGE_OPTIONS}
+              isCompact
+              titles={{ paginationAriaLabel: 'Topologies pagination' }}
+              onSetPage={(_e, page) => update({ page })}
+              onPerPageSelect={(_e, size) => (setPageSize(size), update({ page: 1 }))}
+            />
+          </ToolbarItem>
+        </ToolbarContent>
+      </Toolbar>
+      <Table aria-label="Topologies" variant="compact">
+        <Thead>
+          <Tr>
+            {COLUMNS.map((c) => (
+              <Th key={c}>{c}</Th>
+            ))}
+          </Tr>
+        </Thead>
+        <Tbody>
+          <TableStateRow
+            colSpan={COLUMNS.length}
+            isLoading={list.isLoading}
+            error={list.error}
+            errorTitle="Error loading topologies"
+            isEmpty={rows.length === 0}
+          />
+          {rows.map((row) => (
+            <Tr key={row.id} isClickable onRowClick={() => navigate(topologySettingsPath(row.id))}>
+              <Td dataLabel="Name">
+                <Link to={topologySettingsPath(row.id)} onClick={(e) => e.stopPropagation()}>
+                  {row.name}
+                </Link>{' '}
+                <Label isCompact>{row.namespace}</Label>
+              </Td>
+              <Td dataLabel="Schedule">{row.schedule || 'Default'}</Td>
+              <Td dataLabel="Last Run">
+                <LastRunCell run={list.data?.runs.get(row.id)} />
+              </Td>
+              <Td dataLabel="Source">{row.source === 'KubernetesCRD' ? <CrdBadge source={row.source} /> : row.source}</Td>
+              <Td dataLabel="Created">
+                <DateTime value={row.created_at} />
+              </Td>
+              <Td dataLabel="Updated">
+                <DateTime value={row.updated_at} />
+              </Td>
+            </Tr>
+          ))}
+        </Tbody>
+      </Table>
     </PageSection>
+  );
+}
+
+/** The topologies: one page of them with each one's last run, linking to each one's editor. */
+export default function TopologiesSettingsPage() {
+  return (
+    <RequireAccess resource="topologies" feature="settings.topology">
+      <Topologies />
+    </RequireAccess>
   );
 }
