@@ -31,6 +31,7 @@ pub mod source;
 #[cfg(feature = "testing")]
 pub mod testing;
 pub mod tokens;
+pub mod topology_lookup;
 
 pub use database::{Database, DatabaseArgs, ping};
 pub use error::Error;
