@@ -105,6 +105,12 @@ const ENDPOINTS: &[(&str, &str, Needs, &str)] = &[
         r#"{}"#,
     ),
     (
+        "GET",
+        "/api/canary/api/topology",
+        Needs::Right(Resource::Topologies, Action::Read),
+        r#"{}"#,
+    ),
+    (
         "POST",
         "/api/canary/run/check/{id}",
         Needs::Right(Resource::Canaries, Action::Run),

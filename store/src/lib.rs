@@ -32,6 +32,7 @@ pub mod source;
 pub mod testing;
 pub mod tokens;
 pub mod topology_lookup;
+pub mod topology_queries;
 
 pub use database::{Database, DatabaseArgs, ping};
 pub use error::Error;

@@ -55,7 +55,7 @@ pub(crate) fn catalog_visibility(caller: &Caller) -> Result<rest::Visibility, Ap
 }
 
 /// A comma-separated list (`a,b`); blanks are dropped.
-fn list(text: Option<&str>) -> Vec<String> {
+pub(crate) fn list(text: Option<&str>) -> Vec<String> {
     text.unwrap_or_default()
         .split(',')
         .map(str::trim)
@@ -65,7 +65,10 @@ fn list(text: Option<&str>) -> Vec<String> {
 }
 
 /// `key=value,key2=value2`.
-fn tag_map(field: &'static str, text: Option<&str>) -> Result<BTreeMap<String, String>, ApiError> {
+pub(crate) fn tag_map(
+    field: &'static str,
+    text: Option<&str>,
+) -> Result<BTreeMap<String, String>, ApiError> {
     list(text)
         .into_iter()
         .map(|pair| match pair.split_once('=') {

@@ -25,6 +25,7 @@ pub(crate) mod playbooks;
 pub(crate) mod resources;
 pub(crate) mod scrapers;
 pub(crate) mod settings;
+pub(crate) mod topology;
 
 /// Every route with its document.
 pub(crate) fn api() -> OpenApiRouter<AppState> {
@@ -44,6 +45,7 @@ pub(crate) fn api() -> OpenApiRouter<AppState> {
         .merge(resources::router())
         .merge(scrapers::router())
         .merge(settings::router())
+        .merge(topology::router())
         .routes(routes!(openapi::openapi_json))
 }
 

@@ -282,6 +282,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/canary/api/topology": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Component trees: the root components of live topologies, or one
+         *     component, each with its summary and children to `depth`.
+         * @description The filters (`status`, `type`, `labels`, `owner`, `team`) pick the listed
+         *     components: the roots, or with `id` the component's children; the facets
+         *     (`healthStatuses`, `types`, `teams`, `tags`) describe those before filtering.
+         */
+        get: operations["topology"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/canary/run/check/{id}": {
         parameters: {
             query?: never;
@@ -898,6 +921,13 @@ export interface components {
             /** @description Change types, comma-separated. */
             type?: string | null;
         };
+        /** @description Checks by their latest status. */
+        CheckCounts: {
+            /** Format: int64 */
+            healthy: number;
+            /** Format: int64 */
+            unhealthy: number;
+        };
         /** @description A check's uptime and latency over a range, and its runs bucketed for a chart. */
         CheckMetrics: {
             latency: components["schemas"]["Latency"];
@@ -952,6 +982,50 @@ export interface components {
             ref: string;
             type: string;
         };
+        /** @description A component with its summary and, to the depth asked, its children. */
+        Component: {
+            /**
+             * Format: int64
+             * @description Live direct children the caller sees.
+             */
+            children: number;
+            /** @description Children to the depth asked: nested, or all descendants in one flat list. */
+            components: components["schemas"]["Component"][];
+            /** Format: uuid */
+            config_id?: string | null;
+            /** Format: date-time */
+            created_at: string;
+            description?: string | null;
+            /** @description healthy, unhealthy, warning or unknown, rolled up from the children. */
+            health?: string | null;
+            hidden: boolean;
+            icon?: string | null;
+            /** Format: uuid */
+            id: string;
+            labels: {
+                [key: string]: string;
+            };
+            name: string;
+            owner?: string | null;
+            /** Format: uuid */
+            parent_id?: string | null;
+            /** @description Dot-separated ancestor ids, root first ('' for a root). */
+            path?: string | null;
+            properties: components["schemas"]["Property"][];
+            /** @description healthy, unhealthy, warning, error, info or unknown. */
+            status: string;
+            status_reason?: string | null;
+            summary: components["schemas"]["ComponentSummary"];
+            /** @description Names of the teams that own the component. */
+            teams: string[];
+            text?: string | null;
+            tooltip?: string | null;
+            /** Format: uuid */
+            topology_id?: string | null;
+            type?: string | null;
+            /** Format: date-time */
+            updated_at: string;
+        };
         /** @description An analysis of an item linked to a component. */
         ComponentAnalysis: {
             analysis_type?: string | null;
@@ -970,6 +1044,31 @@ export interface components {
             severity?: string | null;
             status: string;
             summary?: string | null;
+        };
+        /** @description Counts under a component, all of live rows the caller sees. */
+        ComponentSummary: {
+            /** @description Checks of the component and its descendants. */
+            checks: components["schemas"]["CheckCounts"];
+            /**
+             * Format: int64
+             * @description Direct children by health (no health counts as unknown).
+             */
+            healthy: number;
+            /**
+             * @description Open insights of the config items linked to the component or its
+             *     descendants (or theirs): analysis type -> severity -> count.
+             */
+            insights: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
+            /** Format: int64 */
+            unhealthy: number;
+            /** Format: int64 */
+            unknown: number;
+            /** Format: int64 */
+            warning: number;
         };
         /** @description `POST /api/connections`: a connection of one of the types, with that type's fields. */
         ConnectionInput: {
@@ -3485,6 +3584,31 @@ export interface components {
                 };
             } | null;
         };
+        /**
+         * @description A property of a component (Mission Control's Property): a value with a
+         *     unit and a `max` is a gauge, such as memory or CPU.
+         */
+        Property: {
+            color?: string | null;
+            /** @description Shown on the component's card. */
+            headline?: boolean | null;
+            icon?: string | null;
+            label?: string | null;
+            /** Format: double */
+            max?: number | null;
+            /** Format: double */
+            min?: number | null;
+            name?: string;
+            /** Format: int64 */
+            order?: number | null;
+            text?: string | null;
+            tooltip?: string | null;
+            type?: string | null;
+            /** @description E.g. `bytes`, `millicores`. */
+            unit?: string | null;
+            /** Format: double */
+            value?: number | null;
+        };
         /** @description A scrape was asked for. */
         Queued: {
             queued: boolean;
@@ -3848,6 +3972,18 @@ export interface components {
          * @enum {string}
          */
         TokenObject: "mcp" | "canaries" | "catalog" | "application" | "playbooks" | "notification";
+        /** @description The answer of the topology call: components and the facets of the filters. */
+        Topology: {
+            components: components["schemas"]["Component"][];
+            /** @description The facets cover the components the filters apply to, before filtering. */
+            healthStatuses: string[];
+            /** @description Label keys with their values. */
+            tags: {
+                [key: string]: string[];
+            };
+            teams: string[];
+            types: string[];
+        };
         Traits: {
             email?: string | null;
             name: components["schemas"]["PersonName"];
@@ -4804,6 +4940,80 @@ export interface operations {
                 };
             };
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    topology: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A component: it, with its children. Without it: the root components
+                 *     of live topologies.
+                 */
+                id?: string;
+                /** @description Levels of children embedded under each returned component (default 1, at most 10). */
+                depth?: number;
+                /** @description Children as one flat list under each returned component (default false). */
+                flatten?: boolean;
+                /** @description Healths, comma-separated: healthy, unhealthy, warning, unknown. */
+                status?: string;
+                /** @description Component types, comma-separated. */
+                type?: string;
+                /** @description Labels every component must carry: `key=value,key2=value2`. */
+                labels?: string;
+                /** @description The owner, as written in the topology. */
+                owner?: string;
+                /** @description A team's name. */
+                team?: string;
+                /** @description Include hidden components (default true). */
+                hidden?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Topology"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `id` names no live component the caller sees */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,141 @@
+//! Topology for the console: component trees with their summaries and the
+//! facets of the dashboard's filters. Every answer covers only the
+//! components, checks and config items the caller's access scopes let them
+//! see; the SQL is the store's (`quarterdeck_store::topology_queries`).
+
+use axum::Json;
+use axum::extract::State;
+use quarterdeck_dataapi as rest;
+use quarterdeck_store::rbac::Kind;
+use quarterdeck_store::topology_queries::{
+    self as queries, HEALTHS, Scopes, Topology, TopologyFilter, TopologyQuery,
+};
+use serde::Deserialize;
+use utoipa::IntoParams;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+use uuid::Uuid;
+
+use crate::auth::Caller;
+use crate::body::Query;
+use crate::error::ErrorBody;
+use crate::rbac::{Action, Resource};
+use crate::routes::catalog::{list, tag_map};
+use crate::{ApiError, AppState};
+
+/// Most levels of children one call embeds.
+const MAX_DEPTH: u32 = 10;
+
+pub(crate) fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(topology))
+}
+
+/// What the caller may see of components, checks and config items. Reading
+/// topology takes read on topologies; a caller whose permissions select
+/// components by rule is sent to `/api/db`, which applies such rules.
+fn visibility(caller: &Caller) -> Result<rest::Visibility, ApiError> {
+    caller.require(Resource::Topologies, Action::Read)?;
+    caller.require_no_row_rules(Kind::Component, "components")?;
+    Ok(rest::visibility(
+        &caller.person.roles,
+        &caller.access_scopes,
+    ))
+}
+
+fn scopes(visibility: &rest::Visibility) -> Scopes<'_> {
+    Scopes {
+        component: visibility.component.as_deref(),
+        canary: visibility.canary.as_deref(),
+        config: visibility.config.as_deref(),
+    }
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub(crate) struct TopologyParams {
+    /// A component: it, with its children. Without it: the root components
+    /// of live topologies.
+    #[param(
+        pattern = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
+    )]
+    id: Option<Uuid>,
+    /// Levels of children embedded under each returned component (default 1, at most 10).
+    #[param(minimum = 0, maximum = 10)]
+    depth: Option<u32>,
+    /// Children as one flat list under each returned component (default false).
+    flatten: Option<bool>,
+    /// Healths, comma-separated: healthy, unhealthy, warning, unknown.
+    #[param(
+        pattern = r"^((healthy|unhealthy|warning|unknown)(,(healthy|unhealthy|warning|unknown))*)?$"
+    )]
+    status: Option<String>,
+    /// Component types, comma-separated.
+    #[serde(rename = "type")]
+    #[param(rename = "type")]
+    component_type: Option<String>,
+    /// Labels every component must carry: `key=value,key2=value2`.
+    #[param(pattern = r"^([^=,]+=[^,]*)?(,[^=,]+=[^,]*)*$")]
+    labels: Option<String>,
+    /// The owner, as written in the topology.
+    owner: Option<String>,
+    /// A team's name.
+    team: Option<String>,
+    /// Include hidden components (default true).
+    hidden: Option<bool>,
+}
+
+/// Component trees: the root components of live topologies, or one
+/// component, each with its summary and children to `depth`.
+///
+/// The filters (`status`, `type`, `labels`, `owner`, `team`) pick the listed
+/// components: the roots, or with `id` the component's children; the facets
+/// (`healthStatuses`, `types`, `teams`, `tags`) describe those before filtering.
+#[utoipa::path(get, path = "/api/canary/api/topology", tag = "topology", params(TopologyParams),
+    responses(
+        (status = 200, body = Topology),
+        (status = 400, body = ErrorBody),
+        (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody),
+        (status = 404, description = "`id` names no live component the caller sees", body = ErrorBody)))]
+#[tracing::instrument(skip_all, fields(person = %caller.person.id))]
+pub(crate) async fn topology(
+    State(state): State<AppState>,
+    caller: Caller,
+    params: Result<Query<TopologyParams>, ApiError>,
+) -> Result<Json<Topology>, ApiError> {
+    let visibility = visibility(&caller)?;
+    let Query(params) = params?;
+    let depth = params.depth.unwrap_or(1);
+    if depth > MAX_DEPTH {
+        return Err(ApiError::invalid(
+            "depth",
+            format!("depth must be 0 to {MAX_DEPTH}"),
+        ));
+    }
+    let health = list(params.status.as_deref());
+    if let Some(bad) = health.iter().find(|h| !HEALTHS.contains(&h.as_str())) {
+        return Err(ApiError::invalid(
+            "status",
+            format!("status: {bad:?} is not one of {}", HEALTHS.join(", ")),
+        ));
+    }
+    let id = params.id;
+    let query = TopologyQuery {
+        id,
+        depth,
+        flatten: params.flatten.unwrap_or(false),
+        include_hidden: params.hidden.unwrap_or(true),
+        filter: TopologyFilter {
+            health,
+            types: list(params.component_type.as_deref()),
+            labels: tag_map("labels", params.labels.as_deref())?,
+            owner: params.owner.filter(|o| !o.is_empty()),
+            team: params.team.filter(|t| !t.is_empty()),
+        },
+    };
+    queries::topology(&state.db, scopes(&visibility), &query)
+        .await?
+        .map(Json)
+        .ok_or_else(|| ApiError::NotFound(format!("no component {}", id.unwrap_or_default())))
+}
