@@ -166,6 +166,10 @@ async fn a_catalog_lookup_selects_items_and_for_each_links_them(pool: PgPool) {
         json!({"name": "x", "lookup": {"catalog": [{"selector": [{"search": "web"}]}]}});
     let err = run(&pool, "UI", component).await.unwrap_err();
     assert_eq!(err.field(), "lookup.catalog[0].selector[0].search");
+    let component =
+        json!({"name": "x", "lookup": {"catalog": [{"selector": [], "types": ["Pod"]}]}});
+    let err = run(&pool, "UI", component).await.unwrap_err();
+    assert_eq!(err.field(), "lookup.catalog[0].types");
 }
 
 /// The test database's URL (the pool's own database).

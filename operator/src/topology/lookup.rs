@@ -190,8 +190,9 @@ pub async fn emit(
     Ok(emitted)
 }
 
-/// `catalog`: the items of its `selector` list, or of the entry itself read
-/// as one selector. The result: `configs` (each item's id, name, type, class,
+/// `catalog`: the items of its `selector` list (beside which only `name`,
+/// `description` and `display` go), or of the entry itself read as one
+/// selector. The result: `configs` (each item's id, name, type, class,
 /// namespace, tags, labels, health, status, config...) and `count`.
 async fn catalog(
     entry: &Map<String, Value>,
@@ -204,6 +205,16 @@ async fn catalog(
             None => LookupError::spec(at, e),
         })
     };
+    if entry.contains_key("selector")
+        && let Some(other) = entry
+            .keys()
+            .find(|k| !matches!(k.as_str(), "selector" | "name" | "description" | "display"))
+    {
+        return Err(LookupError::spec(
+            format!("{field}.{other}"),
+            "goes in each selector of the selector list",
+        ));
+    }
     let selectors = match entry.get("selector") {
         Some(Value::Array(list)) => list
             .iter()
