@@ -66,7 +66,7 @@ export function ComponentHeader({
       </Breadcrumb>
       <Flex alignItems={{ default: 'alignItemsCenter' }} spaceItems={{ default: 'spaceItemsSm' }}>
         <FlexItem>
-          <Title headingLevel="h1" size="2xl">
+          <Title headingLevel="h2" size="2xl">
             <ComponentIcon icon={component.icon} type={component.type} /> {component.name}
           </Title>
         </FlexItem>

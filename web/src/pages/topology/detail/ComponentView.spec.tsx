@@ -54,7 +54,7 @@ function mockData() {
 it('shows the component, its breadcrumbs root first, its children as cards and the side panel', async () => {
   mockData();
   renderView('/topology');
-  expect(await screen.findByRole('heading', { level: 1, name: /orders/ })).toBeTruthy();
+  expect(await screen.findByRole('heading', { level: 2, name: /orders/ })).toBeTruthy();
   expect(vi.mocked(fetchTopology).mock.calls[0]?.[0]).toMatchObject({ id: 'c', depth: 1, hidden: undefined });
 
   const crumbs = screen.getByRole('navigation', { name: 'Breadcrumbs' });
@@ -83,7 +83,7 @@ it('shows the component, its breadcrumbs root first, its children as cards and t
 it('filters the children as the URL says, with the dashboard’s filters', async () => {
   mockData();
   renderView('/topology', '?type=Pod&health=unhealthy&showHiddenComponents=no');
-  await screen.findByRole('heading', { level: 1, name: /orders/ });
+  await screen.findByRole('heading', { level: 2, name: /orders/ });
   expect(vi.mocked(fetchTopology).mock.calls[0]?.[0]).toMatchObject({
     id: 'c',
     depth: 1,

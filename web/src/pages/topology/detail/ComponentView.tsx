@@ -27,7 +27,7 @@ const CheckDetailModal = lazy(() => import('../../health/detail/CheckDetailModal
 function NotFound({ home }: { home?: string }) {
   return (
     <PageSection>
-      <EmptyState titleText="Component not found" headingLevel="h1">
+      <EmptyState titleText="Component not found" headingLevel="h2">
         <EmptyStateBody>There is no such component, it was deleted, or you may not see it.</EmptyStateBody>
         {home && (
           <EmptyStateFooter>

@@ -49,7 +49,7 @@ function renderView() {
 it('shows the component to a caller with read on topologies, without waiting for the feature flags', async () => {
   signedInWith({ topologies: ['read'] });
   renderView();
-  expect(await screen.findByRole('heading', { level: 1, name: /orders/ })).toBeTruthy();
+  expect(await screen.findByRole('heading', { level: 2, name: /orders/ })).toBeTruthy();
   expect(screen.queryByRole('link', { name: 'Topology' })).toBeNull();
 });
 
