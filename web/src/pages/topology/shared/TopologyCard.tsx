@@ -2,14 +2,16 @@ import { Link } from 'react-router';
 import { ComponentIcon } from './ComponentIcon';
 import { healthColor, healthLabel } from './health';
 import { HealthDot } from './HealthDot';
-import { cardProperties, gaugeOf, propertyText } from './properties';
+import { cardProperties, gaugeOf, propertyName, propertyText } from './properties';
 import { childCounts, insightCount, insightTitle } from './summary';
 import type { Property, TopologyComponent } from './types';
 import './topology.css';
 
 const SR = 'pf-v6-screen-reader';
 
-export function PropertyValue({ property, name }: { property: Property; name: string }) {
+/** A property's value: a bar (a meter named `name`, the property's label or
+ * name unless told) when it is a gauge, a link for a url, else its text. */
+export function PropertyValue({ property, name = propertyName(property) }: { property: Property; name?: string }) {
   const gauge = gaugeOf(property);
   if (gauge) {
     return (
@@ -120,7 +122,7 @@ export function TopologyCard({
       {properties.length > 0 && (
         <dl className="qd-topology-props">
           {properties.map((property, i) => {
-            const name = property.label || property.name;
+            const name = propertyName(property);
             return (
               <div
                 key={`${property.name}-${i}`}

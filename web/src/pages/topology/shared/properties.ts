@@ -42,6 +42,11 @@ export function formatValue(value: number, unit: string | null | undefined): str
   }
 }
 
+/** What a property is called: its label, else its name. */
+export function propertyName(property: Property): string {
+  return property.label || property.name || '';
+}
+
 /** What a property shows: its text, else its value in its unit ('' when neither). */
 export function propertyText(property: Property): string {
   if (property.text) return property.text;

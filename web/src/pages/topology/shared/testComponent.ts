@@ -22,7 +22,7 @@ export function testComponent(patch: Partial<TopologyComponent> = {}): TopologyC
     path: '',
     config_id: null,
     created_at: '2026-01-01T00:00:00Z',
-    updated_at: null,
+    updated_at: '2026-01-01T00:00:00Z',
     children: 0,
     summary: { healthy: 0, unhealthy: 0, warning: 0, unknown: 0, checks: { healthy: 0, unhealthy: 0 }, insights: {} },
     teams: [],

@@ -1,25 +1,22 @@
-import { ApiError } from '../../../api/errors';
-import { apiFetch, readJson } from '../../../api/http';
+import { api, unwrap } from '../../../api/client';
 import type { TopologyQuery, TopologyResponse } from './types';
 
-/** The request target of GET /api/canary/api/topology; empty lists and unset
- * values are left out (exported for its test). */
-export function topologyUrl(query: TopologyQuery): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query) as [keyof TopologyQuery, TopologyQuery[keyof TopologyQuery]][]) {
+type WireQuery = { [K in keyof TopologyQuery]: TopologyQuery[K] extends readonly string[] | undefined ? string : TopologyQuery[K] };
+
+/** The query as sent: lists comma-separated, empty lists and unset values
+ * left out (exported for its test). */
+export function wireQuery(query: TopologyQuery): WireQuery {
+  const wire: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(query)) {
     if (value === undefined || value === '') continue;
     if (Array.isArray(value)) {
-      if (value.length > 0) params.set(key, value.join(','));
-    } else params.set(key, String(value));
+      if (value.length > 0) wire[key] = value.join(',');
+    } else wire[key] = value;
   }
-  const qs = params.toString();
-  return `/api/canary/api/topology${qs ? `?${qs}` : ''}`;
+  return wire as WireQuery;
 }
 
 /** Components with their children and the facets of the matching ones. */
-export async function fetchTopology(query: TopologyQuery, signal?: AbortSignal): Promise<TopologyResponse> {
-  const response = await apiFetch(new Request(topologyUrl(query), { headers: { Accept: 'application/json' }, signal }));
-  const body = await readJson(response);
-  if (!response.ok) throw new ApiError(response.status, body);
-  return body as TopologyResponse;
+export function fetchTopology(query: TopologyQuery, signal?: AbortSignal): Promise<TopologyResponse> {
+  return unwrap(api.GET('/api/canary/api/topology', { params: { query: wireQuery(query) }, signal }));
 }
