@@ -111,6 +111,12 @@ const ENDPOINTS: &[(&str, &str, Needs, &str)] = &[
         r#"{}"#,
     ),
     (
+        "GET",
+        "/api/snapshot/topology/{id}",
+        Needs::Right(Resource::Topologies, Action::Read),
+        r#"{}"#,
+    ),
+    (
         "POST",
         "/api/canary/run/check/{id}",
         Needs::Right(Resource::Canaries, Action::Run),

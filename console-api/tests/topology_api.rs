@@ -229,7 +229,7 @@ async fn world(pool: PgPool) -> World {
         .await
         .unwrap();
     let quiet = topology(&pool, "quiet").await;
-    component(
+    let quiet_root = component(
         &pool,
         quiet,
         None,
@@ -254,6 +254,33 @@ async fn world(pool: PgPool) -> World {
     insight(&pool, pod, "security", "critical", "open").await;
     insight(&pool, pod, "security", "critical", "resolved").await;
     insight(&pool, replica, "cost", "low", "open").await;
+    // For snapshots: statuses and changes now and 3 hours ago, and `api`
+    // related to `quiet`.
+    sqlx::query(
+        "INSERT INTO check_statuses (check_id, time, status) \
+         VALUES ($1, now(), true), ($1, now() - interval '3 hours', false)",
+    )
+    .bind(ok)
+    .execute(&pool)
+    .await
+    .unwrap();
+    sqlx::query(
+        "INSERT INTO config_changes (config_id, change_type, summary, created_at) \
+         SELECT config_id, 'diff', 'recent', now() FROM config_component_relationships \
+         UNION ALL \
+         SELECT config_id, 'diff', 'old', now() - interval '3 hours' FROM config_component_relationships",
+    )
+    .execute(&pool)
+    .await
+    .unwrap();
+    sqlx::query(
+        "INSERT INTO component_relationships (component_id, relationship_id) VALUES ($1, $2)",
+    )
+    .bind(api_svc)
+    .bind(quiet_root)
+    .execute(&pool)
+    .await
+    .unwrap();
 
     World {
         admin: api.signed_in("admin@example.com", "pw").await,
@@ -543,4 +570,128 @@ async fn reading_topology_needs_sign_in_and_read_on_topologies(pool: PgPool) {
         .call(&denied, Method::GET, "/api/canary/api/topology", None)
         .await;
     assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+}
+
+/// The snapshot's files, read back by Python's zipfile: name -> JSON.
+async fn snapshot(w: &World, client: &Client, query: &str) -> (String, Value) {
+    let res = client
+        .get(w.api.at(&format!("/api/snapshot/topology/{query}")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK, "{query}");
+    assert_eq!(res.headers()["content-type"], "application/zip");
+    let disposition = res.headers()["content-disposition"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let bytes = res.bytes().await.unwrap();
+    let path = std::env::temp_dir().join(format!("qd-snapshot-{}.zip", Uuid::new_v4()));
+    std::fs::write(&path, &bytes).unwrap();
+    let script = "import sys, zipfile, json\n\
+                  z = zipfile.ZipFile(sys.argv[1])\n\
+                  assert z.testzip() is None\n\
+                  print(json.dumps({n: json.loads(z.read(n)) for n in z.namelist()}))";
+    let out = std::process::Command::new("python3")
+        .args(["-c", script])
+        .arg(&path)
+        .output()
+        .unwrap();
+    std::fs::remove_file(&path).ok();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (disposition, serde_json::from_slice(&out.stdout).unwrap())
+}
+
+fn field<'a>(rows: &'a Value, key: &str) -> Vec<&'a str> {
+    let mut values: Vec<&str> = rows
+        .as_array()
+        .unwrap_or_else(|| panic!("not a list: {rows}"))
+        .iter()
+        .map(|r| r[key].as_str().unwrap())
+        .collect();
+    values.sort();
+    values
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn a_snapshot_zips_the_tree_checks_configs_and_recent_changes(pool: PgPool) {
+    let w = world(pool).await;
+    let (disposition, files) = snapshot(&w, &w.admin, &w.root.to_string()).await;
+    assert_eq!(disposition, "attachment; filename=\"shop-snapshot.zip\"");
+    let tree = &files["components.json"];
+    assert_eq!(names(tree), ["shop"]);
+    assert_eq!(names(&tree[0]["components"]), ["api", "db", "worker"]);
+    assert_eq!(
+        names(&tree[0]["components"][0]["components"]),
+        ["pod-1", "pod-2"]
+    );
+    assert_eq!(files["related.json"], json!([]));
+    let checks = &files["checks.json"];
+    assert_eq!(field(checks, "name"), ["bad", "ok"]);
+    let ok = checks
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "ok")
+        .unwrap();
+    assert_eq!(
+        ok["statuses"].as_array().unwrap().len(),
+        1,
+        "since 2h: {ok}"
+    );
+    assert_eq!(field(&files["configs.json"], "name"), ["pod", "pod", "pod"]);
+    assert_eq!(
+        field(&files["changes.json"], "summary"),
+        ["recent", "recent", "recent"]
+    );
+
+    let (_, files) = snapshot(
+        &w,
+        &w.admin,
+        &format!("{}?start=4h&related=true", w.api_svc),
+    )
+    .await;
+    assert_eq!(names(&files["components.json"]), ["api"]);
+    assert_eq!(names(&files["related.json"]), ["quiet"]);
+    assert_eq!(field(&files["checks.json"], "name"), ["ok"]);
+    assert_eq!(
+        files["checks.json"][0]["statuses"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+    assert_eq!(
+        field(&files["changes.json"], "summary"),
+        ["old", "old", "recent", "recent"]
+    );
+
+    // The guest sees the web components only, and no checks or config items.
+    let (_, files) = snapshot(&w, &w.guest, &w.root.to_string()).await;
+    assert_eq!(
+        names(&files["components.json"][0]["components"]),
+        ["api", "worker"]
+    );
+    assert_eq!(files["checks.json"], json!([]));
+    assert_eq!(files["configs.json"], json!([]));
+    for (query, status) in [
+        (w.db.to_string(), StatusCode::NOT_FOUND),
+        (format!("{}?start=soon", w.root), StatusCode::BAD_REQUEST),
+        ("nope".to_owned(), StatusCode::BAD_REQUEST),
+    ] {
+        let (got, body) = w
+            .api
+            .call(
+                &w.guest,
+                Method::GET,
+                &format!("/api/snapshot/topology/{query}"),
+                None,
+            )
+            .await;
+        assert_eq!(got, status, "{query}: {body}");
+    }
 }

@@ -508,3 +508,153 @@ fn flat(kept: Vec<(i32, Option<Uuid>, Component)>) -> Vec<Component> {
     }
     tops
 }
+
+/// A component's snapshot: its tree (the whole subtree), the components
+/// related to it, its checks with their statuses, its config items and
+/// their changes, each a JSON list; `None` when the caller does not see
+/// the component.
+#[derive(Debug, Clone)]
+pub struct Snapshot {
+    pub tree: Topology,
+    pub related: Value,
+    pub checks: Value,
+    pub configs: Value,
+    pub changes: Value,
+}
+
+/// What a snapshot holds.
+#[derive(Debug, Clone)]
+pub struct SnapshotQuery {
+    pub id: Uuid,
+    /// Statuses and changes from this time on.
+    pub since: DateTime<Utc>,
+    /// Add the components related to the tree's (and their checks, configs, changes).
+    pub related: bool,
+    /// Whether the caller may read checks, and config items with their changes.
+    pub checks: bool,
+    pub configs: bool,
+}
+
+/// Most statuses of one check, and most changes, a snapshot holds (the newest).
+const SNAPSHOT_STATUSES: i64 = 1000;
+const SNAPSHOT_CHANGES: i64 = 10_000;
+
+pub async fn snapshot(
+    pool: &PgPool,
+    scopes: Scopes<'_>,
+    query: &SnapshotQuery,
+) -> Result<Option<Snapshot>, Error> {
+    let tree_query = TopologyQuery {
+        id: Some(query.id),
+        depth: u32::MAX,
+        flatten: false,
+        include_hidden: true,
+        filter: TopologyFilter::default(),
+    };
+    let Some(tree) = topology(pool, scopes, &tree_query).await? else {
+        return Ok(None);
+    };
+    let mut ids = Vec::new();
+    collect_ids(&tree.components, &mut ids);
+    let related: Value = if query.related {
+        sqlx::query_scalar(
+            "SELECT coalesce(jsonb_agg(to_jsonb(x) ORDER BY x.name, x.id), '[]') FROM ( \
+                 SELECT c.id, c.topology_id, c.parent_id, c.name, c.text, c.type, c.icon, c.owner, \
+                        c.status, c.health, c.status_reason, c.labels, c.properties, c.path \
+                 FROM components c \
+                 WHERE c.deleted_at IS NULL AND NOT c.id = ANY($1) \
+                   AND c.id IN (SELECT relationship_id FROM component_relationships \
+                                WHERE component_id = ANY($1) AND deleted_at IS NULL \
+                                UNION SELECT component_id FROM component_relationships \
+                                WHERE relationship_id = ANY($1) AND deleted_at IS NULL) \
+                   AND ($2::jsonb IS NULL OR quarterdeck_scope_allows($2, c.labels, c.agent_id, c.name))) x",
+        )
+        .bind(&ids)
+        .bind(rules_json(scopes.component))
+        .fetch_one(pool)
+        .await?
+    } else {
+        Value::Array(Vec::new())
+    };
+    if let Value::Array(rows) = &related {
+        ids.extend(
+            rows.iter()
+                .filter_map(|r| r["id"].as_str().and_then(|id| id.parse::<Uuid>().ok())),
+        );
+    }
+    let checks: Value = if query.checks {
+        sqlx::query_scalar(
+            "SELECT coalesce(jsonb_agg(to_jsonb(x) ORDER BY x.name, x.id), '[]') FROM ( \
+                 SELECT ch.id, ch.canary_id, k.name AS canary_name, ch.type, ch.name, ch.description, \
+                        ch.icon, ch.endpoint, ch.labels, ch.owner, ch.severity, ch.status, \
+                        ch.last_runtime, ch.last_transition_time, \
+                        ARRAY(SELECT DISTINCT r.component_id FROM check_component_relationships r \
+                              WHERE r.check_id = ch.id AND r.component_id = ANY($1) \
+                                AND r.deleted_at IS NULL) AS component_ids, \
+                        coalesce((SELECT jsonb_agg(jsonb_build_object('time', s.time, 'status', s.status, \
+                                      'invalid', s.invalid, 'duration', s.duration, 'message', s.message, \
+                                      'error', s.error) ORDER BY s.time DESC) \
+                                  FROM (SELECT * FROM check_statuses s WHERE s.check_id = ch.id \
+                                        AND s.time >= $3 ORDER BY s.time DESC LIMIT $4) s), '[]') AS statuses \
+                 FROM checks ch JOIN canaries k ON k.id = ch.canary_id \
+                 WHERE ch.deleted_at IS NULL AND k.deleted_at IS NULL \
+                   AND ch.id IN (SELECT check_id FROM check_component_relationships \
+                                 WHERE component_id = ANY($1) AND deleted_at IS NULL) \
+                   AND ($2::jsonb IS NULL OR quarterdeck_scope_allows($2, k.labels, k.agent_id, k.name))) x",
+        )
+        .bind(&ids)
+        .bind(rules_json(scopes.canary))
+        .bind(query.since)
+        .bind(SNAPSHOT_STATUSES)
+        .fetch_one(pool)
+        .await?
+    } else {
+        Value::Array(Vec::new())
+    };
+    let (configs, changes): (Value, Value) = if query.configs {
+        sqlx::query_as(
+            "WITH linked AS ( \
+                 SELECT component_id, config_id FROM config_component_relationships \
+                 WHERE component_id = ANY($1) AND deleted_at IS NULL \
+                 UNION SELECT id, config_id FROM components WHERE id = ANY($1) AND config_id IS NOT NULL \
+             ), items AS ( \
+                 SELECT ci.id, ci.name, ci.type, ci.config_class, ci.description, ci.status, ci.health, \
+                        ci.ready, ci.external_id, ci.tags, ci.labels, ci.config, ci.created_at, ci.updated_at, \
+                        ARRAY(SELECT DISTINCT l.component_id FROM linked l WHERE l.config_id = ci.id) \
+                            AS component_ids \
+                 FROM config_items ci \
+                 WHERE ci.deleted_at IS NULL AND ci.id IN (SELECT config_id FROM linked) \
+                   AND ($2::jsonb IS NULL OR quarterdeck_scope_allows($2, ci.tags, ci.agent_id, ci.name)) \
+             ) \
+             SELECT (SELECT coalesce(jsonb_agg(to_jsonb(i) ORDER BY i.name, i.id), '[]') FROM items i), \
+                    (SELECT coalesce(jsonb_agg(to_jsonb(x) ORDER BY x.created_at DESC, x.id), '[]') FROM ( \
+                         SELECT c.id, c.config_id, i.name AS config_name, i.type AS config_type, \
+                                c.change_type, c.severity, c.source, c.summary, c.count, c.first_observed, \
+                                c.created_at, c.external_created_by, c.created_by, c.details, c.diff \
+                         FROM config_changes c JOIN items i ON i.id = c.config_id \
+                         WHERE c.created_at >= $3 ORDER BY c.created_at DESC LIMIT $4) x)",
+        )
+        .bind(&ids)
+        .bind(rules_json(scopes.config))
+        .bind(query.since)
+        .bind(SNAPSHOT_CHANGES)
+        .fetch_one(pool)
+        .await?
+    } else {
+        (Value::Array(Vec::new()), Value::Array(Vec::new()))
+    };
+    Ok(Some(Snapshot {
+        tree,
+        related,
+        checks,
+        configs,
+        changes,
+    }))
+}
+
+fn collect_ids(components: &[Component], ids: &mut Vec<Uuid>) {
+    for c in components {
+        ids.push(c.id);
+        collect_ids(&c.components, ids);
+    }
+}

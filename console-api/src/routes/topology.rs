@@ -3,12 +3,17 @@
 //! components, checks and config items the caller's access scopes let them
 //! see; the SQL is the store's (`quarterdeck_store::topology_queries`).
 
+mod zip;
+
 use axum::Json;
 use axum::extract::State;
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use chrono::Utc;
 use quarterdeck_dataapi as rest;
 use quarterdeck_store::rbac::Kind;
 use quarterdeck_store::topology_queries::{
-    self as queries, HEALTHS, Scopes, Topology, TopologyFilter, TopologyQuery,
+    self as queries, HEALTHS, Scopes, SnapshotQuery, Topology, TopologyFilter, TopologyQuery,
 };
 use serde::Deserialize;
 use utoipa::IntoParams;
@@ -17,7 +22,7 @@ use utoipa_axum::routes;
 use uuid::Uuid;
 
 use crate::auth::Caller;
-use crate::body::Query;
+use crate::body::{Path, Query};
 use crate::error::ErrorBody;
 use crate::rbac::{Action, Resource};
 use crate::routes::catalog::{list, tag_map};
@@ -25,9 +30,13 @@ use crate::{ApiError, AppState};
 
 /// Most levels of children one call embeds.
 const MAX_DEPTH: u32 = 10;
+/// How far back a snapshot's statuses and changes go when `start` is not given.
+const SNAPSHOT_START: &str = "2h";
 
 pub(crate) fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(topology))
+    OpenApiRouter::new()
+        .routes(routes!(topology))
+        .routes(routes!(snapshot))
 }
 
 /// What the caller may see of components, checks and config items. Reading
@@ -138,4 +147,111 @@ pub(crate) async fn topology(
         .await?
         .map(Json)
         .ok_or_else(|| ApiError::NotFound(format!("no component {}", id.unwrap_or_default())))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub(crate) struct SnapshotParams {
+    /// Check statuses and config changes from this time on: a duration ago
+    /// such as `2h` (the default) or RFC 3339.
+    #[param(schema_with = crate::instant::param_schema)]
+    start: Option<String>,
+    /// Add the components related to the tree's, with their checks, configs
+    /// and changes (default false).
+    related: Option<bool>,
+}
+
+/// A component's snapshot, as a zip of JSON files: `components.json` (the
+/// component and its whole subtree, as the topology call gives them),
+/// `related.json` (with `related`), `checks.json` (the checks linked to
+/// them, with their statuses since `start`), `configs.json` (their config
+/// items) and `changes.json` (those items' changes since `start`). Checks,
+/// and configs with their changes, are left empty for a caller who may not
+/// read them.
+#[utoipa::path(get, path = "/api/snapshot/topology/{id}", tag = "topology",
+    params(("id" = Uuid, Path, description = "A component's id"), SnapshotParams),
+    responses(
+        (status = 200, description = "The snapshot, as an attachment", content_type = "application/zip", body = String),
+        (status = 400, body = ErrorBody),
+        (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody),
+        (status = 404, description = "No live component the caller sees", body = ErrorBody)))]
+#[tracing::instrument(skip_all, fields(person = %caller.person.id))]
+pub(crate) async fn snapshot(
+    State(state): State<AppState>,
+    caller: Caller,
+    id: Result<Path<Uuid>, ApiError>,
+    params: Result<Query<SnapshotParams>, ApiError>,
+) -> Result<Response, ApiError> {
+    let visibility = visibility(&caller)?;
+    let Path(id) = id?;
+    let Query(params) = params?;
+    let now = Utc::now();
+    let since = crate::instant::parse(
+        "start",
+        params.start.as_deref().unwrap_or(SNAPSHOT_START),
+        now,
+    )?;
+    let query = SnapshotQuery {
+        id,
+        since,
+        related: params.related.unwrap_or(false),
+        checks: caller.require(Resource::Canaries, Action::Read).is_ok(),
+        configs: caller.require(Resource::Database, Action::Read).is_ok()
+            && caller
+                .require_no_row_rules(Kind::Config, "config items")
+                .is_ok(),
+    };
+    let snapshot = queries::snapshot(&state.db, scopes(&visibility), &query)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("no component {id}")))?;
+    let name = snapshot
+        .tree
+        .components
+        .first()
+        .map(|c| file_name(&c.name))
+        .unwrap_or_default();
+    let files = [
+        ("components.json", pretty(&snapshot.tree.components)?),
+        ("related.json", pretty(&snapshot.related)?),
+        ("checks.json", pretty(&snapshot.checks)?),
+        ("configs.json", pretty(&snapshot.configs)?),
+        ("changes.json", pretty(&snapshot.changes)?),
+    ];
+    let archive = zip::write(&files, now).map_err(|e| ApiError::Internal(e.to_string()))?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/zip".to_owned()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{name}-snapshot.zip\""),
+            ),
+        ],
+        archive,
+    )
+        .into_response())
+}
+
+fn pretty<T: serde::Serialize>(value: &T) -> Result<Vec<u8>, ApiError> {
+    serde_json::to_vec_pretty(value).map_err(|e| ApiError::Internal(e.to_string()))
+}
+
+/// A name safe in a Content-Disposition file name.
+fn file_name(name: &str) -> String {
+    let safe: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    if safe.is_empty() {
+        "component".to_owned()
+    } else {
+        safe
+    }
 }

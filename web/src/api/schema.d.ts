@@ -754,6 +754,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/snapshot/topology/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A component's snapshot, as a zip of JSON files: `components.json` (the
+         *     component and its whole subtree, as the topology call gives them),
+         *     `related.json` (with `related`), `checks.json` (the checks linked to
+         *     them, with their statuses since `start`), `configs.json` (their config
+         *     items) and `changes.json` (those items' changes since `start`). Checks,
+         *     and configs with their changes, are left empty for a caller who may not
+         *     read them.
+         */
+        get: operations["snapshot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/kubeproxy/{path}": {
         parameters: {
             query?: never;
@@ -6778,6 +6803,69 @@ export interface operations {
                 };
             };
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    snapshot: {
+        parameters: {
+            query?: {
+                start?: string;
+                /**
+                 * @description Add the components related to the tree's, with their checks, configs
+                 *     and changes (default false).
+                 */
+                related?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description A component's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The snapshot, as an attachment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No live component the caller sees */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
