@@ -46,6 +46,21 @@ const HIDDEN_COLUMNS: &[(&str, &str, &str)] = &[
         "run_requested_at",
         "the scrape engine's queue: Scrape now sets it through its own route, which checks the right",
     ),
+    (
+        "topologies",
+        "next_run",
+        "the topology engine's schedule (operator only)",
+    ),
+    (
+        "topologies",
+        "lease_until",
+        "the topology engine's claim on a run in flight (operator only)",
+    ),
+    (
+        "topologies",
+        "run_requested_at",
+        "the topology engine's queue (operator only)",
+    ),
 ];
 
 /// Tables of the schema the data API deliberately does not expose: (table, why).

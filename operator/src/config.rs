@@ -103,6 +103,9 @@ pub struct Config {
     #[command(flatten)]
     pub scrapes: ScrapeArgs,
 
+    #[command(flatten)]
+    pub topologies: TopologyArgs,
+
     /// The keys that decrypt connections' secret values for checks.
     #[command(flatten)]
     pub connection_keys: quarterdeck_connections::keyring::KeyArgs,
@@ -187,6 +190,27 @@ pub struct ScrapeArgs {
     /// How often the catalog's retention (each ScrapeConfig's `retention`) is applied.
     #[arg(long = "catalog-retention-every", env = "QUARTERDECK_CATALOG_RETENTION_EVERY", default_value = "1h", value_parser = humantime::parse_duration)]
     pub retention_every: std::time::Duration,
+}
+
+/// The topology engine (Topologies' component trees).
+#[derive(Debug, Clone, clap::Args)]
+pub struct TopologyArgs {
+    /// Build topologies in this process (every replica takes a share).
+    #[arg(long = "topologies", env = "QUARTERDECK_TOPOLOGIES", default_value_t = true, action = clap::ArgAction::Set)]
+    pub topologies: bool,
+
+    /// Topologies building at once in this process.
+    #[arg(
+        long = "topology-concurrency",
+        env = "QUARTERDECK_TOPOLOGY_CONCURRENCY",
+        default_value_t = 2,
+        value_parser = clap::value_parser!(u16).range(1..)
+    )]
+    pub topology_concurrency: u16,
+
+    /// Limit of one topology run, lookups included.
+    #[arg(long = "topology-timeout", env = "QUARTERDECK_TOPOLOGY_TIMEOUT", default_value = "5m", value_parser = humantime::parse_duration)]
+    pub topology_timeout: std::time::Duration,
 }
 
 impl Config {

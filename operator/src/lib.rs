@@ -17,7 +17,7 @@ pub mod topology;
 
 use std::sync::Arc;
 
-pub use config::{CheckArgs, Config, ScrapeArgs};
+pub use config::{CheckArgs, Config, ScrapeArgs, TopologyArgs};
 
 use quarterdeck_store::Database;
 use quarterdeck_store::fence::Fence;
@@ -51,16 +51,17 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     };
     // A one-off directory sync has no background work.
     let run_checks = config.checks.enabled || config.engine_only;
-    let engine_pool =
-        if (run_checks || config.scrapes.scrapes) && (config.from_dir.is_none() || config.watch) {
-            Some(
-                database
-                    .separate_pool("quarterdeck-operator-checks", config.checks.db_connections)
-                    .await?,
-            )
-        } else {
-            None
-        };
+    let engine_pool = if (run_checks || config.scrapes.scrapes || config.topologies.topologies)
+        && (config.from_dir.is_none() || config.watch)
+    {
+        Some(
+            database
+                .separate_pool("quarterdeck-operator-checks", config.checks.db_connections)
+                .await?,
+        )
+    } else {
+        None
+    };
     let keyring = match engine_pool {
         Some(_) => Some(
             config
@@ -87,6 +88,24 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
                     kube: kube.clone(),
                 },
                 scrape::Settings::from_args(&config.scrapes, &config.checks.script_user),
+                quarterdeck_runtime::shutdown_signal(),
+            ))
+        });
+    let topologies = engine_pool
+        .clone()
+        .zip(lookup.clone())
+        .filter(|_| config.topologies.topologies)
+        .map(|(pool, lookup)| {
+            tokio::spawn(topology::run(
+                pool,
+                topology::Sources {
+                    lookup,
+                    kube: kube.clone(),
+                },
+                topology::Settings::from_args(
+                    &config.topologies,
+                    &config.checks.script_user,
+                ),
                 quarterdeck_runtime::shutdown_signal(),
             ))
         });
@@ -148,7 +167,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         }
     };
     let _ = admin.await;
-    for engine in engine.into_iter().chain(scrapes) {
+    for engine in engine.into_iter().chain(scrapes).chain(topologies) {
         // On an error nothing will signal the engines to stop.
         if result.is_err() {
             engine.abort();

@@ -33,6 +33,7 @@ pub mod testing;
 pub mod tokens;
 pub mod topology_lookup;
 pub mod topology_queries;
+pub mod topology_runs;
 
 pub use database::{Database, DatabaseArgs, ping};
 pub use error::Error;

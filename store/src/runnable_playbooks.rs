@@ -40,9 +40,10 @@ pub struct RunnablePlaybook {
     pub description: Option<String>,
 }
 
-/// What a selector is matched against.
+/// What a selector is matched against (a config item; the topology engine
+/// reads checks and components into it too).
 #[derive(Debug, Clone, Default, sqlx::FromRow)]
-struct Item {
+pub(crate) struct Item {
     id: Uuid,
     name: Option<String>,
     config_class: String,
@@ -126,7 +127,7 @@ fn selects_any(configs: &Value, item: &Item) -> bool {
     })
 }
 
-fn selects(s: &ResourceSelector, item: &Item) -> bool {
+pub(crate) fn selects(s: &ResourceSelector, item: &Item) -> bool {
     let criteria = [
         s.id.is_some(),
         s.name.is_some(),

@@ -1,0 +1,518 @@
+//! The topology engine's SQL: claiming due topologies through the database
+//! (several operator replicas share them; each slot runs once), "run now",
+//! reading what components' selectors pick (checks, config items, other
+//! components), and writing one run's component tree in one transaction.
+
+use chrono::{DateTime, Utc};
+use quarterdeck_crds::common::ResourceSelector;
+use serde::Serialize;
+use serde_json::Value;
+use sqlx::PgPool;
+use sqlx::types::Json;
+use uuid::Uuid;
+
+use crate::Error;
+use crate::catalog::Slot;
+use crate::execution_policy::ExecutionPolicy;
+use crate::runnable_playbooks::{Item, selects};
+
+/// Channel "run now" notifies; the engine claims the topology at once.
+pub const RUN_CHANNEL: &str = "quarterdeck_topology_run";
+
+/// A topology the engine has claimed.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct DueTopology {
+    pub id: Uuid,
+    pub name: String,
+    pub namespace: String,
+    /// `KubernetesCRD`, `UI`, ...: console topologies follow the execution policy.
+    pub source: String,
+    pub spec: Json<Value>,
+    /// The `schedule` column (the spec's `schedule` wins when both are set).
+    pub schedule: Option<String>,
+    pub next_run: Option<DateTime<Utc>>,
+    /// Asked for by "run now": runs out of schedule.
+    pub run_now: bool,
+    /// The database's time when the topology was claimed.
+    pub now: DateTime<Utc>,
+    #[sqlx(flatten)]
+    pub policy: ExecutionPolicy,
+}
+
+/// Claims up to `limit` live topologies that are due or asked for and not
+/// held by a run, in one transaction: each gets the next slot and the lease
+/// `plan` gives ("run now" keeps a future slot), so no other engine runs it.
+pub async fn claim_due(
+    pool: &PgPool,
+    limit: i64,
+    plan: impl Fn(&DueTopology) -> Slot,
+) -> Result<Vec<DueTopology>, Error> {
+    let mut tx = pool.begin().await?;
+    let due: Vec<DueTopology> = sqlx::query_as(
+        "SELECT t.id, t.name, t.namespace, t.source, coalesce(t.spec, '{}') AS spec, t.schedule, \
+                t.next_run, t.run_requested_at IS NOT NULL AS run_now, now() AS now, \
+                coalesce((SELECT console_scripts FROM execution_policy), false) AS console_scripts \
+         FROM topologies t \
+         WHERE t.deleted_at IS NULL \
+           AND (t.lease_until IS NULL OR t.lease_until <= now()) \
+           AND (t.run_requested_at IS NOT NULL OR t.next_run IS NULL OR t.next_run <= now()) \
+         ORDER BY t.run_requested_at NULLS LAST, t.next_run NULLS FIRST \
+         LIMIT $1 \
+         FOR UPDATE SKIP LOCKED",
+    )
+    .bind(limit)
+    .fetch_all(&mut *tx)
+    .await?;
+    if due.is_empty() {
+        return Ok(due);
+    }
+    let ids: Vec<Uuid> = due.iter().map(|t| t.id).collect();
+    let slots: Vec<Slot> = due
+        .iter()
+        .map(|t| {
+            let slot = plan(t);
+            match t.next_run {
+                Some(scheduled) if t.run_now && scheduled > t.now => Slot {
+                    next_run: scheduled,
+                    ..slot
+                },
+                _ => slot,
+            }
+        })
+        .collect();
+    // The spec trigger resets next_run only when the spec changes, not here.
+    sqlx::query(
+        "UPDATE topologies t SET next_run = u.next, lease_until = u.lease, run_requested_at = NULL \
+         FROM unnest($1::uuid[], $2::timestamptz[], $3::timestamptz[]) AS u(id, next, lease) \
+         WHERE t.id = u.id",
+    )
+    .bind(&ids)
+    .bind(slots.iter().map(|s| s.next_run).collect::<Vec<_>>())
+    .bind(slots.iter().map(|s| s.lease_until).collect::<Vec<_>>())
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(due)
+}
+
+/// Ends a run's hold on its topology.
+pub async fn release(pool: &PgPool, topology: Uuid) -> Result<(), Error> {
+    sqlx::query("UPDATE topologies SET lease_until = NULL WHERE id = $1")
+        .bind(topology)
+        .execute(pool)
+        .await?;
+    Ok(())
+}
+
+/// The earliest time [`claim_due`] has something to claim, to sleep until.
+pub async fn next_due(pool: &PgPool) -> Result<Option<DateTime<Utc>>, Error> {
+    Ok(sqlx::query_scalar(
+        "SELECT min(CASE WHEN run_requested_at IS NOT NULL THEN coalesce(lease_until, now()) \
+                         ELSE greatest(coalesce(next_run, now()), coalesce(lease_until, now())) END) \
+         FROM topologies WHERE deleted_at IS NULL",
+    )
+    .fetch_one(pool)
+    .await?)
+}
+
+/// Asks the engine to run a live topology now; false when there is no such topology.
+pub async fn request_run(pool: &PgPool, topology: Uuid) -> Result<bool, Error> {
+    let found: Option<Uuid> = sqlx::query_scalar(
+        "WITH asked AS ( \
+             UPDATE topologies SET run_requested_at = now() \
+             WHERE id = $1 AND deleted_at IS NULL RETURNING id) \
+         SELECT id FROM asked, pg_notify($2, $1::text) AS n",
+    )
+    .bind(topology)
+    .bind(RUN_CHANNEL)
+    .fetch_optional(pool)
+    .await?;
+    Ok(found.is_some())
+}
+
+/// A check, config item or component a selector may pick.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Target {
+    pub target_id: Uuid,
+    /// A check's canary.
+    pub canary_id: Option<Uuid>,
+    /// A config item's class.
+    pub class_name: Option<String>,
+    /// A config item's external ids.
+    pub external_ids: Option<Vec<String>>,
+    /// What expressions see: id, name, type, status, health, labels (tags
+    /// and class of config items).
+    pub facts: Json<Value>,
+    #[sqlx(flatten)]
+    item: Item,
+}
+
+impl Target {
+    /// Whether the selector picks this target (the catalog's matcher).
+    pub fn selected_by(&self, selector: &ResourceSelector) -> bool {
+        selects(selector, &self.item)
+    }
+}
+
+/// Live checks of live canaries, matched as items: type, status (healthy or
+/// unhealthy) as status and health, the canary as scope, the check's (else
+/// the canary's) namespace.
+pub async fn checks(pool: &PgPool) -> Result<Vec<Target>, Error> {
+    Ok(sqlx::query_as(
+        "SELECT c.id AS target_id, c.canary_id, NULL::text AS class_name, NULL::text[] AS external_ids, \
+                jsonb_build_object('id', c.id, 'name', c.name, 'type', c.type, \
+                                   'status', coalesce(c.status, 'unknown'), 'labels', c.labels, \
+                                   'canary', ca.name, 'namespace', coalesce(c.namespace, ca.namespace)) AS facts, \
+                c.id, c.name, c.type AS config_class, c.type, c.status, c.status AS health, \
+                jsonb_build_object('namespace', coalesce(c.namespace, ca.namespace)) AS tags, \
+                c.labels, c.agent_id, ag.name AS agent_name, ca.id AS scraper_id, \
+                ca.name AS scraper_name, ca.namespace AS scraper_namespace, false AS deleted \
+         FROM checks c \
+         JOIN canaries ca ON ca.id = c.canary_id AND ca.deleted_at IS NULL \
+         LEFT JOIN agents ag ON ag.id = c.agent_id \
+         WHERE c.deleted_at IS NULL",
+    )
+    .fetch_all(pool)
+    .await?)
+}
+
+/// Live config items.
+pub async fn configs(pool: &PgPool) -> Result<Vec<Target>, Error> {
+    Ok(sqlx::query_as(
+        "SELECT ci.id AS target_id, NULL::uuid AS canary_id, ci.config_class AS class_name, \
+                ci.external_id AS external_ids, \
+                jsonb_build_object('id', ci.id, 'name', ci.name, 'type', ci.type, \
+                                   'class', ci.config_class, 'status', ci.status, \
+                                   'health', coalesce(ci.health, 'unknown'), \
+                                   'tags', coalesce(ci.tags, '{}'), 'labels', coalesce(ci.labels, '{}')) AS facts, \
+                ci.id, ci.name, ci.config_class, ci.type, ci.status, ci.health, \
+                coalesce(ci.tags, '{}') AS tags, coalesce(ci.labels, '{}') AS labels, \
+                ci.agent_id, ag.name AS agent_name, ci.scraper_id, s.name AS scraper_name, \
+                s.namespace AS scraper_namespace, false AS deleted \
+         FROM config_items ci \
+         LEFT JOIN agents ag ON ag.id = ci.agent_id \
+         LEFT JOIN config_scrapers s ON s.id = ci.scraper_id \
+         WHERE ci.deleted_at IS NULL",
+    )
+    .fetch_all(pool)
+    .await?)
+}
+
+/// Live components of other topologies, matched as items: type, status,
+/// health, labels (as tags too), the topology as scope.
+pub async fn components(pool: &PgPool, except_topology: Uuid) -> Result<Vec<Target>, Error> {
+    Ok(sqlx::query_as(
+        "SELECT c.id AS target_id, NULL::uuid AS canary_id, NULL::text AS class_name, \
+                NULL::text[] AS external_ids, \
+                jsonb_build_object('id', c.id, 'name', c.name, 'type', c.type, 'status', c.status, \
+                                   'health', coalesce(c.health, 'unknown'), 'labels', c.labels) AS facts, \
+                c.id, c.name, coalesce(c.type, '') AS config_class, coalesce(c.type, '') AS type, \
+                c.status, c.health, c.labels AS tags, c.labels, c.agent_id, ag.name AS agent_name, \
+                t.id AS scraper_id, t.name AS scraper_name, t.namespace AS scraper_namespace, \
+                false AS deleted \
+         FROM components c \
+         LEFT JOIN topologies t ON t.id = c.topology_id \
+         LEFT JOIN agents ag ON ag.id = c.agent_id \
+         WHERE c.deleted_at IS NULL AND c.topology_id IS DISTINCT FROM $1",
+    )
+    .bind(except_topology)
+    .fetch_all(pool)
+    .await?)
+}
+
+/// The stored `config` of a live config item (for `configLookup` properties).
+pub async fn config_of(pool: &PgPool, id: Uuid) -> Result<Option<Value>, Error> {
+    Ok(
+        sqlx::query_scalar("SELECT config FROM config_items WHERE id = $1 AND deleted_at IS NULL")
+            .bind(id)
+            .fetch_optional(pool)
+            .await?
+            .flatten(),
+    )
+}
+
+/// One component as the engine writes it (`type` as the column's name).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct ComponentRow {
+    pub id: Uuid,
+    pub parent_id: Option<Uuid>,
+    /// Dot-separated ancestor ids, root first ('' for the root).
+    pub path: String,
+    pub name: String,
+    #[serde(rename = "type")]
+    pub type_: Option<String>,
+    pub text: Option<String>,
+    pub icon: Option<String>,
+    pub owner: Option<String>,
+    pub tooltip: Option<String>,
+    pub description: Option<String>,
+    pub lifecycle: Option<String>,
+    pub namespace: Option<String>,
+    pub external_id: Option<String>,
+    pub config_id: Option<Uuid>,
+    pub labels: Value,
+    pub hidden: bool,
+    pub status: String,
+    pub health: String,
+    pub status_reason: Option<String>,
+    pub selectors: Option<Value>,
+    pub configs: Option<Value>,
+    pub log_selectors: Option<Value>,
+    pub properties: Option<Value>,
+    pub summary: Option<Value>,
+}
+
+/// A check a component's `checks` selector picked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckLink {
+    pub component_id: Uuid,
+    pub check_id: Uuid,
+    pub canary_id: Uuid,
+    pub selector_id: String,
+}
+
+/// A config item a component's `configs` selector picked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigLink {
+    pub component_id: Uuid,
+    pub config_id: Uuid,
+    pub selector_id: String,
+}
+
+/// A component a component's `relationships` or `selectors` name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ComponentLink {
+    pub component_id: Uuid,
+    pub relationship_id: Uuid,
+    pub selector_id: String,
+    pub relationship_path: Option<String>,
+}
+
+/// One run's output for a topology.
+#[derive(Debug, Clone, Default)]
+pub struct Tree {
+    pub topology_id: Uuid,
+    pub components: Vec<ComponentRow>,
+    pub checks: Vec<CheckLink>,
+    pub configs: Vec<ConfigLink>,
+    pub relationships: Vec<ComponentLink>,
+}
+
+/// What a write changed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Written {
+    pub components: i64,
+    pub added: i64,
+    /// Existing components whose fields changed (or that came back).
+    pub updated: i64,
+    pub deleted: i64,
+}
+
+/// Writes `tree` in one transaction: upserts its components, soft-deletes
+/// the topology's components it does not have, and makes the links (checks,
+/// config items except those made by hand, components, teams by `owner`)
+/// exactly the tree's, soft-deleting the others.
+pub async fn write(pool: &PgPool, tree: &Tree) -> Result<Written, Error> {
+    let mut tx = pool.begin().await?;
+    let ids: Vec<Uuid> = tree.components.iter().map(|c| c.id).collect();
+    // First, so a component that moved never meets its old row in the unique index.
+    let deleted = sqlx::query(
+        "UPDATE components SET deleted_at = now() \
+         WHERE topology_id = $1 AND deleted_at IS NULL AND NOT (id = ANY($2))",
+    )
+    .bind(tree.topology_id)
+    .bind(&ids)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected();
+    let changed: Vec<bool> = sqlx::query_scalar(
+        "INSERT INTO components AS c (id, topology_id, parent_id, path, name, type, text, icon, owner, \
+                tooltip, description, lifecycle, namespace, external_id, config_id, labels, hidden, \
+                status, health, status_reason, selectors, configs, log_selectors, properties, summary) \
+         SELECT r.id, $1, r.parent_id, r.path, r.name, r.type, r.text, r.icon, r.owner, r.tooltip, \
+                r.description, r.lifecycle, r.namespace, r.external_id, r.config_id, r.labels, r.hidden, \
+                r.status, r.health, r.status_reason, r.selectors, r.configs, r.log_selectors, \
+                r.properties, r.summary \
+         FROM jsonb_to_recordset($2) AS r(id uuid, parent_id uuid, path text, name text, type text, \
+                text text, icon text, owner text, tooltip text, description text, lifecycle text, \
+                namespace text, external_id text, config_id uuid, labels jsonb, hidden boolean, \
+                status text, health text, status_reason text, selectors jsonb, configs jsonb, \
+                log_selectors jsonb, properties jsonb, summary jsonb) \
+         ON CONFLICT (id) DO UPDATE SET \
+                parent_id = EXCLUDED.parent_id, path = EXCLUDED.path, name = EXCLUDED.name, \
+                type = EXCLUDED.type, text = EXCLUDED.text, icon = EXCLUDED.icon, \
+                owner = EXCLUDED.owner, tooltip = EXCLUDED.tooltip, \
+                description = EXCLUDED.description, lifecycle = EXCLUDED.lifecycle, \
+                namespace = EXCLUDED.namespace, external_id = EXCLUDED.external_id, \
+                config_id = EXCLUDED.config_id, labels = EXCLUDED.labels, hidden = EXCLUDED.hidden, \
+                status = EXCLUDED.status, health = EXCLUDED.health, \
+                status_reason = EXCLUDED.status_reason, selectors = EXCLUDED.selectors, \
+                configs = EXCLUDED.configs, log_selectors = EXCLUDED.log_selectors, \
+                properties = EXCLUDED.properties, summary = EXCLUDED.summary, deleted_at = NULL \
+         WHERE c.deleted_at IS NOT NULL \
+            OR (c.parent_id, c.path, c.name, c.type, c.text, c.icon, c.owner, c.tooltip, \
+                c.description, c.lifecycle, c.namespace, c.external_id, c.config_id, c.labels, \
+                c.hidden, c.status, c.health, c.status_reason, c.selectors, c.configs, \
+                c.log_selectors, c.properties, c.summary) \
+               IS DISTINCT FROM \
+               (EXCLUDED.parent_id, EXCLUDED.path, EXCLUDED.name, EXCLUDED.type, EXCLUDED.text, \
+                EXCLUDED.icon, EXCLUDED.owner, EXCLUDED.tooltip, EXCLUDED.description, \
+                EXCLUDED.lifecycle, EXCLUDED.namespace, EXCLUDED.external_id, EXCLUDED.config_id, \
+                EXCLUDED.labels, EXCLUDED.hidden, EXCLUDED.status, EXCLUDED.health, \
+                EXCLUDED.status_reason, EXCLUDED.selectors, EXCLUDED.configs, \
+                EXCLUDED.log_selectors, EXCLUDED.properties, EXCLUDED.summary) \
+         RETURNING xmax = 0",
+    )
+    .bind(tree.topology_id)
+    .bind(Json(&tree.components))
+    .fetch_all(&mut *tx)
+    .await?;
+    let added = changed.iter().filter(|inserted| **inserted).count() as i64;
+
+    let (c, k, p, s) = columns(tree.checks.iter().map(|l| {
+        (
+            l.component_id,
+            l.check_id,
+            l.canary_id,
+            l.selector_id.clone(),
+        )
+    }));
+    sqlx::query(
+        "UPDATE check_component_relationships l SET deleted_at = now() \
+         FROM components c \
+         WHERE c.id = l.component_id AND c.topology_id = $1 AND l.deleted_at IS NULL \
+           AND NOT EXISTS (SELECT 1 FROM unnest($2::uuid[], $3::uuid[], $4::text[]) AS u(c, k, s) \
+                           WHERE u.c = l.component_id AND u.k = l.check_id \
+                             AND u.s IS NOT DISTINCT FROM l.selector_id)",
+    )
+    .bind(tree.topology_id)
+    .bind(&c)
+    .bind(&k)
+    .bind(&s)
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query(
+        "INSERT INTO check_component_relationships AS l (component_id, check_id, canary_id, selector_id) \
+         SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[]) \
+         ON CONFLICT ON CONSTRAINT check_component_relationships_key \
+         DO UPDATE SET deleted_at = NULL WHERE l.deleted_at IS NOT NULL",
+    )
+    .bind(&c)
+    .bind(&k)
+    .bind(&p)
+    .bind(&s)
+    .execute(&mut *tx)
+    .await?;
+
+    let (c, k, s, _) = columns(
+        tree.configs
+            .iter()
+            .map(|l| (l.component_id, l.config_id, l.selector_id.clone(), ())),
+    );
+    sqlx::query(
+        "UPDATE config_component_relationships l SET deleted_at = now() \
+         FROM components c \
+         WHERE c.id = l.component_id AND c.topology_id = $1 AND l.deleted_at IS NULL \
+           AND l.selector_id IS DISTINCT FROM 'manual' \
+           AND NOT EXISTS (SELECT 1 FROM unnest($2::uuid[], $3::uuid[]) AS u(c, k) \
+                           WHERE u.c = l.component_id AND u.k = l.config_id)",
+    )
+    .bind(tree.topology_id)
+    .bind(&c)
+    .bind(&k)
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query(
+        "INSERT INTO config_component_relationships AS l (component_id, config_id, selector_id) \
+         SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[]) \
+         ON CONFLICT (component_id, config_id) DO UPDATE SET deleted_at = NULL, \
+                selector_id = CASE WHEN l.selector_id = 'manual' AND l.deleted_at IS NULL \
+                                   THEN l.selector_id ELSE EXCLUDED.selector_id END \
+         WHERE l.deleted_at IS NOT NULL OR l.selector_id IS DISTINCT FROM EXCLUDED.selector_id",
+    )
+    .bind(&c)
+    .bind(&k)
+    .bind(&s)
+    .execute(&mut *tx)
+    .await?;
+
+    let (c, k, s, p) = columns(tree.relationships.iter().map(|l| {
+        (
+            l.component_id,
+            l.relationship_id,
+            l.selector_id.clone(),
+            l.relationship_path.clone(),
+        )
+    }));
+    sqlx::query(
+        "UPDATE component_relationships l SET deleted_at = now() \
+         FROM components c \
+         WHERE c.id = l.component_id AND c.topology_id = $1 AND l.deleted_at IS NULL \
+           AND NOT EXISTS (SELECT 1 FROM unnest($2::uuid[], $3::uuid[], $4::text[]) AS u(c, k, s) \
+                           WHERE u.c = l.component_id AND u.k = l.relationship_id \
+                             AND u.s IS NOT DISTINCT FROM l.selector_id)",
+    )
+    .bind(tree.topology_id)
+    .bind(&c)
+    .bind(&k)
+    .bind(&s)
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query(
+        "INSERT INTO component_relationships AS l (component_id, relationship_id, selector_id, relationship_path) \
+         SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[]) \
+         ON CONFLICT ON CONSTRAINT component_relationships_key \
+         DO UPDATE SET deleted_at = NULL, relationship_path = EXCLUDED.relationship_path \
+         WHERE l.deleted_at IS NOT NULL \
+            OR l.relationship_path IS DISTINCT FROM EXCLUDED.relationship_path",
+    )
+    .bind(&c)
+    .bind(&k)
+    .bind(&s)
+    .bind(&p)
+    .execute(&mut *tx)
+    .await?;
+
+    // Teams named by live components' owners, and no others.
+    sqlx::query(
+        "DELETE FROM team_components tc USING components c \
+         WHERE c.id = tc.component_id AND c.topology_id = $1 \
+           AND (c.deleted_at IS NOT NULL OR NOT EXISTS ( \
+                SELECT 1 FROM teams t WHERE t.id = tc.team_id AND t.deleted_at IS NULL \
+                  AND t.name = c.owner))",
+    )
+    .bind(tree.topology_id)
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query(
+        "INSERT INTO team_components (team_id, component_id, role, selector_id) \
+         SELECT t.id, c.id, 'owner', 'owner' FROM components c \
+         JOIN teams t ON t.name = c.owner AND t.deleted_at IS NULL \
+         WHERE c.topology_id = $1 AND c.deleted_at IS NULL \
+         ON CONFLICT (team_id, component_id) DO NOTHING",
+    )
+    .bind(tree.topology_id)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(Written {
+        components: ids.len() as i64,
+        added,
+        updated: changed.len() as i64 - added,
+        deleted: i64::try_from(deleted).unwrap_or(i64::MAX),
+    })
+}
+
+/// Four parallel arrays for `unnest`.
+fn columns<A, B, C, D>(
+    rows: impl Iterator<Item = (A, B, C, D)>,
+) -> (Vec<A>, Vec<B>, Vec<C>, Vec<D>) {
+    let (mut a, mut b, mut c, mut d) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for (w, x, y, z) in rows {
+        a.push(w);
+        b.push(x);
+        c.push(y);
+        d.push(z);
+    }
+    (a, b, c, d)
+}
