@@ -1,4 +1,6 @@
 import { expect as baseExpect, test, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { inflateRawSync } from 'node:zlib';
 import { ADMIN_STATE, GUEST, USER_PASSWORD } from './env';
 import { snap } from './helpers';
 import { seed } from './seed';
@@ -30,6 +32,27 @@ const crumbs = (page: Page) => page.getByRole('navigation', { name: 'Breadcrumbs
 const panel = (page: Page) => page.getByRole('complementary', { name: 'Details' });
 const section = (page: Page, name: string) => panel(page).getByRole('region', { name, exact: true });
 const title = (page: Page, name: string) => page.getByRole('heading', { level: 2, name, exact: true });
+
+/** The files of a zip archive by name, read through its central directory
+ * (stored or deflated entries). */
+function unzip(zip: Buffer): Map<string, string> {
+  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  if (end < 0) throw new Error('not a zip archive');
+  const files = new Map<string, string>();
+  let at = zip.readUInt32LE(end + 16);
+  for (let i = zip.readUInt16LE(end + 10); i > 0; i--) {
+    const method = zip.readUInt16LE(at + 10);
+    const size = zip.readUInt32LE(at + 20);
+    const nameLength = zip.readUInt16LE(at + 28);
+    const local = zip.readUInt32LE(at + 42);
+    const name = zip.toString('utf8', at + 46, at + 46 + nameLength);
+    const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
+    const data = zip.subarray(start, start + size);
+    files.set(name, (method === 8 ? inflateRawSync(data) : data).toString('utf8'));
+    at += 46 + nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
+  }
+  return files;
+}
 
 test('drill down from a card and back up the breadcrumbs', async ({ page }) => {
   await page.goto('/topology');
@@ -116,6 +139,18 @@ test('the side panel: properties, linked checks (opening the check detail), conf
   await page.goto(`/topology/${world.api.id}`);
   await expect(section(page, 'Teams').getByRole('listitem')).toHaveText([`${P}team`]);
   await expect(section(page, 'Insights')).toContainText('No data available');
+});
+
+test('Download snapshot saves a zip of the component, its checks, configs and changes', async ({ page }) => {
+  await page.goto(`/topology/${world.db.id}`);
+  await expect(title(page, `${P}db`)).toBeVisible();
+  const download = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Download snapshot' }).click();
+  const files = unzip(readFileSync(await (await download).path()));
+  expect([...files.keys()]).toEqual(expect.arrayContaining(['components.json', 'checks.json', 'configs.json', 'changes.json']));
+  expect(files.get('components.json')).toContain(world.db.id);
+  expect(files.get('checks.json')).toContain(`${P}check-failing`);
+  expect(files.get('configs.json')).toContain(`${P}config-0`);
 });
 
 test('the public view: the component without the shell, links staying in it', async ({ page }) => {

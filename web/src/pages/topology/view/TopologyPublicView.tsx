@@ -6,6 +6,7 @@ import { ErrorPanel } from '../../../components/ErrorPanel';
 import { PageSpinner } from '../../../components/PageSpinner';
 import { RequireAccess } from '../../../components/RequireAccess';
 import { ComponentView } from '../detail/ComponentView';
+import './topologyView.css';
 
 /** /view/topology/{id}: the component page without the shell's top bar and
  * sidebar. It needs read on topologies and, as the spec says of this route
