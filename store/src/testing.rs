@@ -1098,8 +1098,10 @@ pub async fn topology_world(
         ],
     });
     let topology: Uuid = sqlx::query_scalar(
-        "INSERT INTO topologies (name, labels, spec, schedule, source) \
-         VALUES ($1, jsonb_build_object('world', $2::text), $3, '@every 10m', $4::text) RETURNING id",
+        // The next run a year away, so a running operator leaves the seeded tree alone.
+        "INSERT INTO topologies (name, labels, spec, schedule, source, next_run) \
+         VALUES ($1, jsonb_build_object('world', $2::text), $3, '@every 10m', $4::text, now() + interval '1 year') \
+         RETURNING id",
     )
     .bind(&name)
     .bind(p)
@@ -1107,7 +1109,6 @@ pub async fn topology_world(
     .bind(&world.source)
     .fetch_one(&mut *tx)
     .await?;
-    keep_engine_away(&mut tx, topology).await?;
     let nodes = world_tree(world);
     let rows: Vec<serde_json::Value> = nodes
         .iter()
@@ -1239,7 +1240,13 @@ pub async fn topology_world(
         .bind(format!("{p}team"))
         .fetch_one(&mut *tx)
         .await?;
-    link_team(&mut tx, team, &[nodes[0].id, api]).await?;
+    sqlx::query(
+        "INSERT INTO team_components (team_id, component_id, selector_id) SELECT $1, unnest($2::uuid[]), 'seed'",
+    )
+    .bind(team)
+    .bind(vec![nodes[0].id, api])
+    .execute(&mut *tx)
+    .await?;
 
     let runs: Vec<Uuid> = sqlx::query_scalar(
         "INSERT INTO job_history (name, status, resource_type, resource_id, duration_millis, success_count, \
@@ -1280,46 +1287,6 @@ pub async fn topology_world(
         configs,
         runs,
     })
-}
-
-/// Schedules the topology a year away when the engine keeps its slot in
-/// `next_run` (as [`catalog_world`]'s scraper), so a running operator leaves
-/// the seeded tree alone.
-async fn keep_engine_away(tx: &mut Transaction<'_, Postgres>, topology: Uuid) -> Result<(), Error> {
-    let scheduled: bool = sqlx::query_scalar(
-        "SELECT EXISTS (SELECT FROM information_schema.columns \
-                        WHERE table_name = 'topologies' AND column_name = 'next_run')",
-    )
-    .fetch_one(&mut **tx)
-    .await?;
-    if scheduled {
-        sqlx::query("UPDATE topologies SET next_run = now() + interval '1 year' WHERE id = $1")
-            .bind(topology)
-            .execute(&mut **tx)
-            .await?;
-    }
-    Ok(())
-}
-
-/// Links the team to the components it owns, once `team_components` exists.
-async fn link_team(
-    tx: &mut Transaction<'_, Postgres>,
-    team: Uuid,
-    components: &[Uuid],
-) -> Result<(), Error> {
-    let linked: bool = sqlx::query_scalar("SELECT to_regclass('team_components') IS NOT NULL")
-        .fetch_one(&mut **tx)
-        .await?;
-    if linked {
-        sqlx::query(
-            "INSERT INTO team_components (team_id, component_id) SELECT $1, unnest($2::uuid[])",
-        )
-        .bind(team)
-        .bind(components)
-        .execute(&mut **tx)
-        .await?;
-    }
-    Ok(())
 }
 
 /// Deletes the topologies named `{prefix}…` (their components and links go

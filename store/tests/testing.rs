@@ -377,6 +377,20 @@ async fn a_topology_world_seeds_a_rolled_up_tree_and_is_removed_by_prefix(pool: 
     .await
     .unwrap();
     assert_eq!(links, (1, 2, 3, 3));
+    let (teams, scheduled): (i64, bool) = sqlx::query_as(
+        "SELECT (SELECT count(*) FROM team_components WHERE team_id = $1), \
+                (SELECT next_run > now() + interval '300 days' FROM topologies WHERE id = $2)",
+    )
+    .bind(ids.team)
+    .bind(ids.topology)
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    assert_eq!(
+        (teams, scheduled),
+        (2, true),
+        "root and api are the team's; the engine leaves the world alone"
+    );
 
     assert_eq!(
         testing::remove(&pool, Seeded::Topologies, "t-")
