@@ -154,7 +154,7 @@ async fn world(pool: PgPool) -> World {
         json!([{"tags": {"team": "web"}}]),
     )
     .await;
-    api.team("sre", &[]).await;
+    let sre = api.team("sre", &[]).await;
     let shop = topology(&pool, "shop").await;
     let root = component(
         &pool,
@@ -214,6 +214,15 @@ async fn world(pool: PgPool) -> World {
         spec("replica", "Pod", Some("unhealthy"), "data"),
     )
     .await;
+
+    // The engine links the team its owner names.
+    sqlx::query("INSERT INTO team_components (team_id, component_id) VALUES ($1, $2), ($1, $3)")
+        .bind(sre)
+        .bind(root)
+        .bind(api_svc)
+        .execute(&pool)
+        .await
+        .unwrap();
 
     let gone = topology(&pool, "gone").await;
     component(
@@ -694,4 +703,74 @@ async fn a_snapshot_zips_the_tree_checks_configs_and_recent_changes(pool: PgPool
             .await;
         assert_eq!(got, status, "{query}: {body}");
     }
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn the_data_api_views_follow_the_components_scope(pool: PgPool) {
+    let w = world(pool).await;
+    let read = |client: &Client, path: String| {
+        let api = &w.api;
+        let client = client.clone();
+        async move {
+            let (status, body) = api.call(&client, Method::GET, &path, None).await;
+            assert_eq!(status, StatusCode::OK, "{path}: {body}");
+            body
+        }
+    };
+    let admin_names = read(&w.admin, "/api/db/component_names?order=name".into()).await;
+    assert_eq!(
+        names(&admin_names),
+        [
+            "api", "db", "pod-1", "pod-2", "quiet", "replica", "shop", "worker"
+        ]
+    );
+    let guest_names = read(&w.guest, "/api/db/component_names?order=name".into()).await;
+    assert_eq!(
+        names(&guest_names),
+        ["api", "pod-1", "pod-2", "shop", "worker"]
+    );
+
+    let labels = read(&w.guest, "/api/db/component_labels?key=eq.team".into()).await;
+    assert!(
+        labels
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|l| l["value"] == "web"),
+        "{labels}"
+    );
+
+    let checks = read(
+        &w.admin,
+        format!("/api/db/checks_by_component?component_id=eq.{}", w.pod),
+    )
+    .await;
+    assert_eq!(field(&checks, "name"), ["ok"]);
+    assert_eq!(checks[0]["status"], "healthy");
+
+    let teams = read(
+        &w.admin,
+        format!(
+            "/api/db/team_components?component_id=eq.{}&select=role,team(name)",
+            w.api_svc
+        ),
+    )
+    .await;
+    assert_eq!(teams, json!([{"role": null, "team": {"name": "sre"}}]));
+    let teams = read(
+        &w.guest,
+        "/api/db/team_components?select=component_id".into(),
+    )
+    .await;
+    assert_eq!(
+        field(&teams, "component_id"),
+        {
+            let mut ids = [w.root.to_string(), w.api_svc.to_string()];
+            ids.sort();
+            ids
+        }
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+    );
 }

@@ -373,8 +373,9 @@ SELECT c.id, c.topology_id, c.parent_id, c.name, c.text, c.type, c.icon, c.owner
        coalesce(k.healthy, 0) AS checks_healthy,
        coalesce(k.unhealthy, 0) AS checks_unhealthy,
        coalesce(i.insights, '{}') AS insights,
-       ARRAY(SELECT t.name FROM teams t
-             WHERE t.name = c.owner AND t.deleted_at IS NULL) AS teams
+       ARRAY(SELECT DISTINCT t.name FROM team_components tc
+             JOIN teams t ON t.id = tc.team_id AND t.deleted_at IS NULL
+             WHERE tc.component_id = c.id ORDER BY 1) AS teams
 FROM walk w
 JOIN components c ON c.id = w.id
 LEFT JOIN child_counts cc ON cc.id = w.id

@@ -77,4 +77,73 @@ pub(super) static RELATIONS: &[Relation] = &[
         AGENT,
         BY,
     ]),
+    // The views of migration 0029 and the engine's team links: each row is
+    // visible iff its component is.
+    Relation::new(
+        "component_names",
+        "topologies",
+        &[
+            ID,
+            not_null(r("name", Text)),
+            r("type", Text),
+            r("icon", Text),
+            r("topology_id", Uuid),
+            r("parent_id", Uuid),
+        ],
+    )
+    .scoped(&[via("id", "components")]),
+    Relation::new(
+        "component_labels",
+        "topologies",
+        &[
+            not_null(r("component_id", Uuid)),
+            not_null(r("key", Text)),
+            not_null(r("value", Text)),
+        ],
+    )
+    .scoped(&[via("component_id", "components")]),
+    Relation::new(
+        "components_with_logs",
+        "topologies",
+        &[
+            ID,
+            not_null(r("name", Text)),
+            r("type", Text),
+            r("icon", Text),
+            r("log_selectors", Json),
+        ],
+    )
+    .scoped(&[via("id", "components")]),
+    Relation::new(
+        "checks_by_component",
+        "topologies",
+        &[
+            not_null(r("component_id", Uuid)),
+            ID,
+            not_null(r("type", Text)),
+            not_null(r("name", Text)),
+            r("icon", Text),
+            r("severity", Text),
+            r("status", Text),
+            not_null(r("canary_id", Uuid)),
+        ],
+    )
+    .scoped(&[via("component_id", "components"), via("canary_id", "canaries")])
+    .embeds(&[one("component", "components", "component_id")]),
+    Relation::new(
+        "team_components",
+        "topologies",
+        &[
+            not_null(r("team_id", Uuid)),
+            not_null(r("component_id", Uuid)),
+            r("role", Text),
+            r("selector_id", Text),
+            CREATED_AT,
+        ],
+    )
+    .scoped(&[via("component_id", "components")])
+    .embeds(&[
+        one("team", "teams", "team_id"),
+        one("component", "components", "component_id"),
+    ]),
 ];

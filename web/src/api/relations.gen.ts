@@ -682,6 +682,48 @@ export interface ComponentsRow {
   deleted_at: string | null;
 }
 
+export interface ComponentNamesRow {
+  id: string;
+  name: string;
+  type: string | null;
+  icon: string | null;
+  topology_id: string | null;
+  parent_id: string | null;
+}
+
+export interface ComponentLabelsRow {
+  component_id: string;
+  key: string;
+  value: string;
+}
+
+export interface ComponentsWithLogsRow {
+  id: string;
+  name: string;
+  type: string | null;
+  icon: string | null;
+  log_selectors: Json | null;
+}
+
+export interface ChecksByComponentRow {
+  component_id: string;
+  id: string;
+  type: string;
+  name: string;
+  icon: string | null;
+  severity: string | null;
+  status: string | null;
+  canary_id: string;
+}
+
+export interface TeamComponentsRow {
+  team_id: string;
+  component_id: string;
+  role: string | null;
+  selector_id: string | null;
+  created_at: string;
+}
+
 export interface ConfigScrapersRow {
   id: string;
   agent_id: string;
@@ -1528,6 +1570,11 @@ export interface Relations {
   check_config_relationships: CheckConfigRelationshipsRow;
   topologies: TopologiesRow;
   components: ComponentsRow;
+  component_names: ComponentNamesRow;
+  component_labels: ComponentLabelsRow;
+  components_with_logs: ComponentsWithLogsRow;
+  checks_by_component: ChecksByComponentRow;
+  team_components: TeamComponentsRow;
   config_scrapers: ConfigScrapersRow;
   config_items: ConfigItemsRow;
   configs: ConfigsRow;
@@ -1711,6 +1758,13 @@ export interface Embeds {
     config: { one: 'config_items' };
     agent: { one: 'agents' };
     created_by: { one: 'people' };
+  };
+  checks_by_component: {
+    component: { one: 'components' };
+  };
+  team_components: {
+    team: { one: 'teams' };
+    component: { one: 'components' };
   };
   config_scrapers: {
     agent: { one: 'agents' };
