@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
-import { act, cleanup, render, screen, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { MemoryRouter, Route, Routes, useParams } from 'react-router';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { readPreference, writePreference } from '../../../app/preferences';
 import { testComponent } from './testComponent';
@@ -121,4 +121,24 @@ it('reads a stored card width off the slider as the default', () => {
   window.localStorage.setItem('quarterdeck.topologyCardWidth', '768');
   window.dispatchEvent(new StorageEvent('storage', { key: null }));
   expect(readPreference('topologyCardWidth')).toBe(768);
+});
+
+function Opened() {
+  return <p>opened {useParams().id}</p>;
+}
+
+it("a click on a card's name opens the component inside the app; a modified click is left to the browser", () => {
+  render(
+    <MemoryRouter>
+      <Routes>
+        <Route path="/" element={<TopologyCards label="Components" components={[testComponent({ id: 'abc', name: 'orders' })]} />} />
+        <Route path="/topology/:id" element={<Opened />} />
+      </Routes>
+    </MemoryRouter>,
+  );
+  const link = screen.getByRole('link', { name: 'orders' });
+  expect(fireEvent.click(link, { ctrlKey: true })).toBe(true);
+  expect(screen.queryByText('opened abc')).toBeNull();
+  expect(fireEvent.click(link)).toBe(false);
+  expect(screen.getByText('opened abc')).toBeTruthy();
 });

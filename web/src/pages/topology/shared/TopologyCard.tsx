@@ -1,4 +1,3 @@
-import { Link } from 'react-router';
 import { ComponentIcon } from './ComponentIcon';
 import { healthColor, healthLabel } from './health';
 import { HealthDot } from './HealthDot';
@@ -89,7 +88,8 @@ function SummaryBadges({ component }: { component: TopologyComponent }) {
 
 /** A component's card: a plain element (pages show hundreds), coloured by its
  * health, with its properties (gauges as bars) and its summary. `href` is where
- * its name leads (the component page unless told). */
+ * its name leads (the component page unless told); the name is a plain link,
+ * which TopologyCards follows inside the app. */
 export function TopologyCard({
   component,
   href = (id) => `/topology/${id}`,
@@ -104,9 +104,9 @@ export function TopologyCard({
       <header className="qd-topology-card-head">
         <ComponentIcon icon={component.icon} type={component.type} />
         <div className="qd-topology-card-title">
-          <Link to={href(component.id)} title={component.tooltip ?? component.description ?? undefined}>
+          <a href={href(component.id)} title={component.tooltip ?? component.description ?? undefined}>
             {component.name}
-          </Link>
+          </a>
           {component.text && <div className="qd-topology-card-text">{component.text}</div>}
         </div>
         {component.hidden && <span className="qd-topology-badge">Hidden</span>}
