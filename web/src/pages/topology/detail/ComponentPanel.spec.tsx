@@ -47,8 +47,8 @@ it('opens a check’s detail on this page, keeping the other parameters', () => 
   renderAt(
     <ChecksSection
       query={done([
-        { id: 'k1', name: 'api health', type: 'http', status: 'unhealthy', deleted_at: null },
-        { id: 'k2', name: 'db', type: 'postgres', status: 'healthy', deleted_at: null },
+        { id: 'k1', name: 'api health', type: 'http', icon: null, status: 'unhealthy' },
+        { id: 'k2', name: 'db', type: 'postgres', icon: null, status: 'healthy' },
       ])}
     />,
     '/topology/c1?type=Pod',
@@ -93,12 +93,28 @@ it('lists insights with severity and their config', () => {
   expect(within(section).getByRole('link', { name: /web/ }).getAttribute('href')).toBe('/catalog/cfg1');
 });
 
+it('lists the owning teams with their role', () => {
+  renderAt(
+    <TeamsSection
+      query={done([
+        { id: 't1', name: 'sre', role: 'owner' },
+        { id: 't2', name: 'support', role: null },
+      ])}
+    />,
+  );
+  expect(
+    within(screen.getByRole('region', { name: 'Teams' }))
+      .getAllByRole('listitem')
+      .map((li) => li.textContent),
+  ).toEqual(['sre owner', 'support']);
+});
+
 it('shows the loading, error and empty states per section', () => {
   renderAt(
     <>
       <ChecksSection query={{ data: undefined, isLoading: true, error: null } as never} />
       <ConfigsSection query={{ data: undefined, isLoading: false, error: new Error('boom') } as never} />
-      <TeamsSection teams={[]} />
+      <TeamsSection query={done([])} />
     </>,
   );
   expect(within(screen.getByRole('region', { name: 'Checks' })).getByRole('progressbar')).toBeTruthy();

@@ -102,13 +102,21 @@ export function InsightsSection({ query }: { query: ComponentData['insights'] })
   );
 }
 
-export function TeamsSection({ teams }: { teams: readonly string[] }) {
+export function TeamsSection({ query }: { query: ComponentData['teams'] }) {
   return (
-    <Section title="Teams" query={{ data: [...teams], isLoading: false, error: null }}>
-      {(rows: string[]) => (
+    <Section title="Teams" query={query}>
+      {(rows: Rows<'teams'>) => (
         <List isPlain>
-          {rows.map((name) => (
-            <ListItem key={name}>{name}</ListItem>
+          {rows.map((t) => (
+            <ListItem key={t.id}>
+              {t.name}
+              {t.role && (
+                <>
+                  {' '}
+                  <Label isCompact>{t.role}</Label>
+                </>
+              )}
+            </ListItem>
           ))}
         </List>
       )}

@@ -36,19 +36,19 @@ const component = testComponent({
   health: 'warning',
   status_reason: '1 of 2 pods unhealthy',
   path: 'root.mid',
-  teams: ['sre'],
   components: [testComponent({ id: 'k1', name: 'orders-api' }), testComponent({ id: 'k2', name: 'orders-db', health: 'unhealthy' })],
 });
 
 function mockData() {
   vi.mocked(fetchTopology).mockResolvedValue({ components: [component], healthStatuses: [], types: [], teams: [], tags: {} });
-  vi.mocked(dbSelect).mockImplementation((async (relation: string) =>
-    relation === 'components'
-      ? [
-          { id: 'mid', name: 'cluster-a', icon: null },
-          { id: 'root', name: 'estate', icon: null },
-        ]
-      : []) as never);
+  const rows: Record<string, unknown[]> = {
+    component_names: [
+      { id: 'mid', name: 'cluster-a', icon: null },
+      { id: 'root', name: 'estate', icon: null },
+    ],
+    team_components: [{ role: null, team: { id: 't1', name: 'sre' } }],
+  };
+  vi.mocked(dbSelect).mockImplementation((async (relation: string) => rows[relation] ?? []) as never);
 }
 
 it('shows the component, its breadcrumbs root first, its children as cards and the side panel', async () => {
@@ -68,7 +68,7 @@ it('shows the component, its breadcrumbs root first, its children as cards and t
     ['estate', '/topology/root'],
     ['cluster-a', '/topology/mid'],
   ]);
-  expect(vi.mocked(dbSelect).mock.calls.find(([r]) => r === 'components')?.[1]).toMatchObject({ id: 'in.(root,mid)' });
+  expect(vi.mocked(dbSelect).mock.calls.find(([r]) => r === 'component_names')?.[1]).toMatchObject({ id: 'in.(root,mid)' });
 
   expect(within(screen.getByRole('group', { name: 'Status' })).getByText('Warning: 1 of 2 pods unhealthy')).toBeTruthy();
   expect(within(screen.getByRole('group', { name: 'Owner' })).getByText('sre')).toBeTruthy();
@@ -77,7 +77,7 @@ it('shows the component, its breadcrumbs root first, its children as cards and t
   const cards = screen.getByRole('list', { name: 'Components' });
   expect(within(cards).getByRole('link', { name: 'orders-db' }).getAttribute('href')).toBe('/topology/k2');
   const panel = screen.getByRole('complementary', { name: 'Details' });
-  expect(within(within(panel).getByRole('region', { name: 'Teams' })).getByText('sre')).toBeTruthy();
+  expect(await within(within(panel).getByRole('region', { name: 'Teams' })).findByText('sre')).toBeTruthy();
 });
 
 it('filters the children as the URL says, with the dashboard’s filters', async () => {

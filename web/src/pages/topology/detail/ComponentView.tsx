@@ -83,7 +83,7 @@ export function ComponentView({ id, base }: { id: string; base: '/topology' | '/
               <ChecksSection query={data.checks} />
               <ConfigsSection query={data.configs} />
               <InsightsSection query={data.insights} />
-              <TeamsSection teams={component.teams} />
+              <TeamsSection query={data.teams} />
             </aside>
           </SidebarPanel>
           <SidebarContent>

@@ -34,7 +34,7 @@ async function fetchComponent(query: TopologyQuery, signal: AbortSignal): Promis
  * children the filters pick (null when there is no such component for the
  * caller; refreshed at the preferred rate, the last answer kept while the
  * next loads), its ancestors' names for the breadcrumbs, and the side
- * panel's linked checks, configs and insights. */
+ * panel's linked checks, configs, insights and teams. */
 export function useComponentData(id: string, params: TopologyParams) {
   const [refreshRate] = usePreference('refreshRate');
   const query: TopologyQuery = { ...topologyQuery(params), id, depth: 1 };
@@ -48,26 +48,18 @@ export function useComponentData(id: string, params: TopologyParams) {
   const ids = ancestorIds(component?.path, id);
   const ancestors = useQuery({
     queryKey: [...componentKey(id), 'ancestors', ids],
-    queryFn: ({ signal }) => dbSelect('components', { id: `in.(${ids.join(',')})`, columns: ['id', 'name', 'icon'] }, signal),
+    queryFn: ({ signal }) => dbSelect('component_names', { id: `in.(${ids.join(',')})`, columns: ['id', 'name', 'icon'] }, signal),
     enabled: ids.length > 0,
   });
 
   const checks = useQuery({
     queryKey: [...componentKey(id), 'checks'],
-    queryFn: async ({ signal }) => {
-      const links = await dbSelect(
-        'check_component_relationships',
-        {
-          component_id: `eq.${id}`,
-          deleted_at: 'is.null',
-          columns: [],
-          embed: { check: ['id', 'name', 'type', 'status', 'deleted_at'] },
-          limit: MAX_PANEL_ROWS,
-        },
+    queryFn: ({ signal }) =>
+      dbSelect(
+        'checks_by_component',
+        { component_id: `eq.${id}`, columns: ['id', 'name', 'type', 'icon', 'status'], order: 'name.asc', limit: MAX_PANEL_ROWS },
         signal,
-      );
-      return links.flatMap((l) => (l.check && !l.check.deleted_at ? [l.check] : [])).sort((a, b) => a.name.localeCompare(b.name));
-    },
+      ),
   });
 
   const configs = useQuery({
@@ -106,7 +98,19 @@ export function useComponentData(id: string, params: TopologyParams) {
       ),
   });
 
-  return { tree, component, ancestors, ancestorIds: ids, checks, configs, insights };
+  const teams = useQuery({
+    queryKey: [...componentKey(id), 'teams'],
+    queryFn: async ({ signal }) => {
+      const links = await dbSelect(
+        'team_components',
+        { component_id: `eq.${id}`, columns: ['role'], embed: { team: ['id', 'name'] }, limit: MAX_PANEL_ROWS },
+        signal,
+      );
+      return links.flatMap((l) => (l.team ? [{ ...l.team, role: l.role }] : [])).sort((a, b) => a.name.localeCompare(b.name));
+    },
+  });
+
+  return { tree, component, ancestors, ancestorIds: ids, checks, configs, insights, teams };
 }
 
 export type ComponentData = ReturnType<typeof useComponentData>;
