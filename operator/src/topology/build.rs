@@ -3,6 +3,8 @@
 //! replaced by what their lookup emits, and children grouped by `groupBy`.
 //! Each component gets its stable id here.
 
+use std::collections::HashSet;
+
 use serde_json::{Map, Value, json};
 use uuid::Uuid;
 
@@ -35,6 +37,7 @@ pub struct Node {
 pub struct Built {
     pub nodes: Vec<Node>,
     pub warnings: Vec<String>,
+    ids: HashSet<Uuid>,
 }
 
 /// Expands a component with `lookup` into the components that replace it.
@@ -179,7 +182,7 @@ fn add(
         None => (segment, String::new()),
     };
     let id = component_id(topology, &key);
-    if built.nodes.iter().any(|n| n.id == id) {
+    if !built.ids.insert(id) {
         built
             .warnings
             .push(format!("{at}: another component under the same parent has type {:?} and name {name:?}; skipped", type_.as_deref().unwrap_or_default()));

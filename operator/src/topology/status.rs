@@ -43,3 +43,27 @@ pub async fn write(client: &Client, topology: &DueTopology, report: &Report) {
         tracing::warn!(error = %e, "writing the Topology's status failed");
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use uuid::Uuid;
+
+    #[test]
+    fn the_root_s_status_and_id_or_error() {
+        let id = Uuid::from_u128(5);
+        let ok = Report {
+            root: Some((id, "warning".into())),
+            ..Report::default()
+        };
+        assert_eq!(
+            fields(&ok),
+            json!({"status": "warning", "persistentID": id.to_string()})
+        );
+        let failed = Report {
+            error: Some("timeout".into()),
+            ..ok
+        };
+        assert_eq!(fields(&failed), json!({"status": "error"}));
+    }
+}
