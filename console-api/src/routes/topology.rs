@@ -84,7 +84,7 @@ pub(crate) struct TopologyParams {
     #[param(rename = "type")]
     component_type: Option<String>,
     /// Labels every component must carry: `key=value,key2=value2`.
-    #[param(pattern = r"^([^=,]+=[^,]*)?(,[^=,]+=[^,]*)*$")]
+    #[param(pattern = r"^([^=,]*[^=,\s][^=,]*=[^,]*)?(,([^=,]*[^=,\s][^=,]*=[^,]*)?)*$")]
     labels: Option<String>,
     /// The owner, as written in the topology.
     owner: Option<String>,
