@@ -128,7 +128,10 @@ pub(super) static RELATIONS: &[Relation] = &[
             not_null(r("canary_id", Uuid)),
         ],
     )
-    .scoped(&[via("component_id", "components"), via("canary_id", "canaries")])
+    .scoped(&[
+        via("component_id", "components"),
+        via("canary_id", "canaries"),
+    ])
     .embeds(&[one("component", "components", "component_id")]),
     Relation::new(
         "team_components",
