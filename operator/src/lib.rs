@@ -102,10 +102,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
                     lookup,
                     kube: kube.clone(),
                 },
-                topology::Settings::from_args(
-                    &config.topologies,
-                    &config.checks.script_user,
-                ),
+                topology::Settings::from_args(&config.topologies, &config.checks.script_user),
                 quarterdeck_runtime::shutdown_signal(),
             ))
         });
