@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use chrono::Utc;
 use quarterdeck_operator::scrape::{self, Settings, Sources, record};
 use quarterdeck_scrapers::{ScrapeError, ScrapeOutput, ScrapedItem};
-use quarterdeck_store::catalog;
+use quarterdeck_store::{catalog, scheduled};
 use serde_json::{Value, json};
 use sqlx::PgPool;
 use uuid::Uuid;
@@ -131,7 +131,11 @@ async fn two_engines_run_each_slot_once_and_scrape_now_within_a_second(pool: PgP
         json!({"id": "b", "name": "b", "v": 2}),
     );
     std::fs::remove_file(dir.path().join("c.json")).unwrap();
-    assert!(catalog::request_run(&pool, id).await.unwrap());
+    assert!(
+        scheduled::request_run(&pool, catalog::SCHEDULED, id)
+            .await
+            .unwrap()
+    );
     let took = wait_for_runs(&pool, id, 2, Duration::from_secs(5)).await;
     assert!(took < Duration::from_secs(2), "scrape now took {took:?}");
     let second = runs(&pool, id).await;
@@ -378,7 +382,11 @@ async fn the_sample_estate_has_changes_and_insights_from_its_first_scrape(pool: 
         ]
     );
 
-    assert!(catalog::request_run(&pool, id).await.unwrap());
+    assert!(
+        scheduled::request_run(&pool, catalog::SCHEDULED, id)
+            .await
+            .unwrap()
+    );
     wait_for_runs(&pool, id, 2, Duration::from_secs(20)).await;
     let second = runs(&pool, id).await;
     assert_eq!(second[1].0, "SUCCESS", "{second:?}");

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use chrono::Utc;
 use quarterdeck_operator::topology::{self, Settings, Sources, build, record};
-use quarterdeck_store::catalog::Slot;
+use quarterdeck_store::scheduled::{self, Slot};
 use quarterdeck_store::topology_runs::{self, DueTopology};
 use serde_json::{Value, json};
 use sqlx::PgPool;
@@ -49,14 +49,16 @@ async fn claim(pool: &PgPool, id: Uuid) -> DueTopology {
         .execute(pool)
         .await
         .unwrap();
-    let due = topology_runs::claim_due(pool, 100, |t| Slot {
+    let due = scheduled::claim_due::<DueTopology>(pool, 100, |t| Slot {
         next_run: t.now + chrono::Duration::hours(1),
         lease_until: t.now + chrono::Duration::minutes(5),
     })
     .await
     .unwrap();
     let found = due.into_iter().find(|t| t.id == id).expect("claimed");
-    topology_runs::release(pool, id).await.unwrap();
+    scheduled::release(pool, topology_runs::SCHEDULED, id)
+        .await
+        .unwrap();
     found
 }
 
@@ -410,7 +412,11 @@ async fn two_engines_run_each_slot_once_and_run_now_within_a_second(pool: PgPool
     );
 
     let asked = Instant::now();
-    assert!(topology_runs::request_run(&pool, id).await.unwrap());
+    assert!(
+        scheduled::request_run(&pool, topology_runs::SCHEDULED, id)
+            .await
+            .unwrap()
+    );
     wait_for_runs(&pool, id, 2, Duration::from_secs(5)).await;
     assert!(
         asked.elapsed() < Duration::from_secs(1),
@@ -502,13 +508,12 @@ async fn the_sample_platform_follows_the_sample_estate(pool: PgPool) {
         script_user: "nobody".into(),
         hostname: "test".into(),
     };
-    let due =
-        quarterdeck_store::catalog::claim_due(&pool, 1, |s| quarterdeck_store::catalog::Slot {
-            next_run: s.now + chrono::Duration::hours(1),
-            lease_until: s.now + chrono::Duration::minutes(5),
-        })
-        .await
-        .unwrap();
+    let due = scheduled::claim_due::<quarterdeck_store::catalog::DueScraper>(&pool, 1, |s| Slot {
+        next_run: s.now + chrono::Duration::hours(1),
+        lease_until: s.now + chrono::Duration::minutes(5),
+    })
+    .await
+    .unwrap();
     let scrape_sources = scrape::Sources {
         lookup: Arc::new(quarterdeck_checks::StaticLookup::default()),
         kube: None,

@@ -1,6 +1,7 @@
-//! The catalog's write side: claiming due scrapers, "scrape now", writing a
-//! scrape's items with their changes, analyses, parents and relationships,
-//! marking what a full scrape no longer sees as deleted, and retention.
+//! The catalog's write side: the scrapers' schedule (claimed as
+//! [`crate::scheduled`] says), writing a scrape's items with their changes,
+//! analyses, parents and relationships, marking what a full scrape no longer
+//! sees as deleted, and retention.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -13,9 +14,15 @@ use uuid::Uuid;
 
 use crate::Error;
 use crate::execution_policy::ExecutionPolicy;
+use crate::scheduled::{Claimed, Scheduled};
 
-/// Channel "scrape now" notifies; the engine claims the scraper at once.
-pub const RUN_CHANNEL: &str = "quarterdeck_scrape_run";
+/// The scrapers' schedule; "scrape now" notifies its channel and the engine
+/// claims the scraper at once.
+pub const SCHEDULED: Scheduled = Scheduled {
+    table: "config_scrapers",
+    columns: "t.id, t.name, t.namespace, t.source, t.spec",
+    channel: "quarterdeck_scrape_run",
+};
 /// Items written per transaction.
 pub const WRITE_BATCH: usize = 2_000;
 
@@ -37,101 +44,20 @@ pub struct DueScraper {
     pub policy: ExecutionPolicy,
 }
 
-/// What a claim sets: the next slot, and how long the claimed run holds the scraper.
-#[derive(Debug, Clone, Copy)]
-pub struct Slot {
-    pub next_run: DateTime<Utc>,
-    pub lease_until: DateTime<Utc>,
-}
-
-/// Claims up to `limit` live scrapers that are due or asked for and not held
-/// by a run, in one transaction: each gets the next slot and the lease `plan`
-/// gives ("scrape now" keeps a future slot), so no other engine runs it.
-pub async fn claim_due(
-    pool: &PgPool,
-    limit: i64,
-    plan: impl Fn(&DueScraper) -> Slot,
-) -> Result<Vec<DueScraper>, Error> {
-    let mut tx = pool.begin().await?;
-    let due: Vec<DueScraper> = sqlx::query_as(
-        "SELECT s.id, s.name, s.namespace, s.source, s.spec, s.next_run, \
-                s.run_requested_at IS NOT NULL AS run_now, now() AS now, \
-                coalesce((SELECT console_scripts FROM execution_policy), false) AS console_scripts \
-         FROM config_scrapers s \
-         WHERE s.deleted_at IS NULL \
-           AND (s.lease_until IS NULL OR s.lease_until <= now()) \
-           AND (s.run_requested_at IS NOT NULL OR s.next_run IS NULL OR s.next_run <= now()) \
-         ORDER BY s.run_requested_at NULLS LAST, s.next_run NULLS FIRST \
-         LIMIT $1 \
-         FOR UPDATE SKIP LOCKED",
-    )
-    .bind(limit)
-    .fetch_all(&mut *tx)
-    .await?;
-    if due.is_empty() {
-        return Ok(due);
+impl Claimed for DueScraper {
+    const SCHEDULED: Scheduled = SCHEDULED;
+    fn id(&self) -> Uuid {
+        self.id
     }
-    let ids: Vec<Uuid> = due.iter().map(|s| s.id).collect();
-    let slots: Vec<Slot> = due
-        .iter()
-        .map(|s| {
-            let slot = plan(s);
-            match s.next_run {
-                Some(scheduled) if s.run_now && scheduled > s.now => Slot {
-                    next_run: scheduled,
-                    ..slot
-                },
-                _ => slot,
-            }
-        })
-        .collect();
-    sqlx::query(
-        "UPDATE config_scrapers s SET next_run = u.next, lease_until = u.lease, run_requested_at = NULL \
-         FROM unnest($1::uuid[], $2::timestamptz[], $3::timestamptz[]) AS u(id, next, lease) \
-         WHERE s.id = u.id",
-    )
-    .bind(&ids)
-    .bind(slots.iter().map(|s| s.next_run).collect::<Vec<_>>())
-    .bind(slots.iter().map(|s| s.lease_until).collect::<Vec<_>>())
-    .execute(&mut *tx)
-    .await?;
-    tx.commit().await?;
-    Ok(due)
-}
-
-/// Ends a run's hold on its scraper.
-pub async fn release(pool: &PgPool, scraper: Uuid) -> Result<(), Error> {
-    sqlx::query("UPDATE config_scrapers SET lease_until = NULL WHERE id = $1")
-        .bind(scraper)
-        .execute(pool)
-        .await?;
-    Ok(())
-}
-
-/// The earliest time [`claim_due`] has something to claim, to sleep until.
-pub async fn next_due(pool: &PgPool) -> Result<Option<DateTime<Utc>>, Error> {
-    Ok(sqlx::query_scalar(
-        "SELECT min(CASE WHEN run_requested_at IS NOT NULL THEN coalesce(lease_until, now()) \
-                         ELSE greatest(coalesce(next_run, now()), coalesce(lease_until, now())) END) \
-         FROM config_scrapers WHERE deleted_at IS NULL",
-    )
-    .fetch_one(pool)
-    .await?)
-}
-
-/// Asks the engine to run a live scraper now; false when there is no such scraper.
-pub async fn request_run(pool: &PgPool, scraper: Uuid) -> Result<bool, Error> {
-    let found: Option<Uuid> = sqlx::query_scalar(
-        "WITH asked AS ( \
-             UPDATE config_scrapers SET run_requested_at = now() \
-             WHERE id = $1 AND deleted_at IS NULL RETURNING id) \
-         SELECT id FROM asked, pg_notify($2, $1::text) AS n",
-    )
-    .bind(scraper)
-    .bind(RUN_CHANNEL)
-    .fetch_optional(pool)
-    .await?;
-    Ok(found.is_some())
+    fn next_run(&self) -> Option<DateTime<Utc>> {
+        self.next_run
+    }
+    fn run_now(&self) -> bool {
+        self.run_now
+    }
+    fn now(&self) -> DateTime<Utc> {
+        self.now
+    }
 }
 
 /// Claims a background job that one replica runs every `every`: true when

@@ -25,6 +25,7 @@ pub mod people;
 pub mod placement;
 pub mod rbac;
 pub mod runnable_playbooks;
+pub mod scheduled;
 pub mod secret;
 pub mod sessions;
 pub mod source;

@@ -1,7 +1,7 @@
-//! The topology engine's SQL: claiming due topologies through the database
-//! (several operator replicas share them; each slot runs once), "run now",
-//! reading what components' selectors pick (checks, config items, other
-//! components), and writing one run's component tree in one transaction.
+//! The topology engine's SQL: the topologies' schedule (claimed as
+//! [`crate::scheduled`] says), reading what components' selectors pick
+//! (checks, config items, other components), and writing one run's
+//! component tree in one transaction.
 
 use chrono::{DateTime, Utc};
 use quarterdeck_crds::common::ResourceSelector;
@@ -12,12 +12,17 @@ use sqlx::types::Json;
 use uuid::Uuid;
 
 use crate::Error;
-use crate::catalog::Slot;
 use crate::execution_policy::ExecutionPolicy;
 use crate::runnable_playbooks::{Item, selects};
+use crate::scheduled::{Claimed, Scheduled};
 
-/// Channel "run now" notifies; the engine claims the topology at once.
-pub const RUN_CHANNEL: &str = "quarterdeck_topology_run";
+/// The topologies' schedule; "run now" notifies its channel and the engine
+/// claims the topology at once.
+pub const SCHEDULED: Scheduled = Scheduled {
+    table: "topologies",
+    columns: "t.id, t.name, t.namespace, t.source, coalesce(t.spec, '{}') AS spec, t.schedule",
+    channel: "quarterdeck_topology_run",
+};
 
 /// A topology the engine has claimed.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -39,95 +44,20 @@ pub struct DueTopology {
     pub policy: ExecutionPolicy,
 }
 
-/// Claims up to `limit` live topologies that are due or asked for and not
-/// held by a run, in one transaction: each gets the next slot and the lease
-/// `plan` gives ("run now" keeps a future slot), so no other engine runs it.
-pub async fn claim_due(
-    pool: &PgPool,
-    limit: i64,
-    plan: impl Fn(&DueTopology) -> Slot,
-) -> Result<Vec<DueTopology>, Error> {
-    let mut tx = pool.begin().await?;
-    let due: Vec<DueTopology> = sqlx::query_as(
-        "SELECT t.id, t.name, t.namespace, t.source, coalesce(t.spec, '{}') AS spec, t.schedule, \
-                t.next_run, t.run_requested_at IS NOT NULL AS run_now, now() AS now, \
-                coalesce((SELECT console_scripts FROM execution_policy), false) AS console_scripts \
-         FROM topologies t \
-         WHERE t.deleted_at IS NULL \
-           AND (t.lease_until IS NULL OR t.lease_until <= now()) \
-           AND (t.run_requested_at IS NOT NULL OR t.next_run IS NULL OR t.next_run <= now()) \
-         ORDER BY t.run_requested_at NULLS LAST, t.next_run NULLS FIRST \
-         LIMIT $1 \
-         FOR UPDATE SKIP LOCKED",
-    )
-    .bind(limit)
-    .fetch_all(&mut *tx)
-    .await?;
-    if due.is_empty() {
-        return Ok(due);
+impl Claimed for DueTopology {
+    const SCHEDULED: Scheduled = SCHEDULED;
+    fn id(&self) -> Uuid {
+        self.id
     }
-    let ids: Vec<Uuid> = due.iter().map(|t| t.id).collect();
-    let slots: Vec<Slot> = due
-        .iter()
-        .map(|t| {
-            let slot = plan(t);
-            match t.next_run {
-                Some(scheduled) if t.run_now && scheduled > t.now => Slot {
-                    next_run: scheduled,
-                    ..slot
-                },
-                _ => slot,
-            }
-        })
-        .collect();
-    // The spec trigger resets next_run only when the spec changes, not here.
-    sqlx::query(
-        "UPDATE topologies t SET next_run = u.next, lease_until = u.lease, run_requested_at = NULL \
-         FROM unnest($1::uuid[], $2::timestamptz[], $3::timestamptz[]) AS u(id, next, lease) \
-         WHERE t.id = u.id",
-    )
-    .bind(&ids)
-    .bind(slots.iter().map(|s| s.next_run).collect::<Vec<_>>())
-    .bind(slots.iter().map(|s| s.lease_until).collect::<Vec<_>>())
-    .execute(&mut *tx)
-    .await?;
-    tx.commit().await?;
-    Ok(due)
-}
-
-/// Ends a run's hold on its topology.
-pub async fn release(pool: &PgPool, topology: Uuid) -> Result<(), Error> {
-    sqlx::query("UPDATE topologies SET lease_until = NULL WHERE id = $1")
-        .bind(topology)
-        .execute(pool)
-        .await?;
-    Ok(())
-}
-
-/// The earliest time [`claim_due`] has something to claim, to sleep until.
-pub async fn next_due(pool: &PgPool) -> Result<Option<DateTime<Utc>>, Error> {
-    Ok(sqlx::query_scalar(
-        "SELECT min(CASE WHEN run_requested_at IS NOT NULL THEN coalesce(lease_until, now()) \
-                         ELSE greatest(coalesce(next_run, now()), coalesce(lease_until, now())) END) \
-         FROM topologies WHERE deleted_at IS NULL",
-    )
-    .fetch_one(pool)
-    .await?)
-}
-
-/// Asks the engine to run a live topology now; false when there is no such topology.
-pub async fn request_run(pool: &PgPool, topology: Uuid) -> Result<bool, Error> {
-    let found: Option<Uuid> = sqlx::query_scalar(
-        "WITH asked AS ( \
-             UPDATE topologies SET run_requested_at = now() \
-             WHERE id = $1 AND deleted_at IS NULL RETURNING id) \
-         SELECT id FROM asked, pg_notify($2, $1::text) AS n",
-    )
-    .bind(topology)
-    .bind(RUN_CHANNEL)
-    .fetch_optional(pool)
-    .await?;
-    Ok(found.is_some())
+    fn next_run(&self) -> Option<DateTime<Utc>> {
+        self.next_run
+    }
+    fn run_now(&self) -> bool {
+        self.run_now
+    }
+    fn now(&self) -> DateTime<Utc> {
+        self.now
+    }
 }
 
 /// A check, config item or component a selector may pick.

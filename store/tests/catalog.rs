@@ -4,8 +4,9 @@
 
 use chrono::{Duration, Utc};
 use quarterdeck_store::catalog::{
-    self, Analysis, Change, ChangeRule, Diff, Item, ItemKey, Link, Slot, TypeCounts, TypeRule,
+    self, Analysis, Change, ChangeRule, Diff, Item, ItemKey, Link, TypeCounts, TypeRule,
 };
+use quarterdeck_store::scheduled::{self, Slot};
 use serde_json::{Value, json};
 use sqlx::PgPool;
 use uuid::Uuid;
@@ -71,34 +72,51 @@ fn counts(added: i64, updated: i64, unchanged: i64, deleted: i64, changes: i64) 
 async fn a_due_scraper_is_claimed_once_and_held_while_it_runs(pool: PgPool) {
     let id = scraper(&pool, "one").await;
     let (a, b) = tokio::join!(
-        catalog::claim_due(&pool, 10, slot(0)),
-        catalog::claim_due(&pool, 10, slot(0))
+        scheduled::claim_due::<catalog::DueScraper>(&pool, 10, slot(0)),
+        scheduled::claim_due::<catalog::DueScraper>(&pool, 10, slot(0))
     );
     let (a, b) = (a.unwrap(), b.unwrap());
     assert_eq!(a.len() + b.len(), 1, "claimed by exactly one engine");
     // Due again (next slot now) but still held by the run's lease.
     assert!(
-        catalog::claim_due(&pool, 10, slot(0))
+        scheduled::claim_due::<catalog::DueScraper>(&pool, 10, slot(0))
             .await
             .unwrap()
             .is_empty()
     );
-    catalog::release(&pool, id).await.unwrap();
+    scheduled::release(&pool, catalog::SCHEDULED, id)
+        .await
+        .unwrap();
     assert_eq!(
-        catalog::claim_due(&pool, 10, slot(60)).await.unwrap().len(),
+        scheduled::claim_due::<catalog::DueScraper>(&pool, 10, slot(60))
+            .await
+            .unwrap()
+            .len(),
         1
     );
-    catalog::release(&pool, id).await.unwrap();
+    scheduled::release(&pool, catalog::SCHEDULED, id)
+        .await
+        .unwrap();
     // Not due for an hour, until someone asks.
     assert!(
-        catalog::claim_due(&pool, 10, slot(60))
+        scheduled::claim_due::<catalog::DueScraper>(&pool, 10, slot(60))
             .await
             .unwrap()
             .is_empty()
     );
-    assert!(catalog::request_run(&pool, id).await.unwrap());
-    assert!(!catalog::request_run(&pool, Uuid::new_v4()).await.unwrap());
-    let claimed = catalog::claim_due(&pool, 10, slot(5)).await.unwrap();
+    assert!(
+        scheduled::request_run(&pool, catalog::SCHEDULED, id)
+            .await
+            .unwrap()
+    );
+    assert!(
+        !scheduled::request_run(&pool, catalog::SCHEDULED, Uuid::new_v4())
+            .await
+            .unwrap()
+    );
+    let claimed = scheduled::claim_due::<catalog::DueScraper>(&pool, 10, slot(5))
+        .await
+        .unwrap();
     assert!(claimed[0].run_now);
     // Scrape now keeps the scheduled slot.
     let next: chrono::DateTime<Utc> =
@@ -119,12 +137,16 @@ async fn a_deleted_scraper_is_neither_claimed_nor_run_now(pool: PgPool) {
         .await
         .unwrap();
     assert!(
-        catalog::claim_due(&pool, 10, slot(0))
+        scheduled::claim_due::<catalog::DueScraper>(&pool, 10, slot(0))
             .await
             .unwrap()
             .is_empty()
     );
-    assert!(!catalog::request_run(&pool, id).await.unwrap());
+    assert!(
+        !scheduled::request_run(&pool, catalog::SCHEDULED, id)
+            .await
+            .unwrap()
+    );
 }
 
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]

@@ -3,7 +3,7 @@
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
-use quarterdeck_store::catalog;
+use quarterdeck_store::{catalog, scheduled};
 use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -44,7 +44,7 @@ pub(crate) async fn scrape_now(
     Path(id): Path<Uuid>,
 ) -> Result<(StatusCode, Json<Queued>), ApiError> {
     caller.require(Resource::ConfigScrapers, Action::Update)?;
-    if !catalog::request_run(&state.db, id).await? {
+    if !scheduled::request_run(&state.db, catalog::SCHEDULED, id).await? {
         return Err(ApiError::NotFound(format!("no scraper {id}")));
     }
     Ok((StatusCode::ACCEPTED, Json(Queued { queued: true })))

@@ -4,6 +4,7 @@
 //! within a second through LISTEN/NOTIFY, prunes old results, and records its
 //! passes in `job_history`.
 
+pub mod claimed;
 pub mod lookup;
 pub mod schedule;
 pub(crate) mod wake;

@@ -16,14 +16,15 @@ use std::time::Duration;
 
 use chrono::Utc;
 use quarterdeck_scrapers::{Context, ScrapeError, ScrapedItem, Streamed};
-use quarterdeck_store::catalog::{self, DueScraper, Slot};
+use quarterdeck_store::catalog::{self, DueScraper};
 use quarterdeck_store::execution_policy;
+use quarterdeck_store::scheduled::{self, Slot};
 use serde_json::Value;
 use sqlx::PgPool;
-use tokio::sync::{Semaphore, mpsc};
+use tokio::sync::mpsc;
 
+use crate::engine::claimed;
 use crate::engine::schedule::Schedule;
-use crate::engine::wake;
 
 /// A ScrapeConfig without `schedule` runs this often.
 pub const DEFAULT_SCHEDULE: &str = "@every 60m";
@@ -83,51 +84,22 @@ pub async fn run(
         settings.clone(),
         watches_stopped,
     ));
-    let slots = Arc::new(Semaphore::new(settings.concurrency.max(1)));
-    let mut listener = wake::listen(&pool, catalog::RUN_CHANNEL, "scrape now").await;
-    tokio::pin!(shutdown);
     tracing::info!(concurrency = settings.concurrency, "scrape engine started");
-    loop {
-        let free = slots.available_permits();
-        if free > 0 {
-            match catalog::claim_due(&pool, free as i64, |s| plan(s, settings.timeout)).await {
-                Ok(due) => {
-                    for scraper in due {
-                        let Ok(permit) = slots.clone().acquire_owned().await else {
-                            break;
-                        };
-                        let (pool, sources, settings) =
-                            (pool.clone(), sources.clone(), settings.clone());
-                        tokio::spawn(async move {
-                            run_one(&pool, &sources, &settings, scraper).await;
-                            drop(permit);
-                        });
-                    }
-                }
-                Err(e) => tracing::warn!(error = %e, "claiming due scrapers failed"),
-            }
-        }
-        let wait = match catalog::next_due(&pool).await {
-            Ok(Some(at)) => (at - Utc::now())
-                .to_std()
-                .unwrap_or_default()
-                .min(settings.poll),
-            _ => settings.poll,
-        };
-        tokio::select! {
-            _ = &mut shutdown => break,
-            _ = tokio::time::sleep(wait.max(Duration::from_millis(100))) => {}
-            notified = wake::recv(&mut listener) => {
-                if !notified {
-                    listener = wake::listen(&pool, catalog::RUN_CHANNEL, "scrape now").await;
-                }
-            }
-        }
-    }
-    tracing::info!("scrape engine stopping; waiting for scrapes in flight");
-    let all = u32::try_from(settings.concurrency.max(1)).unwrap_or(u32::MAX);
-    let _ = stop_watches.send(true);
-    let _ = tokio::time::timeout(Duration::from_secs(60), slots.acquire_many(all)).await;
+    claimed::run(
+        &pool,
+        settings.concurrency,
+        settings.poll,
+        |scraper: &DueScraper| plan(scraper, settings.timeout),
+        |scraper| {
+            let (pool, sources, settings) = (pool.clone(), sources.clone(), settings.clone());
+            async move { run_one(&pool, &sources, &settings, scraper).await }
+        },
+        async {
+            shutdown.await;
+            let _ = stop_watches.send(true);
+        },
+    )
+    .await;
     if tokio::time::timeout(Duration::from_secs(10), watches)
         .await
         .is_err()
@@ -184,7 +156,7 @@ pub async fn run_one(pool: &PgPool, sources: &Sources, settings: &Settings, scra
         scrape(sources, settings, &scraper, &items).await
     })
     .await;
-    if let Err(e) = catalog::release(pool, scraper.id).await {
+    if let Err(e) = scheduled::release(pool, catalog::SCHEDULED, scraper.id).await {
         tracing::warn!(error = %e, "releasing the scraper failed; it waits for its lease to end");
     }
     if let Some(client) = &sources.kube

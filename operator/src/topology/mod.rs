@@ -15,15 +15,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::Utc;
-use quarterdeck_store::catalog::Slot;
 use quarterdeck_store::execution_policy;
+use quarterdeck_store::scheduled::{self, Slot};
 use quarterdeck_store::topology_runs::{self, DueTopology};
 use serde_json::Value;
 use sqlx::PgPool;
-use tokio::sync::Semaphore;
 
+use crate::engine::claimed;
 use crate::engine::schedule::Schedule;
-use crate::engine::wake;
 
 /// A topology without `schedule` runs this often.
 pub const DEFAULT_SCHEDULE: &str = "@every 10m";
@@ -72,54 +71,22 @@ pub async fn run(
     settings: Settings,
     shutdown: impl std::future::Future<Output = ()>,
 ) {
-    let slots = Arc::new(Semaphore::new(settings.concurrency.max(1)));
-    let mut listener = wake::listen(&pool, topology_runs::RUN_CHANNEL, "topology run now").await;
-    tokio::pin!(shutdown);
     tracing::info!(
         concurrency = settings.concurrency,
         "topology engine started"
     );
-    loop {
-        let free = slots.available_permits();
-        if free > 0 {
-            match topology_runs::claim_due(&pool, free as i64, |t| plan(t, settings.timeout)).await
-            {
-                Ok(due) => {
-                    for topology in due {
-                        let Ok(permit) = slots.clone().acquire_owned().await else {
-                            break;
-                        };
-                        let (pool, sources, settings) =
-                            (pool.clone(), sources.clone(), settings.clone());
-                        tokio::spawn(async move {
-                            run_one(&pool, &sources, &settings, topology).await;
-                            drop(permit);
-                        });
-                    }
-                }
-                Err(e) => tracing::warn!(error = %e, "claiming due topologies failed"),
-            }
-        }
-        let wait = match topology_runs::next_due(&pool).await {
-            Ok(Some(at)) => (at - Utc::now())
-                .to_std()
-                .unwrap_or_default()
-                .min(settings.poll),
-            _ => settings.poll,
-        };
-        tokio::select! {
-            _ = &mut shutdown => break,
-            _ = tokio::time::sleep(wait.max(Duration::from_millis(100))) => {}
-            notified = wake::recv(&mut listener) => {
-                if !notified {
-                    listener = wake::listen(&pool, topology_runs::RUN_CHANNEL, "topology run now").await;
-                }
-            }
-        }
-    }
-    tracing::info!("topology engine stopping; waiting for runs in flight");
-    let all = u32::try_from(settings.concurrency.max(1)).unwrap_or(u32::MAX);
-    let _ = tokio::time::timeout(Duration::from_secs(60), slots.acquire_many(all)).await;
+    claimed::run(
+        &pool,
+        settings.concurrency,
+        settings.poll,
+        |topology: &DueTopology| plan(topology, settings.timeout),
+        |topology| {
+            let (pool, sources, settings) = (pool.clone(), sources.clone(), settings.clone());
+            async move { run_one(&pool, &sources, &settings, topology).await }
+        },
+        shutdown,
+    )
+    .await;
 }
 
 /// The topology's schedule: the spec's `schedule`, else the column's, else
@@ -198,7 +165,7 @@ pub async fn record_one(
 #[tracing::instrument(skip_all, fields(topology = %format!("{}/{}", topology.namespace, topology.name)))]
 pub async fn run_one(pool: &PgPool, sources: &Sources, settings: &Settings, topology: DueTopology) {
     let report = record_one(pool, sources, settings, &topology).await;
-    if let Err(e) = topology_runs::release(pool, topology.id).await {
+    if let Err(e) = scheduled::release(pool, topology_runs::SCHEDULED, topology.id).await {
         tracing::warn!(error = %e, "releasing the topology failed; it waits for its lease to end");
     }
     if let Some(client) = &sources.kube
