@@ -33,14 +33,38 @@ function installMarks({ root, children }: { root: string; children: number }): v
   new MutationObserver(() => {
     const cards = document.querySelector('ul[aria-label="Components"]');
     if (!marks.root && cards?.querySelector(`article[aria-label="${root}"]`)) marks.root = now();
-    if (!marks.children && (cards?.children.length ?? 0) >= children) marks.children = now();
+    if (!marks.children && (cards?.children.length ?? 0) >= children) {
+      marks.children = now();
+      // The first frame with them: styles and layout are done by the next frame's callback,
+      // and the task after it runs once that frame is painted.
+      requestAnimationFrame(() => setTimeout(() => (marks.painted = now())));
+    }
   }).observe(document, { childList: true, subtree: true });
+  const long: string[] = [];
+  (window as unknown as { __long: string[] }).__long = long;
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) long.push(`@${Math.round(e.startTime)}+${Math.round(e.duration)}`);
+  }).observe({ type: 'longtask', buffered: true });
 }
 
-async function mark(page: Page, name: 'root' | 'children'): Promise<number> {
+async function mark(page: Page, name: 'root' | 'children' | 'painted'): Promise<number> {
   // Polls the mark only: role locators, evaluated over and over, would slow the page down.
   await page.waitForFunction((m) => (window as unknown as { __marks: Marks }).__marks[m], name, { polling: 100, timeout: 60_000 });
   return Math.round(await page.evaluate((m) => (window as unknown as { __marks: Marks }).__marks[m] ?? NaN, name));
+}
+
+/** The page's scripts' and styles' timings (ms after navigation start), for a page load. */
+function assets(page: Page): Promise<string> {
+  return page.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .filter((e) => /\/assets\/.*\.(js|css)$/.test(e.name))
+      .map(
+        (e) =>
+          `${new URL(e.name).pathname.replace('/assets/', '').replace(/-[\w-]{8}\./, '.')} @${Math.round(e.startTime)}+${Math.round(e.duration)}`,
+      )
+      .join(', '),
+  );
 }
 
 /** The API calls' timings after `since` (ms after navigation start). */
@@ -86,7 +110,13 @@ test(`the page of a component with ${CHILDREN} children renders them all`, async
   const ms = await mark(page, 'children');
   await expect(page.getByRole('list', { name: 'Components' }).getByRole('listitem')).toHaveCount(CHILDREN);
   console.log(`topology component page API calls (ms): ${await apiCalls(page)}`);
-  console.log(`topology component page with ${CHILDREN} children (page load): last card at ${ms} ms after navigation`);
+  console.log(`topology component page assets (ms): ${await assets(page)}`);
+  console.log(
+    `topology component page long tasks (ms): ${await page.evaluate(() => (window as unknown as { __long: string[] }).__long.join(', '))}`,
+  );
+  console.log(
+    `topology component page with ${CHILDREN} children (page load): last card at ${ms} ms after navigation, painted at ${await mark(page, 'painted')} ms`,
+  );
 });
 
 test(`opening the component of ${CHILDREN} children from its parent renders them all`, async ({ page }) => {

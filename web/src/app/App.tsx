@@ -20,7 +20,7 @@ function newQueryClient() {
 
 export function App() {
   const [queryClient] = useState(newQueryClient);
-  const [router] = useState(createRouter);
+  const [router] = useState(() => createRouter(queryClient));
   return (
     <QueryClientProvider client={queryClient}>
       <ToastProvider>

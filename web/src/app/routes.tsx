@@ -1,17 +1,26 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, type ComponentType } from 'react';
-import { Navigate, createBrowserRouter, type RouteObject } from 'react-router';
+import { Navigate, createBrowserRouter, type Params, type RouteObject } from 'react-router';
 import { PageSpinner } from '../components/PageSpinner';
 import { RouteError } from './RouteError';
 
 interface RouteHandle {
   preload?: () => Promise<unknown>;
+  /** Starts the first page's data call with the shell's sign-in check
+   * (signed out, its 401 leads to sign-in as whoami's does). */
+  prefetch?: (client: QueryClient, params: Params, search: string) => Promise<unknown>;
 }
 
 /** A route element loaded as its own chunk (React.lazy), and a handle that
  * lets the first page start loading with the shell. Once its chunk is in,
  * the page renders directly: a lazy component would suspend once more, and
  * React holds a revealed Suspense fallback for 300 ms. */
-function lazyRoute<P extends object>(load: () => Promise<{ default: ComponentType<P> }>, props: P, ownSpinner = true) {
+function lazyRoute<P extends object>(
+  load: () => Promise<{ default: ComponentType<P> }>,
+  props: P,
+  ownSpinner = true,
+  prefetch?: RouteHandle['prefetch'],
+) {
   let Loaded: ComponentType<P> | undefined;
   const preload = () =>
     load().then((module) => {
@@ -29,12 +38,16 @@ function lazyRoute<P extends object>(load: () => Promise<{ default: ComponentTyp
   ) : (
     <Page />
   );
-  const handle: RouteHandle = { preload };
+  const handle: RouteHandle = { preload, prefetch };
   return { element, handle };
 }
 
 /** A page inside the shell, whose Suspense boundary is the shell's. */
-const inShell = <P extends object>(load: () => Promise<{ default: ComponentType<P> }>, props = {} as P) => lazyRoute(load, props, false);
+const inShell = <P extends object>(
+  load: () => Promise<{ default: ComponentType<P> }>,
+  props = {} as P,
+  prefetch?: RouteHandle['prefetch'],
+) => lazyRoute(load, props, false, prefetch);
 
 export const routes: RouteObject[] = [
   {
@@ -53,7 +66,15 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, ...inShell(() => import('./HomeRedirect')) },
           { path: 'topology', ...inShell(() => import('../pages/topology/list/TopologyPage')) },
-          { path: 'topology/:id', ...inShell(() => import('../pages/topology/detail/ComponentPage')) },
+          {
+            path: 'topology/:id',
+            ...inShell(
+              () => import('../pages/topology/detail/ComponentPage'),
+              {},
+              (client, { id = '' }, search) =>
+                import('../pages/topology/detail/useComponentData').then((m) => m.prefetchComponent(client, id, search)),
+            ),
+          },
           { path: 'health', ...inShell(() => import('../pages/health/HealthPage')) },
           { path: 'configs', element: <Navigate to="/catalog" replace /> },
           { path: 'catalog', ...inShell(() => import('../pages/catalog/list/CatalogPage')) },
@@ -86,9 +107,13 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export function createRouter() {
+export function createRouter(client: QueryClient) {
   const router = createBrowserRouter(routes);
-  // The first page's chunk loads alongside the shell's instead of after the sign-in check.
-  for (const match of router.state.matches) void (match.route.handle as RouteHandle | undefined)?.preload?.();
+  // The first page's chunk (and data, where it says) loads alongside the shell's instead of after the sign-in check.
+  for (const match of router.state.matches) {
+    const handle = match.route.handle as RouteHandle | undefined;
+    void handle?.preload?.();
+    void handle?.prefetch?.(client, match.params, router.state.location.search);
+  }
   return router;
 }

@@ -1,9 +1,9 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, type QueryClient } from '@tanstack/react-query';
 import { dbSelect } from '../../../api/db';
 import { ApiError } from '../../../api/errors';
 import { usePreference } from '../../../app/preferences';
 import { durationMs } from '../../../lib/healthFormat';
-import { topologyQuery, type TopologyParams } from '../list/topologyParams';
+import { parseTopologyParams, topologyQuery, type TopologyParams } from '../list/topologyParams';
 import { fetchTopology } from '../shared/topologyApi';
 import type { TopologyQuery, TopologyResponse } from '../shared/types';
 import { ancestorIds } from './breadcrumbs';
@@ -30,6 +30,22 @@ async function fetchComponent(query: TopologyQuery, signal: AbortSignal): Promis
   }
 }
 
+/** The component with the children `params` pick, as the page and the prefetch ask for it. */
+function treeQuery(id: string, params: TopologyParams) {
+  const query: TopologyQuery = { ...topologyQuery(params), id, depth: 1 };
+  return {
+    queryKey: [...componentKey(id), 'tree', query],
+    queryFn: ({ signal }: { signal: AbortSignal }) => fetchComponent(query, signal),
+  };
+}
+
+/** Starts the component's call of a page load (`search` its query string)
+ * before the shell has checked the session and the flags, which takes
+ * about as long as the call: the page finds it under way or answered. */
+export function prefetchComponent(client: QueryClient, id: string, search: string): Promise<void> {
+  return client.prefetchQuery(treeQuery(id, parseTopologyParams(new URLSearchParams(search))));
+}
+
 /** The component page's data, all asked for at once: the component with the
  * children the filters pick (null when there is no such component for the
  * caller; refreshed at the preferred rate, the last answer kept while the
@@ -37,10 +53,8 @@ async function fetchComponent(query: TopologyQuery, signal: AbortSignal): Promis
  * panel's linked checks, configs, insights and teams. */
 export function useComponentData(id: string, params: TopologyParams) {
   const [refreshRate] = usePreference('refreshRate');
-  const query: TopologyQuery = { ...topologyQuery(params), id, depth: 1 };
   const tree = useQuery({
-    queryKey: [...componentKey(id), 'tree', query],
-    queryFn: ({ signal }) => fetchComponent(query, signal),
+    ...treeQuery(id, params),
     placeholderData: keepPreviousData,
     refetchInterval: durationMs(refreshRate) || false,
   });
