@@ -1,8 +1,8 @@
 import { Button, Label, PageSection, Pagination, Toolbar, ToolbarContent, ToolbarItem } from '@patternfly/react-core';
 import PlusIcon from '@patternfly/react-icons/dist/esm/icons/plus-icon';
 import { Table, Tbody, Td, Th, Thead, Tr } from '@patternfly/react-table';
-import { useCallback, useMemo, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
 import { PAGE_SIZES, usePreference } from '../../../app/preferences';
 import { useSession } from '../../../app/session';
 import { useTopBar } from '../../../app/topBar';
@@ -10,59 +10,15 @@ import { CrdBadge } from '../../../components/Labels';
 import { RequireAccess } from '../../../components/RequireAccess';
 import { SearchBox } from '../../../components/SearchBox';
 import { TableStateRow } from '../../../components/TableStates';
-import { formatDateTime } from '../../../lib/format';
-import { jobStatusColor } from '../../../lib/integrations';
+import { LastRunCell, useNamedListParams } from '../../integrations/lastRun';
 import { ScrapeNowButton } from '../../integrations/ScrapeNowButton';
 import { AddScraperModal } from './AddScraperModal';
-import {
-  parseScrapersParams,
-  scraperPath,
-  specSchedule,
-  specTypes,
-  summaryCounts,
-  withScrapersParams,
-  type ScrapersParams,
-} from './scraperList';
-import { useScrapersData, type LastRun, type ScraperRow } from './useScrapersData';
+import { scraperPath, specSchedule, specTypes, summaryCounts } from './scraperList';
+import { useScrapersData, type ScraperRow } from './useScrapersData';
 import { CatalogNav } from '../shared/CatalogNav';
 
 const PER_PAGE_OPTIONS = PAGE_SIZES.map((n) => ({ title: String(n), value: n }));
 const COLUMNS = ['Name', 'Types', 'Schedule', 'Last Run', 'Source'];
-
-function useScrapersParams(): [ScrapersParams, (patch: Partial<ScrapersParams>) => void] {
-  const [search, setSearch] = useSearchParams();
-  const text = search.toString();
-  const params = useMemo(() => parseScrapersParams(new URLSearchParams(text)), [text]);
-  const update = useCallback(
-    (patch: Partial<ScrapersParams>) => setSearch((current) => withScrapersParams(current, patch), { replace: true }),
-    [setSearch],
-  );
-  return [params, update];
-}
-
-/** Status, age and the run's counts. */
-function LastRunCell({ run }: { run: LastRun | undefined }) {
-  if (!run?.job_status) return null;
-  const counts = summaryCounts(run.job_details);
-  const errors = run.job_error_count ?? 0;
-  return (
-    <>
-      <Label isCompact color={jobStatusColor(run.job_status)}>
-        {run.job_status}
-      </Label>{' '}
-      {run.job_time_start && (
-        <time dateTime={run.job_time_start} title={formatDateTime(run.job_time_start)}>
-          {formatDateTime(run.job_time_start, 'short')} ago
-        </time>
-      )}
-      {(counts || errors > 0) && (
-        <div className="pf-v6-u-font-size-sm">
-          {[counts, errors > 0 ? `${errors} error${errors === 1 ? '' : 's'}` : ''].filter(Boolean).join(' · ')}
-        </div>
-      )}
-    </>
-  );
-}
 
 /** Each type a label; one this version does not run says so. */
 function TypesCell({ row }: { row: ScraperRow }) {
@@ -80,7 +36,7 @@ function TypesCell({ row }: { row: ScraperRow }) {
 }
 
 function Scrapers() {
-  const [params, update] = useScrapersParams();
+  const [params, update] = useNamedListParams();
   const { list, pageSize } = useScrapersData(params);
   const [, setPageSize] = usePreference('pageSize');
   const { authorizer } = useSession();
@@ -154,7 +110,7 @@ function Scrapers() {
               </Td>
               <Td dataLabel="Schedule">{specSchedule(row.spec) || 'Default'}</Td>
               <Td dataLabel="Last Run">
-                <LastRunCell run={list.data?.runs.get(row.id)} />
+                <LastRunCell run={list.data?.runs.get(row.id)} counts={summaryCounts(list.data?.runs.get(row.id)?.job_details)} />
               </Td>
               <Td dataLabel="Source">{row.source === 'KubernetesCRD' ? <CrdBadge source={row.source} /> : row.source}</Td>
               <Td isActionCell>

@@ -1,30 +1,15 @@
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import { dbCount, dbInsert, dbSelect, type Selected } from '../../../api/db';
+import { dbCount, dbInsert, type Selected } from '../../../api/db';
 import { usePreference } from '../../../app/preferences';
+import { fetchLastRuns } from '../../integrations/lastRun';
 import { useInvalidateIntegrations } from '../../integrations/useIntegrationsData';
 import { nameFilter, type ScrapersParams } from './scraperList';
 
 const COLUMNS = ['id', 'name', 'namespace', 'spec', 'source', 'created_at', 'updated_at'] as const;
-const RUN_COLUMNS = ['id', 'job_status', 'job_time_start', 'job_error_count', 'job_details'] as const;
 
 export type ScraperRow = Selected<'config_scrapers', (typeof COLUMNS)[number]>;
-/** A scraper's last run, from the integrations list's view (its latest job history row). */
-export type LastRun = Selected<'integrations_with_status', (typeof RUN_COLUMNS)[number]>;
-
 /** Under the prefix every write to config_scrapers invalidates (useInvalidateIntegrations). */
 const LIST_KEY = ['db', 'config_scrapers', 'list'] as const;
-
-/** The last run of each scraper of a page, by scraper id; empty for a caller
- * who may not read the integrations list (the column stays blank). */
-async function lastRuns(ids: string[], signal: AbortSignal): Promise<Map<string, LastRun>> {
-  if (ids.length === 0) return new Map();
-  const rows = await dbSelect(
-    'integrations_with_status',
-    { columns: RUN_COLUMNS, integration_type: 'eq.scraper', id: `in.(${ids.join(',')})` },
-    signal,
-  ).catch(() => []);
-  return new Map(rows.flatMap((r) => (r.id ? [[r.id, r] as const] : [])));
-}
 
 /** One page of the live scrapers, by name, with each one's last run. */
 export function useScrapersData(params: ScrapersParams) {
@@ -47,7 +32,8 @@ export function useScrapersData(params: ScrapersParams) {
       return {
         rows,
         total,
-        runs: await lastRuns(
+        runs: await fetchLastRuns(
+          'scraper',
           rows.map((r) => r.id),
           signal,
         ),

@@ -1,7 +1,6 @@
 import { Label, PageSection, Pagination, Toolbar, ToolbarContent, ToolbarItem } from '@patternfly/react-core';
 import { Table, Tbody, Td, Th, Thead, Tr } from '@patternfly/react-table';
-import { useCallback, useMemo } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { PAGE_SIZES, usePreference } from '../../../app/preferences';
 import { useTopBar } from '../../../app/topBar';
 import { DateTime } from '../../../components/DateTime';
@@ -9,45 +8,15 @@ import { CrdBadge } from '../../../components/Labels';
 import { RequireAccess } from '../../../components/RequireAccess';
 import { SearchBox } from '../../../components/SearchBox';
 import { TableStateRow } from '../../../components/TableStates';
-import { formatDateTime } from '../../../lib/format';
-import { jobStatusColor } from '../../../lib/integrations';
-import { parseScrapersParams, withScrapersParams, type ScrapersParams } from '../../catalog/scrapers/scraperList';
+import { LastRunCell, useNamedListParams } from '../../integrations/lastRun';
 import { topologySettingsPath } from './paths';
-import { useTopologiesSettingsData, type LastRun } from './useTopologiesSettingsData';
+import { useTopologiesSettingsData } from './useTopologiesSettingsData';
 
 const PER_PAGE_OPTIONS = PAGE_SIZES.map((n) => ({ title: String(n), value: n }));
 const COLUMNS = ['Name', 'Schedule', 'Last Run', 'Source', 'Created', 'Updated'];
 
-/** The page and the name search in the URL (as the scrapers list keeps them). */
-function useListParams(): [ScrapersParams, (patch: Partial<ScrapersParams>) => void] {
-  const [search, setSearch] = useSearchParams();
-  const text = search.toString();
-  const params = useMemo(() => parseScrapersParams(new URLSearchParams(text)), [text]);
-  const update = useCallback(
-    (patch: Partial<ScrapersParams>) => setSearch((current) => withScrapersParams(current, patch), { replace: true }),
-    [setSearch],
-  );
-  return [params, update];
-}
-
-function LastRunCell({ run }: { run: LastRun | undefined }) {
-  if (!run?.job_status) return null;
-  return (
-    <>
-      <Label isCompact color={jobStatusColor(run.job_status)}>
-        {run.job_status}
-      </Label>{' '}
-      {run.job_time_start && (
-        <time dateTime={run.job_time_start} title={formatDateTime(run.job_time_start)}>
-          {formatDateTime(run.job_time_start, 'short')} ago
-        </time>
-      )}
-    </>
-  );
-}
-
 function Topologies() {
-  const [params, update] = useListParams();
+  const [params, update] = useNamedListParams();
   const { list, pageSize } = useTopologiesSettingsData(params);
   const [, setPageSize] = usePreference('pageSize');
   const navigate = useNavigate();

@@ -1,0 +1,59 @@
+import { Label } from '@patternfly/react-core';
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+import { dbSelect, type Selected } from '../../api/db';
+import { formatDateTime } from '../../lib/format';
+import { jobStatusColor, type IntegrationType } from '../../lib/integrations';
+import { parseScrapersParams, withScrapersParams, type ScrapersParams } from '../catalog/scrapers/scraperList';
+
+const RUN_COLUMNS = ['id', 'job_status', 'job_time_start', 'job_error_count', 'job_details'] as const;
+
+/** An integration's last run, from the integrations list's view (its newest job history row). */
+export type LastRun = Selected<'integrations_with_status', (typeof RUN_COLUMNS)[number]>;
+
+/** The last run of each integration of a page, by id; empty for a caller who
+ * may not read the integrations list (the column stays blank). */
+export async function fetchLastRuns(type: IntegrationType, ids: string[], signal: AbortSignal): Promise<Map<string, LastRun>> {
+  if (ids.length === 0) return new Map();
+  const rows = await dbSelect(
+    'integrations_with_status',
+    { columns: RUN_COLUMNS, integration_type: `eq.${type}`, id: `in.(${ids.join(',')})` },
+    signal,
+  ).catch(() => []);
+  return new Map(rows.flatMap((r) => (r.id ? [[r.id, r] as const] : [])));
+}
+
+/** Status and age of the last run, then `counts` (what it did) and its errors. */
+export function LastRunCell({ run, counts = '' }: { run: LastRun | undefined; counts?: string }) {
+  if (!run?.job_status) return null;
+  const errors = run.job_error_count ?? 0;
+  return (
+    <>
+      <Label isCompact color={jobStatusColor(run.job_status)}>
+        {run.job_status}
+      </Label>{' '}
+      {run.job_time_start && (
+        <time dateTime={run.job_time_start} title={formatDateTime(run.job_time_start)}>
+          {formatDateTime(run.job_time_start, 'short')} ago
+        </time>
+      )}
+      {(counts || errors > 0) && (
+        <div className="pf-v6-u-font-size-sm">
+          {[counts, errors > 0 ? `${errors} error${errors === 1 ? '' : 's'}` : ''].filter(Boolean).join(' · ')}
+        </div>
+      )}
+    </>
+  );
+}
+
+/** A list's page and name search in the URL. */
+export function useNamedListParams(): [ScrapersParams, (patch: Partial<ScrapersParams>) => void] {
+  const [search, setSearch] = useSearchParams();
+  const text = search.toString();
+  const params = useMemo(() => parseScrapersParams(new URLSearchParams(text)), [text]);
+  const update = useCallback(
+    (patch: Partial<ScrapersParams>) => setSearch((current) => withScrapersParams(current, patch), { replace: true }),
+    [setSearch],
+  );
+  return [params, update];
+}
