@@ -65,7 +65,14 @@ export const routes: RouteObject[] = [
         ...lazyRoute(() => import('./AppLayout'), {}),
         children: [
           { index: true, ...inShell(() => import('./HomeRedirect')) },
-          { path: 'topology', ...inShell(() => import('../pages/topology/list/TopologyPage')) },
+          {
+            path: 'topology',
+            ...inShell(
+              () => import('../pages/topology/list/TopologyPage'),
+              {},
+              (client, _params, search) => import('../pages/topology/list/useTopologyData').then((m) => m.prefetchRoots(client, search)),
+            ),
+          },
           {
             path: 'topology/:id',
             ...inShell(

@@ -56,7 +56,7 @@ export function ComponentView({ id, base }: { id: string; base: '/topology' | '/
   const checkId = search.get('checkId');
   useTopBar(component ? `Topology: ${component.name}` : 'Topology', query.refetch, query.isFetching);
   const home = base === '/topology' ? base : undefined;
-  const href = (target: string) => `${base}/${target}`;
+  const href = useCallback((target: string) => `${base}/${target}`, [base]);
 
   if (query.isLoading) return <PageSpinner />;
   if (query.error)

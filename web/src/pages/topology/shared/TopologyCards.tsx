@@ -1,4 +1,4 @@
-import type { CSSProperties, MouseEvent } from 'react';
+import { memo, type CSSProperties, type MouseEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { usePreference } from '../../../app/preferences';
 import { TopologyCard } from './TopologyCard';
@@ -21,8 +21,9 @@ function useFollowLinks() {
 }
 
 /** Components as cards in a wrapping grid, each as wide as the card width
- * preference says (they follow it live). */
-export function TopologyCards({
+ * preference says (they follow it live). Memoized: a page re-renders as its
+ * other calls answer, and the same components need no new cards. */
+export const TopologyCards = memo(function TopologyCards({
   components,
   label,
   href,
@@ -47,4 +48,4 @@ export function TopologyCards({
       ))}
     </ul>
   );
-}
+});
