@@ -139,3 +139,23 @@ test(`opening the component of ${CHILDREN} children from its parent renders them
   console.log(`topology component page (in-app) API calls (ms after the click): ${await apiCalls(page, clicked)}`);
   console.log(`topology component page with ${CHILDREN} children (in-app navigation): last card at ${ms} ms after the click`);
 });
+
+test(`opening the dashboard from a component page shows the topology's card`, async ({ page }) => {
+  await page.goto(`/topology/${big}`);
+  await expect(page.getByRole('list', { name: 'Components' }).getByRole('listitem')).toHaveCount(CHILDREN);
+  await page.evaluate((root) => {
+    const w = window as unknown as { __marks: Marks; __clicked: number };
+    w.__marks = {};
+    new MutationObserver(() => {
+      if (!w.__marks.root && document.querySelector(`ul[aria-label="Components"] article[aria-label="${root}"]`))
+        w.__marks.root = performance.now() - w.__clicked;
+    }).observe(document, { childList: true, subtree: true });
+    document.addEventListener('click', () => (w.__clicked = performance.now()), { capture: true, once: true });
+  }, ROOT);
+  await page.getByRole('navigation', { name: 'Breadcrumbs' }).getByRole('link', { name: 'Topology', exact: true }).click();
+  const ms = await mark(page, 'root');
+  await expect(page.getByRole('article', { name: ROOT })).toBeVisible();
+  const clicked = await page.evaluate(() => (window as unknown as { __clicked: number }).__clicked);
+  console.log(`topology dashboard (in-app) API calls (ms after the click): ${await apiCalls(page, clicked)}`);
+  console.log(`topology dashboard with ${COMPONENTS} components (in-app navigation): the root cards at ${ms} ms after the click`);
+});
