@@ -467,6 +467,64 @@ async fn hidden_components_are_left_out_and_uncounted_on_request(pool: PgPool) {
     assert_eq!(names(&worker["components"]), ["worker"]);
 }
 
+/// A caller who sees every component, hidden ones included, has what lies
+/// under a component counted by its path; the exact walk (taken when hidden
+/// components are left out) gives the same answers where nothing is hidden.
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn counts_by_path_agree_with_the_walk(pool: PgPool) {
+    let w = world(pool.clone()).await;
+    // A deleted component under `api` with an unhealthy check counts nowhere.
+    let canary: Uuid = sqlx::query_scalar("SELECT id FROM canaries WHERE name = 'k'")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    let shop: Uuid = sqlx::query_scalar("SELECT topology_id FROM components WHERE id = $1")
+        .bind(w.api_svc)
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    let gone = component(
+        &pool,
+        shop,
+        Some(w.api_svc),
+        spec("pod-gone", "Pod", Some("unhealthy"), "web"),
+    )
+    .await;
+    let bad = check(&pool, canary, "gone-bad", "unhealthy").await;
+    link_check(&pool, gone, bad, canary).await;
+    sqlx::query("UPDATE components SET deleted_at = now() WHERE id = $1")
+        .bind(gone)
+        .execute(&pool)
+        .await
+        .unwrap();
+
+    for id in [w.root, w.api_svc, w.db, w.pod] {
+        for depth in 0..=3 {
+            for flatten in ["false", "true"] {
+                let q = format!("?id={id}&depth={depth}&flatten={flatten}");
+                let by_path = get(&w, &w.admin, &q).await;
+                if id != w.root {
+                    let walked = get(&w, &w.admin, &format!("{q}&hidden=false")).await;
+                    assert_eq!(by_path, walked, "{q}");
+                }
+                let api_svc = if id == w.root {
+                    &by_path["components"][0]["components"][0]
+                } else {
+                    &by_path["components"][0]
+                };
+                if id == w.api_svc || (id == w.root && depth > 0) {
+                    assert_eq!(api_svc["children"], 2, "{q}");
+                    assert_eq!(
+                        api_svc["summary"]["checks"],
+                        json!({"healthy": 1, "unhealthy": 0}),
+                        "{q}"
+                    );
+                }
+            }
+        }
+    }
+}
+
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
 async fn a_scoped_guest_sees_only_their_components_checks_and_insights(pool: PgPool) {
     let w = world(pool).await;

@@ -279,15 +279,16 @@ impl Row {
     }
 }
 
-/// One walk from the returned components down through the live components
-/// the caller sees (and, unless hidden ones are included, that are not
-/// hidden), with every walked component's chain of walked ancestors; the
-/// rows to `depth` come back with their counts, which cover the whole walk.
-///
-/// The returned components: the one asked for ($1), or the live components
-/// of live topologies that have no parent the caller sees (the roots, for
-/// a caller who sees everything).
-const TREE: &str = r"
+/// The components the call returns: the one asked for ($1), or the live
+/// components of live topologies that have no parent the caller sees (the
+/// roots, for a caller who sees everything); then the walk down from them
+/// through the live components the caller sees (and, unless hidden ones are
+/// included, that are not hidden), each with its chain of walked ancestors.
+/// `$walk_limit` bounds the walk (a condition on `w.level`).
+macro_rules! tops_and_walk {
+    ($walk_limit:literal) => {
+        concat!(
+            r"
 WITH RECURSIVE tops AS (
     SELECT c.id FROM components c
     WHERE c.deleted_at IS NULL
@@ -305,42 +306,45 @@ WITH RECURSIVE tops AS (
     UNION ALL
     SELECT c.id, w.id, w.level + 1, w.anc || w.id
     FROM walk w JOIN components c ON c.parent_id = w.id
-    WHERE c.deleted_at IS NULL
+    WHERE ",
+            $walk_limit,
+            r"
+      AND c.deleted_at IS NULL
       AND ($2 OR NOT c.hidden)
       AND ($3::jsonb IS NULL OR quarterdeck_scope_allows($3, c.labels, c.agent_id, c.name))
       AND c.id <> ALL (w.anc)
-), shown AS (
-    SELECT id FROM walk WHERE level <= $6
-), up AS (
-    SELECT w.id AS node, a.id AS ancestor
-    FROM walk w CROSS JOIN LATERAL unnest(w.anc || w.id) AS a (id)
-    WHERE a.id IN (SELECT id FROM shown)
-), node_checks AS (
-    SELECT DISTINCT r.component_id AS node, ch.id, ch.status
-    FROM check_component_relationships r
+)"
+        )
+    };
+}
+
+/// From `up` (each returned component as `ancestor` with every counted
+/// component under it, itself included, as `node`) and `child_counts`: the
+/// checks and open insights under each returned component, and the rows to
+/// `depth` ($6) with their counts.
+macro_rules! counts_and_rows {
+    () => {
+        r"
+, check_counts AS (
+    SELECT u.ancestor AS id,
+           count(DISTINCT ch.id) FILTER (WHERE ch.status = 'healthy') AS healthy,
+           count(DISTINCT ch.id) FILTER (WHERE ch.status = 'unhealthy') AS unhealthy
+    FROM up u
+    JOIN check_component_relationships r ON r.component_id = u.node AND r.deleted_at IS NULL
     JOIN checks ch ON ch.id = r.check_id AND ch.deleted_at IS NULL
     JOIN canaries k ON k.id = ch.canary_id AND k.deleted_at IS NULL
-    WHERE r.component_id IN (SELECT id FROM walk) AND r.deleted_at IS NULL
-      AND ($4::jsonb IS NULL OR quarterdeck_scope_allows($4, k.labels, k.agent_id, k.name))
-), check_counts AS (
-    SELECT u.ancestor AS id,
-           count(DISTINCT nc.id) FILTER (WHERE nc.status = 'healthy') AS healthy,
-           count(DISTINCT nc.id) FILTER (WHERE nc.status = 'unhealthy') AS unhealthy
-    FROM up u JOIN node_checks nc ON nc.node = u.node
+    WHERE $4::jsonb IS NULL OR quarterdeck_scope_allows($4, k.labels, k.agent_id, k.name)
     GROUP BY 1
-), node_configs AS (
-    SELECT r.component_id AS node, r.config_id
-    FROM config_component_relationships r
-    WHERE r.component_id IN (SELECT id FROM walk) AND r.deleted_at IS NULL
-    UNION
-    SELECT c.id, c.config_id FROM components c
-    WHERE c.id IN (SELECT id FROM walk) AND c.config_id IS NOT NULL
 ), insight_rows AS (
     SELECT DISTINCT u.ancestor AS id, a.id AS analysis,
            coalesce(a.analysis_type, 'other') AS analysis_type,
            coalesce(a.severity, 'unknown') AS severity
     FROM up u
-    JOIN node_configs nc ON nc.node = u.node
+    JOIN (SELECT r.component_id AS node, r.config_id
+          FROM config_component_relationships r WHERE r.deleted_at IS NULL
+          UNION ALL
+          SELECT c.id, c.config_id FROM components c WHERE c.config_id IS NOT NULL) nc
+      ON nc.node = u.node
     JOIN config_items ci ON ci.id = nc.config_id AND ci.deleted_at IS NULL
     JOIN config_analysis a ON a.config_id = ci.id AND a.status = 'open'
     WHERE $5::jsonb IS NULL OR quarterdeck_scope_allows($5, ci.tags, ci.agent_id, ci.name)
@@ -350,15 +354,6 @@ WITH RECURSIVE tops AS (
           FROM (SELECT id, analysis_type, severity, count(*) AS n
                 FROM insight_rows GROUP BY 1, 2, 3) s
           GROUP BY 1, 2) t
-    GROUP BY 1
-), child_counts AS (
-    SELECT w.parent AS id, count(*) AS children,
-           count(*) FILTER (WHERE c.health = 'healthy') AS healthy,
-           count(*) FILTER (WHERE c.health = 'unhealthy') AS unhealthy,
-           count(*) FILTER (WHERE c.health = 'warning') AS warning,
-           count(*) FILTER (WHERE coalesce(c.health, 'unknown') = 'unknown') AS unknown
-    FROM walk w JOIN components c ON c.id = w.id
-    WHERE w.parent IN (SELECT id FROM shown)
     GROUP BY 1
 )
 SELECT c.id, c.topology_id, c.parent_id, c.name, c.text, c.type, c.icon, c.owner, c.tooltip,
@@ -383,7 +378,67 @@ LEFT JOIN check_counts k ON k.id = w.id
 LEFT JOIN insight_counts i ON i.id = w.id
 WHERE w.level <= $6
 ORDER BY w.level, c.name, c.id
-";
+"
+    };
+}
+
+/// The tree for any caller: the walk covers the whole subtree of every
+/// returned component, so that hidden components (when left out) and the
+/// components the caller does not see hide what lies under them from the
+/// counts too. The rows to `depth` count the whole walk under them.
+const TREE: &str = concat!(
+    tops_and_walk!("TRUE"),
+    r"
+, shown AS (
+    SELECT id FROM walk WHERE level <= $6
+), up AS (
+    SELECT w.id AS node, a.id AS ancestor
+    FROM walk w CROSS JOIN LATERAL unnest(w.anc || w.id) AS a (id)
+    WHERE a.id IN (SELECT id FROM shown)
+), child_counts AS (
+    SELECT w.parent AS id, count(*) AS children,
+           count(*) FILTER (WHERE c.health = 'healthy') AS healthy,
+           count(*) FILTER (WHERE c.health = 'unhealthy') AS unhealthy,
+           count(*) FILTER (WHERE c.health = 'warning') AS warning,
+           count(*) FILTER (WHERE coalesce(c.health, 'unknown') = 'unknown') AS unknown
+    FROM walk w JOIN components c ON c.id = w.id
+    WHERE w.parent IN (SELECT id FROM shown)
+    GROUP BY 1
+)",
+    counts_and_rows!()
+);
+
+/// The tree for a caller who sees every component, hidden ones included:
+/// the walk stops at `depth`, and what lies under a returned component is
+/// every live component whose materialised `path` starts with the
+/// component's own (a range of the `path` index, `COLLATE "C"`). The engine
+/// deletes a component's descendants with it, so a live component's
+/// ancestors are live and the range holds what the walk would reach.
+const TREE_BY_PATH: &str = concat!(
+    tops_and_walk!("w.level < $6"),
+    r#"
+, shown AS (
+    SELECT c.id, CASE WHEN c.path = '' THEN c.id::text ELSE c.path || '.' || c.id END AS prefix
+    FROM components c WHERE c.id IN (SELECT id FROM walk)
+), up AS (
+    SELECT id AS ancestor, id AS node FROM shown
+    UNION ALL
+    SELECT s.id, d.id
+    FROM shown s JOIN components d
+      ON d.path COLLATE "C" >= s.prefix AND d.path COLLATE "C" < s.prefix || '/'
+    WHERE d.deleted_at IS NULL
+), child_counts AS (
+    SELECT c.parent_id AS id, count(*) AS children,
+           count(*) FILTER (WHERE c.health = 'healthy') AS healthy,
+           count(*) FILTER (WHERE c.health = 'unhealthy') AS unhealthy,
+           count(*) FILTER (WHERE c.health = 'warning') AS warning,
+           count(*) FILTER (WHERE coalesce(c.health, 'unknown') = 'unknown') AS unknown
+    FROM components c
+    WHERE c.parent_id IN (SELECT id FROM shown) AND c.deleted_at IS NULL
+    GROUP BY 1
+)"#,
+    counts_and_rows!()
+);
 
 /// The components asked for, their counts and, to `depth`, their children;
 /// `None` when `query.id` names no live component the caller sees.
@@ -392,15 +447,21 @@ pub async fn topology(
     scopes: Scopes<'_>,
     query: &TopologyQuery,
 ) -> Result<Option<Topology>, Error> {
-    let rows: Vec<Row> = sqlx::query_as(TREE)
+    let by_path = scopes.component.is_none() && query.include_hidden;
+    // The planner overestimates the path ranges' rows; JIT compiling the
+    // statement would cost more than running it.
+    let mut tx = pool.begin().await?;
+    sqlx::query("SET LOCAL jit = off").execute(&mut *tx).await?;
+    let rows: Vec<Row> = sqlx::query_as(if by_path { TREE_BY_PATH } else { TREE })
         .bind(query.id)
         .bind(query.include_hidden)
         .bind(rules_json(scopes.component))
         .bind(rules_json(scopes.canary))
         .bind(rules_json(scopes.config))
         .bind(i32::try_from(query.depth).unwrap_or(i32::MAX))
-        .fetch_all(pool)
+        .fetch_all(&mut *tx)
         .await?;
+    tx.commit().await?;
     if query.id.is_some() && rows.is_empty() {
         return Ok(None);
     }
