@@ -513,7 +513,8 @@ async fn properties(
         }
         if let Some(lookup) = spec.get("configLookup").filter(|v| !v.is_null()) {
             match config_lookup(pool, lookup, targets, linked).await {
-                Ok(value) => kept.insert("value".into(), value),
+                Ok(Some(value)) => kept.insert("value".into(), value),
+                Ok(None) => None,
                 Err(e) => {
                     warn(&format!("{field}.configLookup"), e);
                     None
@@ -549,18 +550,20 @@ async fn properties(
 }
 
 /// A value of a config item: `config` (a selector; else the component's first
-/// linked item) and `field` (JSONPath into its stored config).
+/// linked item) and `field` (JSONPath into its stored config). None while no
+/// item matches: the catalog may not have scraped it yet, which is no fault
+/// of the spec.
 async fn config_lookup(
     pool: &PgPool,
     lookup: &Value,
     targets: &Targets,
     linked: &[&Target],
-) -> Result<Value, String> {
+) -> Result<Option<Value>, String> {
     let field = lookup
         .get("field")
         .and_then(Value::as_str)
         .ok_or("field: required")?;
-    let target = match lookup.get("config").or_else(|| lookup.get("id")) {
+    let found = match lookup.get("config").or_else(|| lookup.get("id")) {
         Some(selector) => {
             let mut ignore = |_: &str, _: String| {};
             let matches = config_matcher(selector, "config", &mut ignore)
@@ -568,13 +571,17 @@ async fn config_lookup(
             targets.configs.iter().flatten().find(|t| matches(t))
         }
         None => linked.first().copied(),
-    }
-    .ok_or("no config item matches")?;
+    };
+    let Some(target) = found else {
+        return Ok(None);
+    };
     let config = topology_runs::config_of(pool, target.target_id)
         .await
         .map_err(|e| e.to_string())?
         .ok_or("the config item has no stored config")?;
-    quarterdeck_checks::query_json_path(field, &config).map_err(|e| format!("field: {e}"))
+    quarterdeck_checks::query_json_path(field, &config)
+        .map(Some)
+        .map_err(|e| format!("field: {e}"))
 }
 
 /// What `healthExpr` and `statusExpr` see: `component` (name, type, labels,
