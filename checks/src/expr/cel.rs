@@ -2,17 +2,49 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 use std::sync::Arc;
 
 use cel::objects::{Key, Map as CelMap};
 use cel::{Context, Program, Value as Cel};
 use serde_json::{Map, Number, Value};
 
+/// The stack the parser runs on: it recurses per nesting level, and a long
+/// expression (the sample estate's transform) outgrows a 2 MiB thread stack
+/// in a debug build; an overflow would abort the process.
+const PARSE_STACK: usize = 16 * 1024 * 1024;
+/// Compiled expressions kept per thread (all dropped when it is full).
+const CACHED_PROGRAMS: usize = 256;
+
+thread_local! {
+    static PROGRAMS: RefCell<HashMap<String, Rc<Program>>> = RefCell::new(HashMap::new());
+}
+
+/// `source` compiled, from this thread's cache when it was compiled before
+/// (a scrape evaluates one transform per item).
+fn program(source: &str) -> Result<Rc<Program>, String> {
+    if let Some(program) = PROGRAMS.with(|cache| cache.borrow().get(source).cloned()) {
+        return Ok(program);
+    }
+    let program = Rc::new(
+        stacker::grow(PARSE_STACK, || Program::compile(source))
+            .map_err(|e| format!("invalid CEL expression {source:?}: {e}"))?,
+    );
+    PROGRAMS.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if cache.len() >= CACHED_PROGRAMS {
+            cache.clear();
+        }
+        cache.insert(source.to_owned(), program.clone());
+    });
+    Ok(program)
+}
+
 pub fn evaluate(source: &str, env: &Map<String, Value>) -> Result<Value, String> {
     let run = || {
-        let program = Program::compile(source)
-            .map_err(|e| format!("invalid CEL expression {source:?}: {e}"))?;
+        let program = program(source)?;
         let mut context = Context::default();
         for (name, value) in env {
             context.add_variable_from_value(name.as_str(), from_json(value));
