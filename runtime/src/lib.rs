@@ -41,19 +41,25 @@ impl LogArgs {
     }
 }
 
-/// Resolves on the first SIGINT or SIGTERM.
-pub async fn shutdown_signal() {
+/// Resolves on the first SIGINT or SIGTERM. The handlers are installed when
+/// this is called, not when the future is first polled: a server may answer
+/// before its shutdown future runs, and a SIGTERM in between would kill the
+/// process without a clean stop.
+pub fn shutdown_signal() -> impl std::future::Future<Output = ()> {
     use tokio::signal::unix::{SignalKind, signal};
-    let (Ok(mut term), Ok(mut int)) = (
+    let handlers = (
         signal(SignalKind::terminate()),
         signal(SignalKind::interrupt()),
-    ) else {
-        tracing::error!("cannot install signal handlers; stop with SIGKILL");
-        return std::future::pending().await;
-    };
-    tokio::select! {
-        _ = term.recv() => {}
-        _ = int.recv() => {}
+    );
+    async move {
+        let (Ok(mut term), Ok(mut int)) = handlers else {
+            tracing::error!("cannot install signal handlers; stop with SIGKILL");
+            return std::future::pending().await;
+        };
+        tokio::select! {
+            _ = term.recv() => {}
+            _ = int.recv() => {}
+        }
+        tracing::info!("shutting down");
     }
-    tracing::info!("shutting down");
 }
