@@ -22,6 +22,7 @@ pub mod links;
 pub mod login;
 pub mod password;
 pub mod people;
+pub mod playbook_params;
 pub mod placement;
 pub mod rbac;
 pub mod runnable_playbooks;
