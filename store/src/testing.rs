@@ -1359,3 +1359,231 @@ pub async fn remove(pool: &PgPool, what: Seeded, prefix: &str) -> Result<u64, Er
     let done = sqlx::query(statement).bind(prefix).execute(pool).await?;
     Ok(done.rows_affected())
 }
+
+/// The playbooks of a browser test, under `prefix` (category `${prefix}ops`):
+/// `${prefix}restart` (UI; runs on the config item `${prefix}config`, type
+/// `Kubernetes::Deployment`; parameters `replicas` text required with a
+/// regex of digits, `memory` bytes 64Mi..4Gi, `cpu` millicores, `reason`
+/// multiline text of at least 5 characters, `confirm` checkbox; one exec
+/// action), `${prefix}crd` (KubernetesCRD, on the same item, no parameters)
+/// and `${prefix}approve` (UI, approval `any` by `approver`). Runs started by
+/// `started_by`: of restart on the item, one completed (an action with
+/// stdout and stderr, one with rows) and one failed (its action's error); of
+/// approve, two pending approval (one to approve, one to cancel). Replaces
+/// an earlier world of the same prefix, with its runs and config item.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlaybookWorld {
+    pub prefix: String,
+    /// The email of the approver of `${prefix}approve`.
+    pub approver: String,
+    /// The email of the person who started the runs.
+    pub started_by: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlaybookWorldIds {
+    pub config: Uuid,
+    pub restart: Uuid,
+    pub crd: Uuid,
+    pub approve: Uuid,
+    pub completed_run: Uuid,
+    pub failed_run: Uuid,
+    pub to_approve_run: Uuid,
+    pub to_cancel_run: Uuid,
+}
+
+pub async fn playbook_world(
+    pool: &PgPool,
+    world: &PlaybookWorld,
+) -> Result<PlaybookWorldIds, Error> {
+    use serde_json::json;
+    let p = &world.prefix;
+    let mut tx = pool.begin().await?;
+    for statement in [
+        "DELETE FROM playbook_runs WHERE playbook_id IN \
+         (SELECT id FROM playbooks WHERE starts_with(name, $1))",
+        "DELETE FROM playbooks WHERE starts_with(name, $1)",
+        "DELETE FROM config_items WHERE starts_with(name, $1)",
+    ] {
+        sqlx::query(statement).bind(p).execute(&mut *tx).await?;
+    }
+    let started_by: Uuid =
+        sqlx::query_scalar("SELECT id FROM people WHERE email = $1 AND deleted_at IS NULL")
+            .bind(&world.started_by)
+            .fetch_one(&mut *tx)
+            .await?;
+    let config: Uuid = sqlx::query_scalar(
+        "INSERT INTO config_items (config_class, type, name) \
+         VALUES ('Deployment', 'Kubernetes::Deployment', $1) RETURNING id",
+    )
+    .bind(format!("{p}config"))
+    .fetch_one(&mut *tx)
+    .await?;
+    let on_item = json!([{ "name": format!("{p}config"), "types": ["Kubernetes::Deployment"] }]);
+    let restart_spec = json!({
+        "title": format!("{p}Restart deployment"),
+        "description": "Restarts the deployment's pods",
+        "icon": "kubernetes",
+        "category": format!("{p}ops"),
+        "configs": on_item,
+        "parameters": [
+            { "name": "replicas", "label": "Replicas", "type": "text", "required": true,
+              "default": "2", "properties": { "regex": "^[0-9]+$" } },
+            { "name": "memory", "label": "Memory", "type": "bytes", "default": "256Mi",
+              "properties": { "min": "64Mi", "max": "4Gi" } },
+            { "name": "cpu", "label": "CPU", "type": "millicores", "default": "500m" },
+            { "name": "reason", "label": "Reason", "type": "text", "default": "routine",
+              "properties": { "multiline": true, "minLength": 5 } },
+            { "name": "confirm", "label": "Confirm", "type": "checkbox", "default": true }
+        ],
+        "actions": [{ "name": "restart", "exec": { "script": "echo restarting {{.config.name}}" } }]
+    });
+    let crd_spec = json!({
+        "title": format!("{p}Describe deployment"),
+        "category": format!("{p}ops"),
+        "configs": on_item,
+        "actions": [{ "name": "describe", "exec": { "script": "echo {{.config.name}}" } }]
+    });
+    let approve_spec = json!({
+        "title": format!("{p}Scale database"),
+        "description": "Needs an approval",
+        "category": format!("{p}ops"),
+        "approval": { "type": "any", "approvers": { "people": [world.approver] } },
+        "actions": [{ "name": "scale", "exec": { "script": "echo scaling" } }]
+    });
+    let restart = world_playbook(&mut tx, &format!("{p}restart"), "UI", &restart_spec).await?;
+    let crd = world_playbook(&mut tx, &format!("{p}crd"), "KubernetesCRD", &crd_spec).await?;
+    let approve = world_playbook(&mut tx, &format!("{p}approve"), "UI", &approve_spec).await?;
+    let run = |playbook, spec, status, mins_ago, config_id| WorldRun {
+        playbook,
+        spec,
+        status,
+        mins_ago,
+        config_id,
+        started_by,
+    };
+    let completed_run = world_run(
+        &mut tx,
+        run(restart, &restart_spec, "completed", 30, Some(config)),
+    )
+    .await?;
+    let failed_run = world_run(
+        &mut tx,
+        run(restart, &restart_spec, "failed", 20, Some(config)),
+    )
+    .await?;
+    let to_approve_run = world_run(
+        &mut tx,
+        run(approve, &approve_spec, "pending_approval", 10, None),
+    )
+    .await?;
+    let to_cancel_run = world_run(
+        &mut tx,
+        run(approve, &approve_spec, "pending_approval", 5, None),
+    )
+    .await?;
+    let actions = [
+        (
+            completed_run,
+            "restart",
+            "completed",
+            json!({ "stdout": format!("restarting {p}config"), "stderr": "a warning", "exitCode": 0 }),
+            None,
+        ),
+        (
+            completed_run,
+            "count",
+            "completed",
+            json!({ "rows": [{ "pods": 3, "ready": 3 }], "count": 1 }),
+            None,
+        ),
+        (
+            failed_run,
+            "restart",
+            "failed",
+            json!({ "stdout": "", "stderr": "permission denied", "exitCode": 1 }),
+            Some("exit status 1"),
+        ),
+    ];
+    for (offset, (run_id, name, status, result, error)) in (0..).step_by(15).zip(actions) {
+        sqlx::query(
+            "INSERT INTO playbook_run_actions \
+                 (playbook_run_id, name, status, scheduled_time, start_time, end_time, result, error) \
+             SELECT $1, $2, $3, r.start_time + $6 * interval '1 second', \
+                    r.start_time + $6 * interval '1 second', \
+                    r.start_time + ($6 + 12) * interval '1 second', $4, $5 \
+             FROM playbook_runs r WHERE r.id = $1",
+        )
+        .bind(run_id)
+        .bind(name)
+        .bind(status)
+        .bind(result)
+        .bind(error)
+        .bind(offset)
+        .execute(&mut *tx)
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(PlaybookWorldIds {
+        config,
+        restart,
+        crd,
+        approve,
+        completed_run,
+        failed_run,
+        to_approve_run,
+        to_cancel_run,
+    })
+}
+
+/// A playbook whose title, icon, description and category are its spec's.
+async fn world_playbook(
+    tx: &mut Transaction<'_, Postgres>,
+    name: &str,
+    source: &str,
+    spec: &serde_json::Value,
+) -> Result<Uuid, Error> {
+    Ok(sqlx::query_scalar(
+        "INSERT INTO playbooks (name, title, icon, description, category, spec, source) \
+         VALUES ($1, $2->>'title', $2->>'icon', $2->>'description', $2->>'category', $2, $3) \
+         RETURNING id",
+    )
+    .bind(name)
+    .bind(spec)
+    .bind(source)
+    .fetch_one(&mut **tx)
+    .await?)
+}
+
+struct WorldRun<'a> {
+    playbook: Uuid,
+    spec: &'a serde_json::Value,
+    status: &'a str,
+    mins_ago: i32,
+    config_id: Option<Uuid>,
+    started_by: Uuid,
+}
+
+/// A run created `mins_ago`; a finished one started then and took 42 s.
+async fn world_run(tx: &mut Transaction<'_, Postgres>, run: WorldRun<'_>) -> Result<Uuid, Error> {
+    Ok(sqlx::query_scalar(
+        "INSERT INTO playbook_runs (playbook_id, status, spec, scheduled_time, start_time, end_time, \
+                                    created_by, config_id, parameters, error, created_at) \
+         SELECT $1, $2, $3, at, CASE WHEN finished THEN at END, \
+                CASE WHEN finished THEN at + interval '42 seconds' END, $5, $6, $7, \
+                CASE WHEN $2 = 'failed' THEN 'action restart failed' END, at \
+         FROM (SELECT now() - $4 * interval '1 minute' AS at, $2 IN ('completed', 'failed') AS finished) t \
+         RETURNING id",
+    )
+    .bind(run.playbook)
+    .bind(run.status)
+    .bind(run.spec)
+    .bind(run.mins_ago)
+    .bind(run.started_by)
+    .bind(run.config_id)
+    .bind(serde_json::json!({ "replicas": "3", "reason": "seeded run" }))
+    .fetch_one(&mut **tx)
+    .await?)
+}

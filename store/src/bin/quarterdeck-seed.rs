@@ -48,6 +48,7 @@ enum Fixture {
     JobHistory,
     CatalogWorld,
     TopologyWorld,
+    PlaybookWorld,
     Remove,
 }
 
@@ -134,6 +135,9 @@ async fn main() -> anyhow::Result<()> {
         }
         Fixture::TopologyWorld => {
             serde_json::to_value(testing::topology_world(&pool, &parse(a)?).await?)?
+        }
+        Fixture::PlaybookWorld => {
+            serde_json::to_value(testing::playbook_world(&pool, &parse(a)?).await?)?
         }
         Fixture::Remove => {
             let remove: Remove = parse(a)?;

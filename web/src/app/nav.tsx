@@ -5,6 +5,7 @@ import HistoryIcon from '@patternfly/react-icons/dist/esm/icons/history-icon';
 import KeyIcon from '@patternfly/react-icons/dist/esm/icons/key-icon';
 import LinkIcon from '@patternfly/react-icons/dist/esm/icons/link-icon';
 import LockIcon from '@patternfly/react-icons/dist/esm/icons/lock-icon';
+import PlayIcon from '@patternfly/react-icons/dist/esm/icons/play-icon';
 import PuzzlePieceIcon from '@patternfly/react-icons/dist/esm/icons/puzzle-piece-icon';
 import TopologyIcon from '@patternfly/react-icons/dist/esm/icons/topology-icon';
 import UserIcon from '@patternfly/react-icons/dist/esm/icons/user-icon';
@@ -28,6 +29,7 @@ export const MAIN_NAV: NavItem[] = [
   { name: 'Dashboard', href: '/topology', icon: <TopologyIcon />, featureName: 'topology', resourceName: 'topologies' },
   { name: 'Health', href: '/health', icon: <HeartbeatIcon />, featureName: 'health', resourceName: 'canaries' },
   { name: 'Catalog', href: '/catalog', icon: <CatalogIcon />, featureName: 'config', resourceName: 'database' },
+  { name: 'Playbooks', href: '/playbooks', icon: <PlayIcon />, featureName: 'playbooks', resourceName: 'playbooks' },
 ];
 
 /** Settings entries whose screens exist, sorted by name. */

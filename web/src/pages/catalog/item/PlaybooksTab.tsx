@@ -1,32 +1,7 @@
-import CodeBranchIcon from '@patternfly/react-icons/dist/esm/icons/code-branch-icon';
-import CubesIcon from '@patternfly/react-icons/dist/esm/icons/cubes-icon';
-import GlobeIcon from '@patternfly/react-icons/dist/esm/icons/globe-icon';
-import PlayIcon from '@patternfly/react-icons/dist/esm/icons/play-icon';
-import TerminalIcon from '@patternfly/react-icons/dist/esm/icons/terminal-icon';
-import type { ComponentType } from 'react';
 import { DataTable, type Column } from '../../../components/DataTable';
+import { PlaybookIcon } from '../../playbooks/PlaybookIcon';
+import { RunPlaybookButton } from '../../playbooks/run/RunPlaybookButton';
 import { useRunnablePlaybooks, type RunnablePlaybook } from './useRunnablePlaybooks';
-
-const ICONS: Record<string, ComponentType> = {
-  kubernetes: CubesIcon,
-  k8s: CubesIcon,
-  git: CodeBranchIcon,
-  github: CodeBranchIcon,
-  bash: TerminalIcon,
-  terminal: TerminalIcon,
-  exec: TerminalIcon,
-  http: GlobeIcon,
-};
-
-/** A playbook's icon by name; a play sign for others. Decorative: the title is beside it. */
-function PlaybookIcon({ icon }: { icon?: string | null }) {
-  const Icon = ICONS[(icon ?? '').toLowerCase()] ?? PlayIcon;
-  return (
-    <span aria-hidden="true">
-      <Icon />
-    </span>
-  );
-}
 
 const COLUMNS: Column<RunnablePlaybook>[] = [
   {
@@ -42,8 +17,7 @@ const COLUMNS: Column<RunnablePlaybook>[] = [
   { title: 'Description', cell: (p) => p.description },
 ];
 
-/** The playbooks that can run on the item. Listing only: running one comes
- * with the playbooks screens, so there is no run button here yet. */
+/** The playbooks that can run on the item, each with Run (the Run Playbook dialog on this item). */
 export function PlaybooksTab({ configId }: { configId: string }) {
   const playbooks = useRunnablePlaybooks(configId);
   return (
@@ -54,6 +28,7 @@ export function PlaybooksTab({ configId }: { configId: string }) {
       errorTitle="Failed to load playbooks"
       rowKey={(p) => p.id}
       isPaginated
+      actions={(p) => <RunPlaybookButton playbook={p} target={{ config_id: configId }} />}
     />
   );
 }

@@ -1,0 +1,258 @@
+import {
+  Alert,
+  Button,
+  Card,
+  CardBody,
+  CardHeader,
+  CardTitle,
+  Content,
+  DescriptionList,
+  DescriptionListDescription,
+  DescriptionListGroup,
+  DescriptionListTerm,
+  Flex,
+  FlexItem,
+  PageSection,
+  Title,
+} from '@patternfly/react-core';
+import { useState, type ReactNode } from 'react';
+import { Link, useParams } from 'react-router';
+import { errorMessage } from '../../../api/errors';
+import { useSession } from '../../../app/session';
+import { useToast } from '../../../app/toast';
+import { useTopBar } from '../../../app/topBar';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { DateTime } from '../../../components/DateTime';
+import { PageSpinner } from '../../../components/PageSpinner';
+import { RequireAccess } from '../../../components/RequireAccess';
+import { PlaybookIcon } from '../PlaybookIcon';
+import { playbookPath, runPath } from '../paths';
+import { ActionOutput } from './ActionOutput';
+import { RunTarget } from './RunTarget';
+import { StatusLabel, elapsed, isFinished } from './runStatus';
+import { useRunData, type RunAction, type RunDetail } from './useRunData';
+
+interface Approval {
+  type?: 'any' | 'all';
+  approvers?: { people?: string[]; teams?: string[] };
+}
+
+const approvalOf = (run: RunDetail): Approval | undefined => {
+  const spec = run.spec as { approval?: Approval } | null;
+  return spec?.approval?.approvers ? spec.approval : undefined;
+};
+
+function Field({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <DescriptionListGroup>
+      <DescriptionListTerm>{term}</DescriptionListTerm>
+      <DescriptionListDescription>{children}</DescriptionListDescription>
+    </DescriptionListGroup>
+  );
+}
+
+function ActionCard({ action }: { action: RunAction }) {
+  return (
+    <Card isCompact component="li" aria-label={`Action ${action.name}`}>
+      <CardHeader>
+        <CardTitle>
+          <Flex spaceItems={{ default: 'spaceItemsSm' }} alignItems={{ default: 'alignItemsCenter' }}>
+            <FlexItem>{action.name}</FlexItem>
+            <FlexItem>
+              <StatusLabel status={action.status} />
+            </FlexItem>
+            <FlexItem>
+              <Content component="small">
+                {elapsed(action.start_time, action.end_time)}
+                {action.retry_count > 0 && ` · retried ${action.retry_count}×`}
+              </Content>
+            </FlexItem>
+          </Flex>
+        </CardTitle>
+      </CardHeader>
+      <CardBody>
+        {action.error && <Alert isInline isPlain variant="danger" title={action.error} />}
+        <ActionOutput result={action.result} />
+      </CardBody>
+    </Card>
+  );
+}
+
+interface ApprovalsProps {
+  run: RunDetail;
+  approval: Approval;
+  myTeams: readonly string[];
+  approve: ReturnType<typeof useRunData>['approve'];
+}
+
+function Approvals({ run, approval, myTeams, approve }: ApprovalsProps) {
+  const { user } = useSession();
+  const toast = useToast();
+  const people = approval.approvers?.people ?? [];
+  const teams = approval.approvers?.teams ?? [];
+  const isApprover = (user.email != null && people.includes(user.email)) || teams.some((t) => myTeams.includes(t));
+  return (
+    <section aria-label="Approval" className="pf-v6-u-mb-lg">
+      <Title headingLevel="h2" size="lg" className="pf-v6-u-mb-sm">
+        Approval
+      </Title>
+      <DescriptionList isHorizontal isCompact>
+        <Field term="Type">{approval.type === 'all' ? 'Every approver' : 'Any approver'}</Field>
+        {people.length > 0 && <Field term="People">{people.join(', ')}</Field>}
+        {teams.length > 0 && <Field term="Teams">{teams.join(', ')}</Field>}
+        <Field term="State">{run.status === 'pending_approval' ? 'Waiting for approval' : 'Approved'}</Field>
+      </DescriptionList>
+      {run.status === 'pending_approval' && isApprover && (
+        <Button
+          className="pf-v6-u-mt-sm"
+          isLoading={approve.isPending}
+          isDisabled={approve.isPending}
+          onClick={() =>
+            approve.mutate(undefined, {
+              onSuccess: () => toast.success('Playbook run approved'),
+              onError: (e) => toast.error(errorMessage(e)),
+            })
+          }
+        >
+          Approve
+        </Button>
+      )}
+    </section>
+  );
+}
+
+function Run({ id }: { id: string }) {
+  const { run: query, teams, approve, cancel } = useRunData(id);
+  const { authorizer } = useSession();
+  const toast = useToast();
+  const [confirming, setConfirming] = useState(false);
+  const run = query.data;
+  useTopBar(run?.playbook ? `Run: ${run.playbook.title}` : 'Playbook Run', query.refetch, query.isFetching);
+  if (query.isLoading) return <PageSpinner />;
+  if (!run)
+    return (
+      <PageSection>
+        <Alert isInline variant="danger" title={query.error ? errorMessage(query.error) : 'No resources found'} />
+      </PageSection>
+    );
+  const approval = approvalOf(run);
+  const parameters = Object.entries((run.parameters ?? {}) as Record<string, unknown>);
+  const canCancel = !isFinished(run.status) && authorizer.can('playbook_runs', 'write');
+
+  return (
+    <PageSection>
+      <Flex className="pf-v6-u-mb-md" alignItems={{ default: 'alignItemsCenter' }}>
+        <FlexItem>
+          <StatusLabel status={run.status} />
+        </FlexItem>
+        {!isFinished(run.status) && (
+          <FlexItem>
+            <Content component="small">Updating live</Content>
+          </FlexItem>
+        )}
+        {canCancel && (
+          <FlexItem align={{ default: 'alignRight' }}>
+            <Button variant="danger" onClick={() => setConfirming(true)}>
+              Cancel run
+            </Button>
+          </FlexItem>
+        )}
+      </Flex>
+      <ConfirmDialog
+        isOpen={confirming}
+        title="Cancel run"
+        message="Are you sure you want to cancel this run? Running actions are stopped."
+        confirmLabel="Cancel run"
+        isBusy={cancel.isPending}
+        onCancel={() => setConfirming(false)}
+        onConfirm={() =>
+          cancel.mutate(undefined, {
+            onSuccess: () => toast.success('Playbook run cancelled'),
+            onError: (e) => toast.error(errorMessage(e)),
+            onSettled: () => setConfirming(false),
+          })
+        }
+      />
+      {run.error && <Alert isInline variant="danger" title={run.error} className="pf-v6-u-mb-md" />}
+      <DescriptionList isHorizontal isCompact className="pf-v6-u-mb-lg" aria-label="Run">
+        <Field term="Playbook">
+          {run.playbook && (
+            <>
+              <PlaybookIcon icon={run.playbook.icon} /> <Link to={playbookPath(run.playbook.id)}>{run.playbook.title}</Link>
+            </>
+          )}
+        </Field>
+        <Field term="Target">
+          <RunTarget run={run} />
+        </Field>
+        <Field term="Started By">{run.created_by?.name ?? run.created_by?.email ?? ''}</Field>
+        <Field term="Scheduled">
+          <DateTime value={run.scheduled_time} />
+        </Field>
+        <Field term="Start Time">
+          <DateTime value={run.start_time} />
+        </Field>
+        <Field term="Duration">{elapsed(run.start_time, run.end_time)}</Field>
+        {run.parent && (
+          <Field term="Parent run">
+            <Link to={runPath(run.parent.id)}>{run.parent.id}</Link>
+          </Field>
+        )}
+      </DescriptionList>
+      {parameters.length > 0 && (
+        <section aria-label="Parameters" className="pf-v6-u-mb-lg">
+          <Title headingLevel="h2" size="lg" className="pf-v6-u-mb-sm">
+            Parameters
+          </Title>
+          <DescriptionList isHorizontal isCompact>
+            {parameters.map(([name, value]) => (
+              <Field key={name} term={name}>
+                {typeof value === 'string' ? value : JSON.stringify(value)}
+              </Field>
+            ))}
+          </DescriptionList>
+        </section>
+      )}
+      {approval && <Approvals run={run} approval={approval} myTeams={teams.data ?? []} approve={approve} />}
+      <section aria-label="Actions" className="pf-v6-u-mb-lg">
+        <Title headingLevel="h2" size="lg" className="pf-v6-u-mb-sm">
+          Actions
+        </Title>
+        {run.playbook_run_actions.length === 0 ? (
+          <Content component="p">No actions have run yet.</Content>
+        ) : (
+          <Flex component="ol" direction={{ default: 'column' }} spaceItems={{ default: 'spaceItemsSm' }}>
+            {run.playbook_run_actions.map((a) => (
+              <ActionCard key={a.id} action={a} />
+            ))}
+          </Flex>
+        )}
+      </section>
+      {run.children.length > 0 && (
+        <section aria-label="Child runs">
+          <Title headingLevel="h2" size="lg" className="pf-v6-u-mb-sm">
+            Child runs
+          </Title>
+          <ul>
+            {run.children.map((c) => (
+              <li key={c.id}>
+                <Link to={runPath(c.id)}>{c.id}</Link> <StatusLabel status={c.status} /> {elapsed(c.start_time, c.end_time)}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </PageSection>
+  );
+}
+
+/** One run: its actions' timeline with their output, parameters, approval
+ * (Approve for approvers), Cancel; live while it runs. */
+export default function RunPage() {
+  const { id = '' } = useParams();
+  return (
+    <RequireAccess resource="playbook_runs" feature="playbooks">
+      <Run id={id} />
+    </RequireAccess>
+  );
+}
