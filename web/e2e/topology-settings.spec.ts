@@ -46,7 +46,7 @@ test('the sidebar lists Topology; the list shows schedule, last run and source',
   await snap(page, 'topology-settings-list');
 });
 
-test('open, edit and save a UI topology: it goes to the integrations list; its job history', async ({ page }) => {
+test('the resource editor: name and namespace fixed, job history, schedule and icon into the spec, labels, delete', async ({ page }) => {
   await page.goto(`${LIST}?search=${UI_PREFIX}`);
   await row(page, UI_TOPOLOGY).getByRole('link', { name: UI_TOPOLOGY }).click();
   await expect(page).toHaveURL(new RegExp(`${LIST}/${uiId}$`));
@@ -62,15 +62,37 @@ test('open, edit and save a UI topology: it goes to the integrations list; its j
   await expect(history.getByRole('row', { name: /FAILED/ }).first()).toBeVisible();
   await snap(page, 'topology-settings-history');
 
+  // The schedule dropdown and the icon picker write the spec; invalid JSON labels are ignored.
   await page.getByRole('tab', { name: 'Spec' }).click();
-  await page.getByRole('textbox', { name: 'Spec' }).fill('type: Application\nicon: kubernetes\nschedule: "@every 30m"\n');
+  await expect(page).not.toHaveURL(/tab=/);
+  await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+  await expect(page.getByRole('option').first()).toContainText('None');
+  await page.getByRole('option', { name: '@every 30m', exact: true }).click();
+  await page.getByRole('button', { name: 'Icon', exact: true }).click();
+  await page.getByRole('option', { name: 'database', exact: true }).click();
+  const spec = page.getByRole('textbox', { name: 'Spec' });
+  await expect(spec).toHaveValue(/schedule: "@every 30m"/);
+  await expect(spec).toHaveValue(/icon: database/);
+  await page.getByRole('textbox', { name: 'Labels' }).fill('{"world": "changed",');
+  await expect(page.getByText('Not valid JSON: these labels are ignored and the saved ones kept')).toBeVisible();
+  await snap(page, 'topology-settings-editor');
   await page.getByRole('button', { name: 'Update', exact: true }).click();
   await expectToast(page, `${UI_TOPOLOGY} updated successfully`);
   await expect(page).toHaveURL(/\/settings\/integrations$/);
-  const [saved] = await dbRows(page.request, `topologies?id=eq.${uiId}&select=spec,schedule`);
-  expect(saved).toEqual({ spec: { type: 'Application', icon: 'kubernetes', schedule: '@every 30m' }, schedule: '@every 30m' });
+  const [saved] = await dbRows<{ spec: Record<string, unknown>; schedule: string; labels: Record<string, string> }>(
+    page.request,
+    `topologies?id=eq.${uiId}&select=spec,schedule,labels`,
+  );
+  expect(saved?.spec).toMatchObject({ type: 'Application', icon: 'database', schedule: '@every 30m', owner: `${UI_PREFIX}team` });
+  expect(saved?.schedule).toBe('@every 30m');
+  expect(saved?.labels).toEqual({ world: UI_PREFIX });
 
+  // A spec the Topology schema refuses cannot be saved.
   await page.goto(`${LIST}/${uiId}`);
+  await page.getByRole('textbox', { name: 'Spec' }).fill('type: Application\ncompnents: []\n');
+  await expect(page.getByText('compnents: unknown field')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Update', exact: true })).toBeDisabled();
+
   await page.getByRole('button', { name: 'Delete', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Delete resource' });
   await expect(dialog).toContainText('Are you sure you want to delete this resource?');
@@ -89,6 +111,9 @@ test('a topology from a Kubernetes CRD is read-only', async ({ page }) => {
   ).toBeVisible();
   await expect(page.getByText(`Kubernetes CRD Topology default/${CRD_TOPOLOGY}`)).toBeVisible();
   await expect(page.getByRole('textbox', { name: 'Spec' })).toBeDisabled();
+  await expect(page.getByRole('textbox', { name: 'Labels' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Schedule', exact: true })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Icon', exact: true })).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Update' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Delete' })).toHaveCount(0);
   await snap(page, 'topology-settings-crd');

@@ -4,7 +4,8 @@ import { LabelsEditor } from '../../components/LabelsEditor';
 import { YamlField } from '../../components/YamlField';
 import { labelRows, labelsError, labelsObject } from '../../lib/integrations';
 import { parseYamlObject, toYamlText } from '../../lib/yamlText';
-import { FormActions, NameField, type DirectFormProps } from './formParts';
+import { FormActions, NameField } from '../../components/resource-editor/formFields';
+import type { DirectFormProps } from './formParts';
 
 /** The Log Backends form: Name (required), Labels, Spec (YAML). */
 export function LogBackendForm({ row, readOnly = false, isBusy, onSubmit, onDelete }: DirectFormProps) {

@@ -14,7 +14,8 @@ import {
   scraperType,
   type ScraperField,
 } from './scrapers';
-import { FormActions, NameField, NamespaceField, type DirectFormProps } from './formParts';
+import { FormActions, NameField, NamespaceField } from '../../components/resource-editor/formFields';
+import type { DirectFormProps } from './formParts';
 
 const TYPE_OPTIONS = SCRAPER_TYPES.map((t) => ({ value: t.key, label: t.label }));
 const NO_SCHEDULE = { value: '', label: 'Default' };

@@ -4,10 +4,10 @@ import { LabelsEditor } from '../../components/LabelsEditor';
 import { YamlField } from '../../components/YamlField';
 import { labelRows, labelsError, labelsObject } from '../../lib/integrations';
 import { parseYamlObject, toYamlText } from '../../lib/yamlText';
-import { FormActions, NameField, NamespaceField, type DirectFormProps } from './formParts';
-
-/** Topologies run every 10 minutes unless their spec says otherwise (as the operator stores them). */
-const DEFAULT_SCHEDULE = '@every 10m';
+import { FormActions, NameField, NamespaceField } from '../../components/resource-editor/formFields';
+import { specProblems } from '../../components/resource-editor/specSchema';
+import type { DirectFormProps } from './formParts';
+import { TOPOLOGY_SPEC_HELPER, TOPOLOGY_SPEC_SCHEMA, topologyColumns } from './topologySpec';
 
 /** The Custom Topology form (decision 8.7): Name, Namespace, Labels, Spec (YAML). */
 export function TopologyForm({ row, readOnly = false, isBusy, onSubmit, onCancel, onDelete }: DirectFormProps) {
@@ -19,12 +19,12 @@ export function TopologyForm({ row, readOnly = false, isBusy, onSubmit, onCancel
   const [nameTouched, setNameTouched] = useState(false);
   const parsed = parseYamlObject(spec);
   const labelError = labelsError(labels);
-  const invalid = !name.trim() || Boolean(labelError) || parsed.error !== undefined;
+  const problems = specProblems(parsed, TOPOLOGY_SPEC_SCHEMA);
+  const invalid = !name.trim() || Boolean(labelError) || problems.length > 0;
 
   const submit = () => {
     if (invalid || !parsed.value) return;
-    const schedule = typeof parsed.value.schedule === 'string' ? parsed.value.schedule : DEFAULT_SCHEDULE;
-    const common = { labels: labelsObject(labels), spec: parsed.value, schedule };
+    const common = { labels: labelsObject(labels), spec: parsed.value, ...topologyColumns(parsed.value) };
     onSubmit(editing ? common : { name: name.trim(), namespace: namespace.trim() || 'default', ...common });
   };
 
@@ -52,8 +52,8 @@ export function TopologyForm({ row, readOnly = false, isBusy, onSubmit, onCancel
         value={spec}
         onChange={setSpec}
         isDisabled={readOnly}
-        errors={parsed.error ? [parsed.error] : []}
-        helper="YAML: type, icon, schedule (default @every 10m), components, properties, configs, …"
+        errors={problems}
+        helper={TOPOLOGY_SPEC_HELPER}
       />
       {!readOnly && (
         <FormActions

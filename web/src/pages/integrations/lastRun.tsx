@@ -1,10 +1,10 @@
 import { Label } from '@patternfly/react-core';
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
-import { dbSelect, type Selected } from '../../api/db';
+import { dbCount, dbSelect, type Column, type Query, type Selected } from '../../api/db';
 import { formatDateTime } from '../../lib/format';
 import { jobStatusColor, type IntegrationType } from '../../lib/integrations';
-import { parseScrapersParams, withScrapersParams, type ScrapersParams } from '../catalog/scrapers/scraperList';
+import { nameFilter, parseScrapersParams, withScrapersParams, type ScrapersParams } from '../catalog/scrapers/scraperList';
 
 const RUN_COLUMNS = ['id', 'job_status', 'job_time_start', 'job_error_count', 'job_details'] as const;
 
@@ -21,6 +21,33 @@ export async function fetchLastRuns(type: IntegrationType, ids: string[], signal
     signal,
   ).catch(() => []);
   return new Map(rows.flatMap((r) => (r.id ? [[r.id, r] as const] : [])));
+}
+
+/** The integration lists paged by name (the settings' topologies, the catalog's scrapers). */
+type NamedTable = 'topologies' | 'config_scrapers';
+
+/** One page of the live rows of `table` whose name matches the search, by
+ * name, with the total and each row's last run (integration `type`). */
+export async function fetchNamedPage<T extends NamedTable, C extends Column<T>>(
+  table: T,
+  columns: readonly C[],
+  type: IntegrationType,
+  params: ScrapersParams,
+  pageSize: number,
+  signal: AbortSignal,
+) {
+  const query = {
+    columns,
+    deleted_at: 'is.null',
+    name: nameFilter(params.search),
+    order: 'name,namespace,id',
+    limit: pageSize,
+    offset: (params.page - 1) * pageSize,
+  } as Query<T, C>;
+  const { rows, total } = await dbCount(table, query, signal);
+  // Both tables have an id; TypeScript cannot see it through the generic columns.
+  const ids = rows.map((r) => (r as unknown as { id: string }).id);
+  return { rows, total, runs: await fetchLastRuns(type, ids, signal) };
 }
 
 /** Status and age of the last run, then `counts` (what it did) and its errors. */

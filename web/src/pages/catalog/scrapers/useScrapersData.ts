@@ -1,9 +1,9 @@
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { dbCount, dbInsert, type Selected } from '../../../api/db';
 import { usePreference } from '../../../app/preferences';
-import { fetchLastRuns } from '../../integrations/lastRun';
+import { fetchNamedPage } from '../../integrations/lastRun';
 import { useInvalidateIntegrations } from '../../integrations/useIntegrationsData';
-import { nameFilter, type ScrapersParams } from './scraperList';
+import type { ScrapersParams } from './scraperList';
 
 const COLUMNS = ['id', 'name', 'namespace', 'spec', 'source', 'created_at', 'updated_at'] as const;
 
@@ -16,29 +16,7 @@ export function useScrapersData(params: ScrapersParams) {
   const [pageSize] = usePreference('pageSize');
   const list = useQuery({
     queryKey: [...LIST_KEY, params, pageSize],
-    queryFn: async ({ signal }) => {
-      const { rows, total } = await dbCount(
-        'config_scrapers',
-        {
-          columns: COLUMNS,
-          deleted_at: 'is.null',
-          name: nameFilter(params.search),
-          order: 'name,namespace,id',
-          limit: pageSize,
-          offset: (params.page - 1) * pageSize,
-        },
-        signal,
-      );
-      return {
-        rows,
-        total,
-        runs: await fetchLastRuns(
-          'scraper',
-          rows.map((r) => r.id),
-          signal,
-        ),
-      };
-    },
+    queryFn: ({ signal }) => fetchNamedPage('config_scrapers', COLUMNS, 'scraper', params, pageSize, signal),
     placeholderData: keepPreviousData,
   });
   return { list, pageSize };

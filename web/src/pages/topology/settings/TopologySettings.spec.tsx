@@ -106,6 +106,38 @@ it('updates a UI topology and goes to the integrations list', async () => {
   ]);
 });
 
+it('edits the schedule and the icon in the spec, and ignores invalid JSON labels', async () => {
+  vi.mocked(dbSelect).mockResolvedValue([topology('t1', 'UI')] as never);
+  vi.mocked(dbUpdate).mockResolvedValue([] as never);
+  renderAt('/settings/topology/t1', WRITER);
+  const update = await screen.findByRole('button', { name: 'Update' });
+  expect((screen.getByRole('textbox', { name: 'Namespace' }) as HTMLInputElement).disabled).toBe(true);
+  fireEvent.click(screen.getByRole('button', { name: 'Schedule' }));
+  fireEvent.click(screen.getByRole('option', { name: '@daily' }));
+  fireEvent.click(screen.getByRole('button', { name: 'Icon' }));
+  fireEvent.click(screen.getByRole('option', { name: 'postgres' }));
+  const spec = screen.getByRole('textbox', { name: 'Spec' }) as HTMLTextAreaElement;
+  expect(spec.value).toContain('schedule: "@daily"');
+  expect(spec.value).toContain('icon: postgres');
+  fireEvent.change(screen.getByRole('textbox', { name: 'Labels' }), { target: { value: '{"team": ' } });
+  expect(screen.getByText('Not valid JSON: these labels are ignored and the saved ones kept')).toBeTruthy();
+  fireEvent.click(update);
+  expect(await screen.findByText('Integrations list')).toBeTruthy();
+  expect(vi.mocked(dbUpdate).mock.calls[0]?.[2]).toEqual({
+    spec: { type: 'Application', schedule: '@daily', icon: 'postgres' },
+    schedule: '@daily',
+  });
+});
+
+it('refuses a spec the Topology schema refuses', async () => {
+  vi.mocked(dbSelect).mockResolvedValue([topology('t1', 'UI')] as never);
+  renderAt('/settings/topology/t1', WRITER);
+  const update = await screen.findByRole('button', { name: 'Update' });
+  fireEvent.change(screen.getByRole('textbox', { name: 'Spec' }), { target: { value: 'type: App\ncompnents: []\n' } });
+  expect(screen.getByText('compnents: unknown field')).toBeTruthy();
+  expect((update as HTMLButtonElement).disabled).toBe(true);
+});
+
 it('shows a CRD topology read-only with the banner and its source', async () => {
   vi.mocked(dbSelect).mockResolvedValue([topology('t2', 'KubernetesCRD')] as never);
   renderAt('/settings/topology/t2', WRITER);
