@@ -1,5 +1,6 @@
 import { ApiError } from '../../api/errors';
 import { apiFetch, readJson } from '../../api/http';
+import type { Schemas } from '../../api/client';
 import type { PlaybookParameter } from './parameters';
 
 /** What a run is about: at most one of a config item, a component or a check. */
@@ -28,6 +29,14 @@ async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown, sig
   const json = await readJson(response);
   if (!response.ok) throw new ApiError(response.status, json);
   return json as T;
+}
+
+export type RunnablePlaybook = Schemas['RunnablePlaybook'];
+
+/** The playbooks that can run on the target (by their selectors and filters), by title. */
+export function fetchRunnable(target: RunTarget, signal?: AbortSignal): Promise<RunnablePlaybook[]> {
+  const query = new URLSearchParams(Object.entries(target).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  return call<RunnablePlaybook[]>('GET', `/api/playbook/list?${query.toString()}`, undefined, signal);
 }
 
 /** The playbook's parameters with their defaults templated for the target. */

@@ -1,7 +1,8 @@
 import { DataTable, type Column } from '../../../components/DataTable';
 import { PlaybookIcon } from '../../playbooks/PlaybookIcon';
+import type { RunnablePlaybook } from '../../playbooks/playbookApi';
 import { RunPlaybookButton } from '../../playbooks/run/RunPlaybookButton';
-import { useRunnablePlaybooks, type RunnablePlaybook } from './useRunnablePlaybooks';
+import { useRunnablePlaybooks } from '../../playbooks/run/useRunnablePlaybooks';
 
 const COLUMNS: Column<RunnablePlaybook>[] = [
   {
@@ -19,7 +20,7 @@ const COLUMNS: Column<RunnablePlaybook>[] = [
 
 /** The playbooks that can run on the item, each with Run (the Run Playbook dialog on this item). */
 export function PlaybooksTab({ configId }: { configId: string }) {
-  const playbooks = useRunnablePlaybooks(configId);
+  const playbooks = useRunnablePlaybooks({ config_id: configId });
   return (
     <DataTable
       aria-label="Playbooks"

@@ -19,6 +19,7 @@ import { ErrorPanel } from '../../../components/ErrorPanel';
 import { DEFAULT_TIME_RANGE, defaultTimeRange, isTimeRange, type TimeRange } from '../checkTimeRange';
 import { checkTitle } from '../../../lib/healthFormat';
 import './checkDetail.css';
+import { PlaybooksMenu } from '../../playbooks/run/PlaybooksMenu';
 import { CheckIcon } from './CheckIcon';
 import { DetailFooter } from './DetailFooter';
 import { HistoryTab } from './HistoryTab';
@@ -179,6 +180,7 @@ function CheckDetail({ checkId }: { checkId: string }) {
       <ModalBody>{body}</ModalBody>
       <ModalFooter>
         <DetailFooter check={check} canary={data.canary.data} runNow={data.runNow} />
+        {check?.id && <PlaybooksMenu target={{ check_id: check.id }} />}
       </ModalFooter>
     </Modal>
   );

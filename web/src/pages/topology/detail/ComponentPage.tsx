@@ -1,5 +1,6 @@
 import { useParams } from 'react-router';
 import { RequireAccess } from '../../../components/RequireAccess';
+import { PlaybooksMenu } from '../../playbooks/run/PlaybooksMenu';
 import { ComponentView } from './ComponentView';
 
 /** /topology/{id}: a component with its children, in the shell. */
@@ -7,6 +8,7 @@ export default function ComponentPage() {
   const { id = '' } = useParams();
   return (
     <RequireAccess resource="topologies" feature="topology">
+      <PlaybooksMenu target={{ component_id: id }} />
       <ComponentView key={id} id={id} base="/topology" />
     </RequireAccess>
   );
