@@ -1,14 +1,13 @@
-import { Label, Pagination } from '@patternfly/react-core';
+import { Label } from '@patternfly/react-core';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { DateTime } from '../../components/DateTime';
+import { PagedFooter } from '../../components/PagedFooter';
 import { SortableTable, type SortableColumn } from '../../components/SortableTable';
 import { jobStatusColor } from '../../lib/integrations';
 import { JobDetailsModal } from './JobDetailsModal';
 import { PAGE_SIZES, type Sort, type SortColumn } from './jobFilters';
 import { detailsTabs, formatDuration, resourcePath, type JobHistoryRow } from './jobHistory';
-
-const PER_PAGE_OPTIONS = PAGE_SIZES.map((n) => ({ title: String(n), value: n }));
 
 function ResourceCell({ row }: { row: JobHistoryRow }) {
   if (!row.resource_type) return null;
@@ -84,19 +83,6 @@ export function JobHistoryTable({
 }: JobHistoryTableProps) {
   const [open, setOpen] = useState<JobHistoryRow>();
   const openTabs = open ? detailsTabs(open.details) : [];
-  const pagination = (
-    <Pagination
-      itemCount={total}
-      page={pageIndex + 1}
-      perPage={pageSize}
-      perPageOptions={PER_PAGE_OPTIONS}
-      onSetPage={(_e, page) => onPage(page - 1, pageSize)}
-      onPerPageSelect={(_e, size) => onPage(0, size)}
-      variant="bottom"
-      titles={{ paginationAriaLabel: `${label} pagination` }}
-    />
-  );
-
   return (
     <>
       <SortableTable
@@ -115,7 +101,16 @@ export function JobHistoryTable({
         error={error}
         errorTitle="Error loading job history"
       />
-      {total > 0 && pagination}
+      <PagedFooter
+        label={`${label} pagination`}
+        total={total}
+        page={pageIndex}
+        firstPage={0}
+        pageSize={pageSize}
+        pageSizes={PAGE_SIZES}
+        onPage={(page) => onPage(page, pageSize)}
+        onPageSize={(size) => onPage(0, size)}
+      />
       {open && openTabs.length > 0 && <JobDetailsModal name={open.name} tabs={openTabs} onClose={() => setOpen(undefined)} />}
     </>
   );

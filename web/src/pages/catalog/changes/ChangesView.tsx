@@ -1,8 +1,9 @@
-import { Checkbox, Pagination, Toolbar, ToolbarContent, ToolbarGroup, ToolbarItem } from '@patternfly/react-core';
+import { Checkbox, Toolbar, ToolbarContent, ToolbarGroup, ToolbarItem } from '@patternfly/react-core';
 import { useCallback, useMemo, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import type { Schemas } from '../../../api/client';
 import { usePreference } from '../../../app/preferences';
+import { PagedFooter } from '../../../components/PagedFooter';
 import { MultiSelect, SimpleSelect } from '../../../components/Selects';
 import { SearchBox } from '../../../components/SearchBox';
 import { SortableTable, type SortableColumn } from '../../../components/SortableTable';
@@ -20,7 +21,6 @@ import {
   SEVERITIES,
   badTags,
   parseChangesParams,
-  totalText,
   withChangesParams,
   type ChangesParams,
   type SortColumn,
@@ -30,7 +30,6 @@ import './changes.css';
 
 type ChangeRow = Schemas['ChangeRow'];
 
-const PER_PAGE_OPTIONS = PAGE_SIZES.map((n) => ({ title: String(n), value: n }));
 const SEVERITY_OPTIONS = SEVERITIES.map((s) => ({ value: s, label: s }));
 const RECURSIVE_OPTIONS = RECURSIVE.map((r) => ({ value: r, label: r === 'none' ? 'This item only' : r }));
 const DEPTH_OPTIONS = Array.from({ length: MAX_DEPTH }, (_, i) => ({ value: String(i + 1), label: String(i + 1) }));
@@ -188,26 +187,16 @@ export function ChangesView({ configId }: { configId?: string }) {
         error={changes.error}
         errorTitle="Error loading changes"
       />
-      {total > 0 && (
-        <Pagination
-          itemCount={total}
-          page={params.page}
-          perPage={pageSize}
-          perPageOptions={PER_PAGE_OPTIONS}
-          onSetPage={(_e, page) => update({ page })}
-          onPerPageSelect={(_e, size) => update({ pageSize: size, page: 1 })}
-          toggleTemplate={({ firstIndex, lastIndex }) => (
-            <>
-              <b>
-                {firstIndex} - {lastIndex}
-              </b>{' '}
-              of <b>{totalText(total, capped)}</b>
-            </>
-          )}
-          variant="bottom"
-          titles={{ paginationAriaLabel: 'Changes pagination' }}
-        />
-      )}
+      <PagedFooter
+        label="Changes pagination"
+        total={total}
+        capped={capped}
+        page={params.page}
+        pageSize={pageSize}
+        pageSizes={PAGE_SIZES}
+        onPage={(page) => update({ page })}
+        onPageSize={(size) => update({ pageSize: size, page: 1 })}
+      />
       {params.change && (
         <ChangeDetails
           id={params.change}

@@ -154,11 +154,6 @@ export function changesRequest(
   return Object.fromEntries(Object.entries(request).filter(([, v]) => v !== undefined)) as ChangesRequest;
 }
 
-/** The total as the pager's caption: "10,000+" when the count stopped there. */
-export function totalText(total: number, capped: boolean): string {
-  return `${total.toLocaleString('en-US')}${capped ? '+' : ''}`;
-}
-
 /** Tags typed as `key=value,...`: the malformed pairs, to warn before the server refuses them. */
 export function badTags(text: string): string[] {
   return splitList(text).filter((pair) => {

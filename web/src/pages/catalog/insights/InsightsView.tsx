@@ -1,8 +1,9 @@
-import { Pagination, Toolbar, ToolbarContent, ToolbarGroup, ToolbarItem } from '@patternfly/react-core';
+import { Toolbar, ToolbarContent, ToolbarGroup, ToolbarItem } from '@patternfly/react-core';
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { usePreference } from '../../../app/preferences';
 import { DateTime } from '../../../components/DateTime';
+import { PagedFooter } from '../../../components/PagedFooter';
 import { MultiSelect } from '../../../components/Selects';
 import { SortableTable, type SortableColumn } from '../../../components/SortableTable';
 import { ConfigLink } from '../shared/ConfigLink';
@@ -23,7 +24,6 @@ import { useAnalyzers, useInsights } from './useInsightsData';
 
 type Row = Selected<'config_analysis_items', (typeof COLUMNS_READ)[number]>;
 
-const PER_PAGE_OPTIONS = PAGE_SIZES.map((n) => ({ title: String(n), value: n }));
 const options = (values: readonly string[]) => values.map((v) => ({ value: v, label: v }));
 
 const COLUMNS: SortableColumn<Row, SortColumn>[] = [
@@ -94,18 +94,15 @@ export function InsightsView({ configId }: { configId?: string }) {
         error={insights.error}
         errorTitle="Error loading insights"
       />
-      {total > 0 && (
-        <Pagination
-          itemCount={total}
-          page={params.page}
-          perPage={pageSize}
-          perPageOptions={PER_PAGE_OPTIONS}
-          onSetPage={(_e, page) => update({ page })}
-          onPerPageSelect={(_e, size) => update({ pageSize: size, page: 1 })}
-          variant="bottom"
-          titles={{ paginationAriaLabel: 'Insights pagination' }}
-        />
-      )}
+      <PagedFooter
+        label="Insights pagination"
+        total={total}
+        page={params.page}
+        pageSize={pageSize}
+        pageSizes={PAGE_SIZES}
+        onPage={(page) => update({ page })}
+        onPageSize={(size) => update({ pageSize: size, page: 1 })}
+      />
     </>
   );
 }

@@ -1,6 +1,6 @@
-import { Pagination } from '@patternfly/react-core';
 import { useNavigate } from 'react-router';
 import { PAGE_SIZES } from '../../../app/preferences';
+import { PagedFooter } from '../../../components/PagedFooter';
 import { SortableTable, type SortableColumn } from '../../../components/SortableTable';
 import { formatDateTime } from '../../../lib/format';
 import { NULL_AGENT_ID } from '../../../lib/healthFormat';
@@ -9,8 +9,6 @@ import { ConfigLink } from '../shared/ConfigLink';
 import { TagChips } from '../shared/TagChips';
 import type { SortColumn } from './catalogParams';
 import type { ConfigRow } from './useCatalogData';
-
-const PER_PAGE_OPTIONS = PAGE_SIZES.map((n) => ({ title: String(n), value: n }));
 
 type Counts = ReadonlyMap<string, { changes?: number; analysis?: number } | null>;
 
@@ -102,17 +100,17 @@ export function CatalogTable({
 }: CatalogTableProps) {
   const navigate = useNavigate();
   const columns = [...beforeCosts(counts), ...costColumns(rows), ...AFTER_COSTS];
-  const pagination = (variant: 'top' | 'bottom') => (
-    <Pagination
-      itemCount={total}
-      page={pageIndex + 1}
-      perPage={pageSize}
-      perPageOptions={PER_PAGE_OPTIONS}
-      onSetPage={(_e, page) => onPage(page - 1, pageSize)}
-      onPerPageSelect={(_e, size) => onPage(0, size)}
-      variant={variant}
-      isCompact={variant === 'top'}
-      titles={{ paginationAriaLabel: `Config items pagination (${variant})` }}
+  const pagination = (placement: 'top' | 'bottom') => (
+    <PagedFooter
+      label={`Config items pagination (${placement})`}
+      total={total}
+      page={pageIndex}
+      firstPage={0}
+      pageSize={pageSize}
+      pageSizes={PAGE_SIZES}
+      onPage={(page) => onPage(page, pageSize)}
+      onPageSize={(size) => onPage(0, size)}
+      placement={placement}
     />
   );
 
@@ -134,7 +132,7 @@ export function CatalogTable({
           errorTitle="Error loading config items"
         />
       </div>
-      {total > 0 && pagination('bottom')}
+      {pagination('bottom')}
     </>
   );
 }

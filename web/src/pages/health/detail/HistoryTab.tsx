@@ -1,4 +1,4 @@
-import { Label, Pagination, Toolbar, ToolbarContent, ToolbarItem } from '@patternfly/react-core';
+import { Label, Toolbar, ToolbarContent, ToolbarItem } from '@patternfly/react-core';
 import { Table, Tbody, Td, Th, Thead, Tr } from '@patternfly/react-table';
 import CheckCircleIcon from '@patternfly/react-icons/dist/esm/icons/check-circle-icon';
 import ExclamationCircleIcon from '@patternfly/react-icons/dist/esm/icons/exclamation-circle-icon';
@@ -9,13 +9,14 @@ import { errorMessage } from '../../../api/errors';
 import { useToast } from '../../../app/toast';
 import { DateTime } from '../../../components/DateTime';
 import { DurationFilter } from '../../../components/DurationFilter';
+import { PagedFooter } from '../../../components/PagedFooter';
 import { SimpleSelect } from '../../../components/Selects';
 import { TableStateRow } from '../../../components/TableStates';
 import { formatLatency } from '../../../lib/healthFormat';
 import { HISTORY_PAGE_SIZE, type HistoryFilter } from './useCheckDetailData';
 
 const COLUMNS = ['Time', 'Duration', 'Status', 'Message'];
-const PER_PAGE = [{ title: String(HISTORY_PAGE_SIZE), value: HISTORY_PAGE_SIZE }];
+const PAGE_SIZES = [HISTORY_PAGE_SIZE];
 const STATUS_OPTIONS = [
   { value: 'all', label: 'All' },
   { value: '1', label: 'Healthy' },
@@ -72,16 +73,14 @@ export function HistoryTab({
             <span aria-hidden>Duration</span>
             <DurationFilter value={filter.durationMs} onChange={(durationMs) => refilter({ durationMs })} />
           </ToolbarItem>
-          <ToolbarItem variant="pagination" align={{ default: 'alignEnd' }}>
-            <Pagination
-              itemCount={total}
-              page={filter.page}
-              perPage={HISTORY_PAGE_SIZE}
-              perPageOptions={PER_PAGE}
-              isCompact
-              onSetPage={(_e, page) => onFilterChange({ ...filter, page })}
-            />
-          </ToolbarItem>
+          <PagedFooter
+            total={total}
+            page={filter.page}
+            pageSize={HISTORY_PAGE_SIZE}
+            pageSizes={PAGE_SIZES}
+            onPage={(page) => onFilterChange({ ...filter, page })}
+            placement="toolbar"
+          />
         </ToolbarContent>
       </Toolbar>
       <Table aria-label="Status history" variant="compact">
