@@ -24,6 +24,7 @@ pub mod password;
 pub mod people;
 pub mod playbook_params;
 pub mod placement;
+pub mod playbook_runs;
 pub mod rbac;
 pub mod runnable_playbooks;
 pub mod scheduled;
