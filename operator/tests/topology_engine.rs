@@ -32,11 +32,16 @@ fn sources() -> Sources {
 }
 
 async fn topology(pool: &PgPool, name: &str, spec: Value) -> Uuid {
+    topology_from(pool, "KubernetesCRD", name, spec).await
+}
+
+async fn topology_from(pool: &PgPool, source: &str, name: &str, spec: Value) -> Uuid {
     sqlx::query_scalar(
-        "INSERT INTO topologies (name, spec, source) VALUES ($1, $2, 'KubernetesCRD') RETURNING id",
+        "INSERT INTO topologies (name, spec, source) VALUES ($1, $2, $3) RETURNING id",
     )
     .bind(name)
     .bind(spec)
+    .bind(source)
     .fetch_one(pool)
     .await
     .unwrap()
@@ -467,6 +472,174 @@ async fn a_bad_spec_names_the_field(pool: PgPool) {
     );
 }
 
+/// The test database's URL (the pool's own database).
+async fn database_url(pool: &PgPool) -> String {
+    let name: String = sqlx::query_scalar("SELECT current_database()")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    let base = std::env::var("DATABASE_URL").unwrap();
+    let (base, query) = base.split_once('?').unwrap_or((&base, ""));
+    let (server, _) = base.rsplit_once('/').unwrap();
+    match query {
+        "" => format!("{server}/{name}"),
+        query => format!("{server}/{name}?{query}"),
+    }
+}
+
+/// Properties of the live component `name`.
+async fn properties_of(pool: &PgPool, topology: Uuid, name: &str) -> Value {
+    sqlx::query_scalar(
+        "SELECT properties FROM components WHERE topology_id = $1 AND name = $2 AND deleted_at IS NULL",
+    )
+    .bind(topology)
+    .bind(name)
+    .fetch_one(pool)
+    .await
+    .unwrap()
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn property_lookups_set_values_from_http_sql_and_the_catalog(pool: PgPool) {
+    use axum::routing::get;
+    let app = axum::Router::new()
+        .route(
+            "/usage",
+            get(|| async { axum::Json(json!({"used": 512, "total": 1024})) }),
+        )
+        .route(
+            "/zones",
+            get(|| async {
+                axum::Json(json!([{"zone": "eu", "load": 3}, {"zone": "us", "load": 5}]))
+            }),
+        )
+        .route(
+            "/down",
+            get(|| async { (axum::http::StatusCode::BAD_GATEWAY, "no") }),
+        );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    for name in ["orders-db", "ledger-db", "web-deploy"] {
+        config_item(&pool, name, json!({}), "healthy", json!({})).await;
+    }
+    sqlx::query("UPDATE config_items SET type = 'Database' WHERE name LIKE '%-db'")
+        .execute(&pool)
+        .await
+        .unwrap();
+    let url = database_url(&pool).await;
+    let id = topology(
+        &pool,
+        "shop",
+        json!({"type": "Shop", "components": [{
+            "name": "web", "type": "Application",
+            "healthExpr": "component.properties.memory < 1000 ? 'healthy' : 'unhealthy'",
+            "properties": [
+                {"name": "memory", "unit": "bytes", "lookup": {"http": [{
+                    "url": format!("http://{address}/usage"),
+                    "display": {"expr": "{'value': json.used, 'max': json.total}"}
+                }]}},
+                {"name": "databases", "lookup": {"postgres": [{
+                    "url": url,
+                    "query": "SELECT count(*) AS n FROM config_items WHERE type = 'Database'",
+                    "display": {"expr": "rows[0].n"}
+                }]}},
+                {"name": "deployments", "label": "Deployments", "lookup": {"catalog": [
+                    {"types": ["Kubernetes::Deployment"]}
+                ]}},
+                {"name": "version", "text": "unknown", "tooltip": "from the API", "lookup": {"http": [{
+                    "url": format!("http://{address}/down")
+                }]}},
+                {"name": "zones", "lookup": {"http": [{
+                    "url": format!("http://{address}/zones"),
+                    "display": {"expr": "json.map(z, {'name': 'load-' + z.zone, 'value': z.load})"}
+                }]}},
+                {"name": "phase", "lookup": {"http": [{
+                    "url": format!("http://{address}/usage"),
+                    "display": {"expr": "json.used > 100 ? 'busy' : '7'"}
+                }]}}
+            ]
+        }, {
+            "name": "databases", "type": "Database",
+            "lookup": {"catalog": [{"types": ["Database"]}]},
+            "forEach": {"properties": [{"name": "zones", "lookup": {"http": [{
+                "url": format!("http://{address}/zones"),
+                "display": {"expr": "size(json)"}
+            }]}}]}
+        }]}),
+    )
+    .await;
+    let report = run(&pool, id).await;
+    assert_eq!(report.error, None);
+    assert_eq!(report.warnings.len(), 1, "{:?}", report.warnings);
+    assert!(
+        report.warnings[0].starts_with("components[0].properties[3].lookup.http[0]: "),
+        "a failed lookup names the property: {:?}",
+        report.warnings
+    );
+    assert!(report.warnings[0].contains("502"), "{:?}", report.warnings);
+    assert_eq!(
+        properties_of(&pool, id, "web").await,
+        json!([
+            {"name": "memory", "unit": "bytes", "value": 512, "max": 1024},
+            {"name": "databases", "value": 2},
+            {"name": "deployments", "label": "Deployments", "value": 1},
+            {"name": "version", "text": "unknown", "tooltip": "from the API"},
+            {"name": "load-eu", "value": 3},
+            {"name": "load-us", "value": 5},
+            {"name": "phase", "text": "busy"}
+        ])
+    );
+    let health: String =
+        sqlx::query_scalar("SELECT health FROM components WHERE topology_id = $1 AND name = 'web'")
+            .bind(id)
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+    assert_eq!(health, "healthy", "healthExpr sees the looked-up value");
+    for name in ["orders-db", "ledger-db"] {
+        assert_eq!(
+            properties_of(&pool, id, name).await,
+            json!([{"name": "zones", "value": 2}]),
+            "a forEach property's lookup runs for each emitted component"
+        );
+    }
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn exec_property_lookups_follow_the_execution_policy(pool: PgPool) {
+    let spec = json!({"type": "Host", "properties": [
+        {"name": "cores", "value": 1, "lookup": {"exec": [{"script": "echo 4"}]}},
+        {"name": "os", "lookup": {"exec": [{"script": "echo '{\"text\": \"linux\", \"icon\": \"tux\"}'"}]}}
+    ]});
+    let console = topology_from(&pool, "UI", "console-host", spec.clone()).await;
+    let report = run(&pool, console).await;
+    let refused = format!(
+        "properties[0].lookup.exec[0]: {}",
+        quarterdeck_store::execution_policy::SCRIPTS_DISABLED
+    );
+    assert_eq!(
+        report.warnings.first(),
+        Some(&refused),
+        "{:?}",
+        report.warnings
+    );
+    assert_eq!(report.warnings.len(), 2, "{:?}", report.warnings);
+    assert_eq!(
+        properties_of(&pool, console, "console-host").await,
+        json!([{"name": "cores", "value": 1}, {"name": "os"}]),
+        "refused lookups leave the static fields"
+    );
+
+    let crd = topology(&pool, "crd-host", spec).await;
+    let report = run(&pool, crd).await;
+    assert_eq!(report.warnings, Vec::<String>::new());
+    assert_eq!(
+        properties_of(&pool, crd, "crd-host").await,
+        json!([{"name": "cores", "value": 4}, {"name": "os", "text": "linux", "icon": "tux"}])
+    );
+}
+
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
 async fn the_sample_platform_follows_the_sample_estate(pool: PgPool) {
     use quarterdeck_operator::directory::{Options, sync};
@@ -510,6 +683,11 @@ async fn the_sample_platform_follows_the_sample_estate(pool: PgPool) {
         (early.error.as_deref(), early.warnings.len()),
         (None, 0),
         "{early:?}"
+    );
+    assert_eq!(
+        properties_of(&pool, id, "platform").await[0]["value"],
+        0,
+        "no deployment before the scrape"
     );
     let scrape = scrape::Settings {
         concurrency: 1,
@@ -598,6 +776,16 @@ async fn the_sample_platform_follows_the_sample_estate(pool: PgPool) {
         ledger,
         json!([{"name": "replicas", "label": "Replicas", "value": 3},
                {"name": "available", "label": "Available", "value": 2}])
+    );
+    let platform: Value =
+        sqlx::query_scalar("SELECT properties FROM components WHERE name = 'platform'")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+    assert_eq!(
+        platform,
+        json!([{"name": "deployments", "label": "Deployments", "value": 5}]),
+        "the catalog count of the property lookup"
     );
     let memory: Value =
         sqlx::query_scalar("SELECT properties -> 0 FROM components WHERE name = 'payments'")

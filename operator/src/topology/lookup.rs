@@ -11,10 +11,15 @@
 //! `components`, `properties`, `configs`, `checks`, `selectors` and
 //! `relationships` to each, templated with the emitted component's fields
 //! (see [`for_each`] and [`template`]).
+//!
+//! A property's `lookup` runs the same kinds; its display sets the property
+//! ([`property`]).
 
 mod display;
 mod for_each;
 mod template;
+
+pub use display::PropertyValue;
 
 use std::collections::HashSet;
 use std::time::Instant;
@@ -73,6 +78,14 @@ impl LookupError {
             Self::Spec { field, .. }
             | Self::Failed { field, .. }
             | Self::Database { field, .. } => field,
+        }
+    }
+
+    /// What is wrong there.
+    pub fn message(&self) -> String {
+        match self {
+            Self::Spec { message, .. } | Self::Failed { message, .. } => message.clone(),
+            Self::Database { source, .. } => source.to_string(),
         }
     }
 }
@@ -144,19 +157,48 @@ pub async fn expand(component: &Value, ctx: &LookupContext<'_>) -> Result<Vec<Va
 
 /// The objects a `lookup` (an object of lists of specs by kind, at `field`)
 /// emits, in the order written: every entry's `display` applied to its
-/// result. Also what property lookups can use.
+/// result.
 pub async fn emit(
     lookup: &Value,
     field: &str,
     ctx: &LookupContext<'_>,
 ) -> Result<Vec<Emitted>, LookupError> {
+    run(lookup, field, ctx, display::emit).await
+}
+
+/// What a property's `lookup` (at `field`) sets, entry by entry: fields of
+/// the property, or properties in its place (see [`PropertyValue`]).
+pub async fn property(
+    lookup: &Value,
+    field: &str,
+    ctx: &LookupContext<'_>,
+) -> Result<Vec<PropertyValue>, LookupError> {
+    run(lookup, field, ctx, |kind, entry, result, field| {
+        Ok(vec![display::property(kind, entry, result, field)?])
+    })
+    .await
+}
+
+/// Runs every entry of `lookup` in the order written and `apply`s its
+/// display to its result (`apply(kind, entry, result, field)`).
+async fn run<T>(
+    lookup: &Value,
+    field: &str,
+    ctx: &LookupContext<'_>,
+    mut apply: impl FnMut(
+        &str,
+        &Map<String, Value>,
+        Map<String, Value>,
+        &str,
+    ) -> Result<Vec<T>, LookupError>,
+) -> Result<Vec<T>, LookupError> {
     let Some(kinds) = lookup.as_object() else {
         return Err(LookupError::spec(
             field,
             "must be an object of lists by kind",
         ));
     };
-    let mut emitted = Vec::new();
+    let mut out = Vec::new();
     for (name, entries) in kinds {
         let kind_field = format!("{field}.{name}");
         let Some(&(_, kind)) = KINDS.iter().find(|(k, _)| k == name) else {
@@ -184,10 +226,10 @@ pub async fn emit(
                 }
                 Kind::Check(check_type) => check(check_type, entry.clone(), &field, ctx).await?,
             };
-            emitted.extend(display::emit(name, entry, result, &field)?);
+            out.extend(apply(name, entry, result, &field)?);
         }
     }
-    Ok(emitted)
+    Ok(out)
 }
 
 /// `catalog`: the items of its `selector` list (beside which only `name`,
@@ -347,6 +389,14 @@ async fn check(
         Value::Object(details) => details,
         _ => Map::new(),
     })
+}
+
+/// A numeric text as a number (`"3"` stays an integer).
+pub(crate) fn number(text: &str) -> Option<Value> {
+    text.trim()
+        .parse::<serde_json::Number>()
+        .ok()
+        .map(Value::Number)
 }
 
 /// Fields an emitted component takes from the spec when it gives none.

@@ -117,12 +117,9 @@ fn plan(topology: &DueTopology, limit: Duration) -> Slot {
     }
 }
 
-/// Expands `lookup` components through the [`lookup`] module.
-pub struct Lookups<'a>(pub lookup::LookupContext<'a>);
-
-impl build::Expand for Lookups<'_> {
+impl build::Expand for lookup::LookupContext<'_> {
     async fn expand(&self, component: &Value) -> Result<Vec<Value>, lookup::LookupError> {
-        lookup::expand(component, &self.0).await
+        lookup::expand(component, self).await
     }
 }
 
@@ -142,13 +139,13 @@ pub async fn record_one(
         pin_connections: !execution_policy::trusted_source(&topology.source),
         script_user: settings.script_user.clone(),
     };
-    let lookups = Lookups(lookup::LookupContext {
+    let lookups = lookup::LookupContext {
         pool,
         checks: &checks,
         policy: topology.policy,
         source: &topology.source,
         topology_id: topology.id,
-    });
+    };
     record::run(
         pool,
         topology,

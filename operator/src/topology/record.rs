@@ -8,7 +8,8 @@ use serde_json::json;
 use sqlx::PgPool;
 use uuid::Uuid;
 
-use super::build::{self, Expand};
+use super::build;
+use super::lookup::LookupContext;
 use super::resolve::{self, Targets};
 
 /// The job history name of a topology run.
@@ -33,20 +34,20 @@ pub struct Report {
 pub async fn run(
     pool: &PgPool,
     topology: &DueTopology,
-    lookup: &impl Expand,
+    lookups: &LookupContext<'_>,
     limit: std::time::Duration,
     started: DateTime<Utc>,
     hostname: &str,
 ) -> Report {
     let mut warnings: Vec<String> = super::schedule(topology).err().into_iter().collect();
     let produced = tokio::time::timeout(limit, async {
-        let built = build::build(topology.id, build::root_spec(topology), lookup).await;
+        let built = build::build(topology.id, build::root_spec(topology), lookups).await;
         warnings.extend(built.warnings);
         let targets = Targets::load(pool, topology.id, &built.nodes)
             .await
             .map_err(|e| format!("reading checks and config items failed: {e}"))?;
         Ok::<_, String>(
-            resolve::resolve(pool, topology.id, &built.nodes, &targets, &mut warnings).await,
+            resolve::resolve(lookups, topology.id, &built.nodes, &targets, &mut warnings).await,
         )
     })
     .await

@@ -16,6 +16,7 @@ use uuid::Uuid;
 
 use super::build::Node;
 use super::health::{self, Health};
+use super::lookup::{self, LookupContext, PropertyValue};
 
 /// Property fields kept as written (Mission Control's Property).
 const PROPERTY_FIELDS: &[&str] = &[
@@ -84,7 +85,7 @@ impl Targets {
 
 /// Resolves `nodes` into the rows of `topology`, adding what went wrong to `warnings`.
 pub async fn resolve(
-    pool: &PgPool,
+    ctx: &LookupContext<'_>,
     topology: Uuid,
     nodes: &[Node],
     targets: &Targets,
@@ -108,7 +109,7 @@ pub async fn resolve(
         let checks = select_checks(node, targets, &mut tree.checks, &mut warn);
         let configs = select_configs(node, targets, &mut tree.configs, &mut warn);
         select_components(node, targets, &mut tree.relationships, &mut warn);
-        let properties = properties(pool, node, targets, &configs, &mut warn).await;
+        let properties = properties(ctx, node, targets, &configs, &mut warn).await;
         let env = environment(node, &checks, &configs, properties.as_ref());
         let linked = checks
             .iter()
@@ -481,9 +482,10 @@ fn relationships(nodes: &[Node], links: &mut Vec<ComponentLink>, warnings: &mut 
 }
 
 /// `properties`: kept as written (numbers in `value`, other values as
-/// `text`), with `configLookup` filled from a linked config item.
+/// `text`), set by their `lookup` (a property's fields, or properties in its
+/// place) and `configLookup` (its `value`, from a linked config item).
 async fn properties(
-    pool: &PgPool,
+    ctx: &LookupContext<'_>,
     node: &Node,
     targets: &Targets,
     linked: &[&Target],
@@ -500,19 +502,29 @@ async fn properties(
             warn(&field, "a property must be an object".into());
             continue;
         };
-        let mut kept: Map<String, Value> = spec
-            .iter()
-            .filter(|(k, _)| PROPERTY_FIELDS.contains(&k.as_str()))
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
-        if spec.get("lookup").is_some_and(|v| !v.is_null()) {
-            warn(
-                &format!("{field}.lookup"),
-                "property lookups are not run; use configLookup or a static value".into(),
-            );
+        let mut kept = property_fields(spec.clone());
+        if let Some(lookup) = spec.get("lookup").filter(|v| !v.is_null()) {
+            match lookup::property(lookup, &format!("{field}.lookup"), ctx).await {
+                Ok(values) => {
+                    let mut replaced: Option<Vec<Value>> = None;
+                    for value in values {
+                        match value {
+                            PropertyValue::Fields(fields) => kept.extend(property_fields(fields)),
+                            PropertyValue::Properties(list) => replaced
+                                .get_or_insert_with(Vec::new)
+                                .extend(list.into_iter().map(|p| normalized(property_fields(p)))),
+                        }
+                    }
+                    if let Some(replaced) = replaced {
+                        out.extend(replaced);
+                        continue;
+                    }
+                }
+                Err(e) => warn(e.field(), e.message()),
+            }
         }
         if let Some(lookup) = spec.get("configLookup").filter(|v| !v.is_null()) {
-            match config_lookup(pool, lookup, targets, linked).await {
+            match config_lookup(ctx.pool, lookup, targets, linked).await {
                 Ok(Some(value)) => kept.insert("value".into(), value),
                 Ok(None) => None,
                 Err(e) => {
@@ -521,32 +533,42 @@ async fn properties(
                 }
             };
         }
-        match kept.remove("value") {
-            Some(Value::Number(n)) => {
-                kept.insert("value".into(), Value::Number(n));
-            }
-            Some(Value::String(s)) => match s
-                .trim()
-                .parse::<f64>()
-                .ok()
-                .and_then(serde_json::Number::from_f64)
-            {
-                Some(n) => {
-                    kept.insert("value".into(), Value::Number(n));
-                }
-                None => {
-                    kept.entry("text").or_insert(Value::String(s));
-                }
-            },
-            Some(Value::Null) | None => {}
-            Some(other) => {
-                kept.entry("text")
-                    .or_insert(Value::String(other.to_string()));
-            }
-        }
-        out.push(Value::Object(kept));
+        out.push(normalized(kept));
     }
     Some(Value::Array(out))
+}
+
+/// The fields of a property that are kept (Mission Control's Property).
+fn property_fields(fields: Map<String, Value>) -> Map<String, Value> {
+    fields
+        .into_iter()
+        .filter(|(k, _)| PROPERTY_FIELDS.contains(&k.as_str()))
+        .collect()
+}
+
+/// `value` a number: a numeric text becomes one, any other value goes to
+/// `text` (unless the property has one).
+fn normalized(mut property: Map<String, Value>) -> Value {
+    match property.remove("value") {
+        Some(Value::Number(n)) => {
+            property.insert("value".into(), Value::Number(n));
+        }
+        Some(Value::String(s)) => match lookup::number(&s) {
+            Some(n) => {
+                property.insert("value".into(), n);
+            }
+            None => {
+                property.entry("text").or_insert(Value::String(s));
+            }
+        },
+        Some(Value::Null) | None => {}
+        Some(other) => {
+            property
+                .entry("text")
+                .or_insert(Value::String(other.to_string()));
+        }
+    }
+    Value::Object(property)
 }
 
 /// A value of a config item: `config` (a selector; else the component's first

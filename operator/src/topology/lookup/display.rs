@@ -14,7 +14,7 @@
 use quarterdeck_checks::{evaluate_cel, query_json_path};
 use serde_json::{Map, Value, json};
 
-use super::{Emitted, LookupError};
+use super::{Emitted, LookupError, number};
 
 /// The objects `entry` (a lookup of `kind`, at `field`) emits from `result`.
 pub(super) fn emit(
@@ -28,6 +28,67 @@ pub(super) fn emit(
         None => (field.to_owned(), default(kind, result)),
     };
     objects(value, &field)
+}
+
+/// What a property lookup's entry sets.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PropertyValue {
+    /// Fields of the property (`value`, `text`, `unit`, `max`...).
+    Fields(Map<String, Value>),
+    /// Properties in place of the one, each with a `name`.
+    Properties(Vec<Map<String, Value>>),
+}
+
+/// What `entry` (a property lookup of `kind`, at `field`) sets from
+/// `result`: its display (without one, a catalog's `count` and the other
+/// kinds' defaults) read as a number (`value`), a text (`text`, or `value`
+/// when numeric; a JSON text of an object or list is read as one), an object
+/// of property fields, or a list of properties. `null` sets nothing.
+pub(super) fn property(
+    kind: &str,
+    entry: &Map<String, Value>,
+    mut result: Map<String, Value>,
+    field: &str,
+) -> Result<PropertyValue, LookupError> {
+    let (field, value) = match entry.get("display").filter(|d| !d.is_null()) {
+        Some(display) => evaluate(display, result, &format!("{field}.display"))?,
+        None if matches!(kind, "catalog" | "configDB") => (
+            field.to_owned(),
+            result.remove("count").unwrap_or(Value::Null),
+        ),
+        None => (field.to_owned(), default(kind, result)),
+    };
+    property_value(value, &field)
+}
+
+fn property_value(value: Value, field: &str) -> Result<PropertyValue, LookupError> {
+    let one =
+        |key: &str, value: Value| PropertyValue::Fields(Map::from_iter([(key.into(), value)]));
+    Ok(match value {
+        Value::Null => PropertyValue::Fields(Map::new()),
+        Value::Object(fields) => PropertyValue::Fields(fields),
+        list @ Value::Array(_) => PropertyValue::Properties(
+            objects(list, field)?
+                .into_iter()
+                .map(|e| e.object)
+                .collect(),
+        ),
+        Value::Number(n) => one("value", Value::Number(n)),
+        Value::Bool(b) => one("text", Value::String(b.to_string())),
+        Value::String(text) => {
+            let trimmed = text.trim();
+            if let Some(n) = number(trimmed) {
+                one("value", n)
+            } else if trimmed.starts_with(['{', '['])
+                && let Ok(parsed @ (Value::Object(_) | Value::Array(_))) =
+                    serde_json::from_str::<Value>(trimmed)
+            {
+                property_value(parsed, field)?
+            } else {
+                one("text", Value::String(text))
+            }
+        }
+    })
 }
 
 fn evaluate(
@@ -205,6 +266,48 @@ mod tests {
         let entry = object(json!({"display": {"expr": "5"}}));
         let err = emit("http", &entry, Map::new(), "l").unwrap_err();
         assert!(err.to_string().contains("list of objects"), "{err}");
+    }
+
+    #[test]
+    fn a_property_display_sets_fields_or_properties() {
+        let of = |expr: &str| {
+            property(
+                "http",
+                &object(json!({"display": {"expr": expr}})),
+                Map::new(),
+                "p.lookup.http[0]",
+            )
+        };
+        let fields = |value: Value| PropertyValue::Fields(object(value));
+        assert_eq!(of("5").unwrap(), fields(json!({"value": 5})));
+        assert_eq!(of("' 2.5 '").unwrap(), fields(json!({"value": 2.5})));
+        assert_eq!(of("'up'").unwrap(), fields(json!({"text": "up"})));
+        assert_eq!(of("true").unwrap(), fields(json!({"text": "true"})));
+        assert_eq!(of("null").unwrap(), fields(json!({})));
+        assert_eq!(
+            of("{'value': 1, 'max': 4}").unwrap(),
+            fields(json!({"value": 1, "max": 4}))
+        );
+        assert_eq!(
+            of(r#"'{"text": "eu"}'"#).unwrap(),
+            fields(json!({"text": "eu"})),
+            "a JSON text"
+        );
+        assert_eq!(
+            of("[{'name': 'a', 'value': 1}]").unwrap(),
+            PropertyValue::Properties(vec![object(json!({"name": "a", "value": 1}))])
+        );
+        let err = of("[{'value': 1}]").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "p.lookup.http[0].display.expr[0]: has no name"
+        );
+        let count = object(json!({"count": 3, "configs": []}));
+        assert_eq!(
+            property("catalog", &Map::new(), count, "f").unwrap(),
+            PropertyValue::Fields(object(json!({"value": 3}))),
+            "a catalog's count without display"
+        );
     }
 
     #[test]
