@@ -1,4 +1,4 @@
-import { Button, Label, PageSection, Pagination, Toolbar, ToolbarContent, ToolbarItem } from '@patternfly/react-core';
+import { Button, Label, PageSection, Toolbar, ToolbarContent, ToolbarItem } from '@patternfly/react-core';
 import PlusIcon from '@patternfly/react-icons/dist/esm/icons/plus-icon';
 import { Table, Tbody, Td, Th, Thead, Tr } from '@patternfly/react-table';
 import { useState } from 'react';
@@ -7,6 +7,7 @@ import { PAGE_SIZES, usePreference } from '../../../app/preferences';
 import { useSession } from '../../../app/session';
 import { useTopBar } from '../../../app/topBar';
 import { CrdBadge } from '../../../components/Labels';
+import { PagedFooter } from '../../../components/PagedFooter';
 import { RequireAccess } from '../../../components/RequireAccess';
 import { SearchBox } from '../../../components/SearchBox';
 import { TableStateRow } from '../../../components/TableStates';
@@ -17,7 +18,6 @@ import { scraperPath, specSchedule, specTypes, summaryCounts } from './scraperLi
 import { useScrapersData, type ScraperRow } from './useScrapersData';
 import { CatalogNav } from '../shared/CatalogNav';
 
-const PER_PAGE_OPTIONS = PAGE_SIZES.map((n) => ({ title: String(n), value: n }));
 const COLUMNS = ['Name', 'Types', 'Schedule', 'Last Run', 'Source'];
 
 /** Each type a label; one this version does not run says so. */
@@ -66,18 +66,16 @@ function Scrapers() {
               </Button>
             </ToolbarItem>
           )}
-          <ToolbarItem variant="pagination" align={{ default: 'alignEnd' }}>
-            <Pagination
-              itemCount={total}
-              page={params.page}
-              perPage={pageSize}
-              perPageOptions={PER_PAGE_OPTIONS}
-              isCompact
-              titles={{ paginationAriaLabel: 'Scrapers pagination' }}
-              onSetPage={(_e, page) => update({ page })}
-              onPerPageSelect={(_e, size) => (setPageSize(size), update({ page: 1 }))}
-            />
-          </ToolbarItem>
+          <PagedFooter
+            placement="toolbar"
+            label="Scrapers pagination"
+            total={total}
+            page={params.page}
+            pageSize={pageSize}
+            pageSizes={PAGE_SIZES}
+            onPage={(page) => update({ page })}
+            onPageSize={(size) => (setPageSize(size), update({ page: 1 }))}
+          />
         </ToolbarContent>
       </Toolbar>
       <Table aria-label="Scrapers" variant="compact">

@@ -1,10 +1,11 @@
-import { Label, PageSection, Pagination, Toolbar, ToolbarContent, ToolbarItem } from '@patternfly/react-core';
+import { Label, PageSection, Toolbar, ToolbarContent, ToolbarItem } from '@patternfly/react-core';
 import { Table, Tbody, Td, Th, Thead, Tr } from '@patternfly/react-table';
 import { Link, useNavigate } from 'react-router';
 import { PAGE_SIZES, usePreference } from '../../../app/preferences';
 import { useTopBar } from '../../../app/topBar';
 import { DateTime } from '../../../components/DateTime';
 import { CrdBadge } from '../../../components/Labels';
+import { PagedFooter } from '../../../components/PagedFooter';
 import { RequireAccess } from '../../../components/RequireAccess';
 import { SearchBox } from '../../../components/SearchBox';
 import { TableStateRow } from '../../../components/TableStates';
@@ -12,7 +13,6 @@ import { LastRunCell, useNamedListParams } from '../../integrations/lastRun';
 import { topologySettingsPath } from './paths';
 import { useTopologiesSettingsData } from './useTopologiesSettingsData';
 
-const PER_PAGE_OPTIONS = PAGE_SIZES.map((n) => ({ title: String(n), value: n }));
 const COLUMNS = ['Name', 'Schedule', 'Last Run', 'Source', 'Created', 'Updated'];
 
 function Topologies() {
@@ -35,18 +35,16 @@ function Topologies() {
               onChange={(search) => update({ search })}
             />
           </ToolbarItem>
-          <ToolbarItem variant="pagination" align={{ default: 'alignEnd' }}>
-            <Pagination
-              itemCount={list.data?.total ?? 0}
-              page={params.page}
-              perPage={pageSize}
-              perPageOptions={PER_PAGE_OPTIONS}
-              isCompact
-              titles={{ paginationAriaLabel: 'Topologies pagination' }}
-              onSetPage={(_e, page) => update({ page })}
-              onPerPageSelect={(_e, size) => (setPageSize(size), update({ page: 1 }))}
-            />
-          </ToolbarItem>
+          <PagedFooter
+            placement="toolbar"
+            label="Topologies pagination"
+            total={list.data?.total ?? 0}
+            page={params.page}
+            pageSize={pageSize}
+            pageSizes={PAGE_SIZES}
+            onPage={(page) => update({ page })}
+            onPageSize={(size) => (setPageSize(size), update({ page: 1 }))}
+          />
         </ToolbarContent>
       </Toolbar>
       <Table aria-label="Topologies" variant="compact">
