@@ -1,8 +1,9 @@
 import { PageSection, Toolbar, ToolbarContent, ToolbarGroup, ToolbarItem } from '@patternfly/react-core';
-import { useMemo, type ReactNode } from 'react';
+import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { useTopBar } from '../../app/topBar';
 import { DurationFilter } from '../../components/DurationFilter';
+import { FilterItem } from '../../components/FilterItem';
 import { RequireAccess } from '../../components/RequireAccess';
 import { SimpleSelect } from '../../components/Selects';
 import { TimeRangePicker } from '../../components/timerange/TimeRangePicker';
@@ -14,15 +15,6 @@ import { useJobHistory, useJobHistoryNames } from './useJobHistoryData';
 
 const ALL = '';
 const RESOURCE_TYPE_OPTIONS = [{ value: ALL, label: 'All' }, ...RESOURCE_TYPES.map((t) => ({ value: t, label: t }))];
-
-function FilterItem({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <>
-      <ToolbarItem variant="label">{label}</ToolbarItem>
-      <ToolbarItem>{children}</ToolbarItem>
-    </>
-  );
-}
 
 function JobHistory() {
   const [params, setParams] = useSearchParams();

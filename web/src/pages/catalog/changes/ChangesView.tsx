@@ -1,8 +1,9 @@
 import { Checkbox, Toolbar, ToolbarContent, ToolbarGroup, ToolbarItem } from '@patternfly/react-core';
-import { useCallback, useMemo, type ReactNode } from 'react';
+import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import type { Schemas } from '../../../api/client';
 import { usePreference } from '../../../app/preferences';
+import { FilterItem } from '../../../components/FilterItem';
 import { PagedFooter } from '../../../components/PagedFooter';
 import { MultiSelect, SimpleSelect } from '../../../components/Selects';
 import { SearchBox } from '../../../components/SearchBox';
@@ -54,15 +55,6 @@ const columnsAt = (now: number): SortableColumn<ChangeRow, SortColumn>[] => [
   },
 ];
 
-function Filter({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <ToolbarItem>
-      <span className="pf-v6-u-screen-reader">{label}</span>
-      {children}
-    </ToolbarItem>
-  );
-}
-
 /** The changes table with its filters and details; on an item's page
  * `configId` limits it to that item (and, with recursive, its relatives).
  * Every filter, the sort, the page and the open change live in the URL. */
@@ -97,7 +89,7 @@ export function ChangesView({ configId }: { configId?: string }) {
       <Toolbar>
         <ToolbarContent>
           <ToolbarGroup variant="filter-group" role="group" aria-label="Filters">
-            <Filter label="Config type">
+            <FilterItem label="Config type" isLabelHidden>
               <MultiSelect
                 label="Config type"
                 placeholder="Config type"
@@ -105,8 +97,8 @@ export function ChangesView({ configId }: { configId?: string }) {
                 values={params.configTypes}
                 onToggle={(v) => update({ configTypes: toggled(params.configTypes, v) })}
               />
-            </Filter>
-            <Filter label="Change type">
+            </FilterItem>
+            <FilterItem label="Change type" isLabelHidden>
               <MultiSelect
                 label="Change type"
                 placeholder="Change type"
@@ -114,8 +106,8 @@ export function ChangesView({ configId }: { configId?: string }) {
                 values={params.changeTypes}
                 onToggle={(v) => update({ changeTypes: toggled(params.changeTypes, v) })}
               />
-            </Filter>
-            <Filter label="Severity">
+            </FilterItem>
+            <FilterItem label="Severity" isLabelHidden>
               <MultiSelect
                 label="Severity"
                 placeholder="Severity"
@@ -123,7 +115,7 @@ export function ChangesView({ configId }: { configId?: string }) {
                 values={params.severities}
                 onToggle={(v) => update({ severities: toggled(params.severities, v) })}
               />
-            </Filter>
+            </FilterItem>
             <ToolbarItem>
               <SearchBox label="Summary" value={params.summary} onChange={(summary) => update({ summary })} />
             </ToolbarItem>
@@ -138,23 +130,23 @@ export function ChangesView({ configId }: { configId?: string }) {
             </ToolbarItem>
             {configId && (
               <>
-                <Filter label="Related changes">
+                <FilterItem label="Related changes" isLabelHidden>
                   <SimpleSelect
                     label="Related changes"
                     options={RECURSIVE_OPTIONS}
                     value={params.recursive}
                     onChange={(v) => update({ recursive: v as ChangesParams['recursive'] })}
                   />
-                </Filter>
+                </FilterItem>
                 {params.recursive !== 'none' && (
-                  <Filter label="Depth">
+                  <FilterItem label="Depth" isLabelHidden>
                     <SimpleSelect
                       label="Depth"
                       options={DEPTH_OPTIONS}
                       value={String(params.depth)}
                       onChange={(v) => update({ depth: Number(v) })}
                     />
-                  </Filter>
+                  </FilterItem>
                 )}
               </>
             )}

@@ -1,5 +1,6 @@
 import { Switch, Toolbar, ToolbarContent, ToolbarGroup, ToolbarItem } from '@patternfly/react-core';
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
+import { FilterItem } from '../../../components/FilterItem';
 import { SearchBox } from '../../../components/SearchBox';
 import { MultiSelect, SimpleSelect, type Option } from '../../../components/Selects';
 import { NULL_AGENT_ID } from '../../../lib/healthFormat';
@@ -45,15 +46,6 @@ function KeyValueSelect({
   );
 }
 
-function Filter({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <>
-      <ToolbarItem variant="label">{label}</ToolbarItem>
-      <ToolbarItem>{children}</ToolbarItem>
-    </>
-  );
-}
-
 export interface CatalogToolbarProps {
   params: CatalogParams;
   update(patch: Partial<CatalogParams>): void;
@@ -79,7 +71,7 @@ export function CatalogToolbar({ params, update, statuses, agents, showDeleted }
       </ToolbarContent>
       <ToolbarContent>
         <ToolbarGroup variant="filter-group" role="group" aria-label="Filters">
-          <Filter label="Health">
+          <FilterItem label="Health">
             <MultiSelect
               label="Filter by health"
               placeholder="All"
@@ -87,8 +79,8 @@ export function CatalogToolbar({ params, update, statuses, agents, showDeleted }
               values={params.health}
               onToggle={(v) => update({ health: toggled(params.health, v) })}
             />
-          </Filter>
-          <Filter label="Status">
+          </FilterItem>
+          <FilterItem label="Status">
             <MultiSelect
               label="Filter by status"
               placeholder="All"
@@ -96,26 +88,26 @@ export function CatalogToolbar({ params, update, statuses, agents, showDeleted }
               values={params.status}
               onToggle={(v) => update({ status: toggled(params.status, v) })}
             />
-          </Filter>
-          <Filter label="Agent">
+          </FilterItem>
+          <FilterItem label="Agent">
             <SimpleSelect
               label="Filter by agent"
               options={agentOptions}
               value={params.agent ?? ''}
               onChange={(v) => update({ agent: v || undefined })}
             />
-          </Filter>
-          <Filter label="Labels">
+          </FilterItem>
+          <FilterItem label="Labels">
             <KeyValueSelect
               relation="config_labels"
               label="Filter by labels"
               values={params.labels}
               onChange={(labels) => update({ labels })}
             />
-          </Filter>
-          <Filter label="Tags">
+          </FilterItem>
+          <FilterItem label="Tags">
             <KeyValueSelect relation="config_tags" label="Filter by tags" values={params.tags} onChange={(tags) => update({ tags })} />
-          </Filter>
+          </FilterItem>
           <ToolbarItem>
             <Switch
               id="qd-catalog-show-deleted"

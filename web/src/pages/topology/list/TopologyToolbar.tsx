@@ -1,5 +1,5 @@
 import { Switch, Toolbar, ToolbarContent, ToolbarGroup, ToolbarItem } from '@patternfly/react-core';
-import type { ReactNode } from 'react';
+import { FilterItem } from '../../../components/FilterItem';
 import { SearchBox } from '../../../components/SearchBox';
 import { MultiSelect, SimpleSelect, type Option } from '../../../components/Selects';
 import { toggled } from '../../catalog/shared/listParams';
@@ -13,15 +13,6 @@ export type Facets = Pick<TopologyResponse, 'types' | 'teams' | 'tags'>;
  * answer lacks the values it excludes, so the chosen ones stay choosable). */
 function options(chosen: readonly string[], offered: readonly string[]): Option[] {
   return [...new Set([...chosen, ...[...offered].sort((a, b) => a.localeCompare(b))])].map((v) => ({ value: v, label: v }));
-}
-
-function Filter({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <>
-      <ToolbarItem variant="label">{label}</ToolbarItem>
-      <ToolbarItem>{children}</ToolbarItem>
-    </>
-  );
 }
 
 const HEALTH_OPTIONS: Option[] = HEALTHS.map((h) => ({ value: h, label: healthLabel(h) }));
@@ -42,7 +33,7 @@ export function TopologyToolbar({
     <Toolbar>
       <ToolbarContent>
         <ToolbarGroup variant="filter-group" role="group" aria-label="Filters">
-          <Filter label="Type">
+          <FilterItem label="Type">
             <MultiSelect
               label="Filter by type"
               placeholder="All"
@@ -50,8 +41,8 @@ export function TopologyToolbar({
               values={params.types}
               onToggle={(v) => update({ types: toggled(params.types, v) })}
             />
-          </Filter>
-          <Filter label="Health">
+          </FilterItem>
+          <FilterItem label="Health">
             <MultiSelect
               label="Filter by health"
               placeholder="All"
@@ -59,11 +50,11 @@ export function TopologyToolbar({
               values={params.health}
               onToggle={(v) => update({ health: toggled(params.health, v) })}
             />
-          </Filter>
-          <Filter label="Team">
+          </FilterItem>
+          <FilterItem label="Team">
             <SimpleSelect label="Filter by team" options={teams} value={params.team} onChange={(team) => update({ team })} />
-          </Filter>
-          <Filter label="Labels">
+          </FilterItem>
+          <FilterItem label="Labels">
             <MultiSelect
               label="Filter by labels"
               placeholder="All"
@@ -71,10 +62,10 @@ export function TopologyToolbar({
               values={params.labels}
               onToggle={(v) => update({ labels: toggled(params.labels, v) })}
             />
-          </Filter>
-          <Filter label="Owner">
+          </FilterItem>
+          <FilterItem label="Owner">
             <SearchBox label="Filter by owner" placeholder="Owner" value={params.owner} onChange={(owner) => update({ owner })} />
-          </Filter>
+          </FilterItem>
           <ToolbarItem>
             <Switch
               id="qd-topology-show-hidden"
