@@ -1,31 +1,18 @@
-import { Dropdown, DropdownItem, DropdownList, MenuToggle } from '@patternfly/react-core';
+import { DropdownItem, DropdownList } from '@patternfly/react-core';
 import QuestionCircleIcon from '@patternfly/react-icons/dist/esm/icons/question-circle-icon';
-import { useState } from 'react';
+import { IconMenu } from '../components/IconMenu';
 import { DOCS_URL } from './constants';
 
 export function HelpMenu() {
-  const [isOpen, setOpen] = useState(false);
   return (
-    <Dropdown
-      isOpen={isOpen}
-      onOpenChange={setOpen}
-      popperProps={{ position: 'right' }}
-      toggle={(ref) => (
-        <MenuToggle
-          ref={ref}
-          variant="plain"
-          aria-label="Help"
-          icon={<QuestionCircleIcon />}
-          isExpanded={isOpen}
-          onClick={() => setOpen(!isOpen)}
-        />
+    <IconMenu label="Help" icon={<QuestionCircleIcon />}>
+      {() => (
+        <DropdownList>
+          <DropdownItem to={DOCS_URL} isExternalLink>
+            Docs
+          </DropdownItem>
+        </DropdownList>
       )}
-    >
-      <DropdownList>
-        <DropdownItem to={DOCS_URL} isExternalLink>
-          Docs
-        </DropdownItem>
-      </DropdownList>
-    </Dropdown>
+    </IconMenu>
   );
 }

@@ -1,9 +1,10 @@
-import { Divider, Dropdown, DropdownGroup, DropdownItem, DropdownList, MenuToggle } from '@patternfly/react-core';
+import { Divider, DropdownGroup, DropdownItem, DropdownList } from '@patternfly/react-core';
 import UserCircleIcon from '@patternfly/react-icons/dist/esm/icons/user-circle-icon';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { api, unwrap } from '../api/client';
+import { IconMenu } from '../components/IconMenu';
 import { loginPath } from '../lib/requestErrors';
 import { KubeconfigModal } from './KubeconfigModal';
 import { keys } from './queryKeys';
@@ -13,7 +14,6 @@ import { FRONTEND_VERSION } from './version';
 
 export function UserMenu() {
   const { user, authorizer } = useSession();
-  const [isOpen, setOpen] = useState(false);
   const [kubeconfig, setKubeconfig] = useState(false);
   const navigate = useNavigate();
   const location = useLocation();
@@ -32,35 +32,21 @@ export function UserMenu() {
 
   return (
     <>
-      <Dropdown
-        isOpen={isOpen}
-        onOpenChange={setOpen}
-        popperProps={{ position: 'right' }}
-        toggle={(ref) => (
-          <MenuToggle
-            ref={ref}
-            variant="plain"
-            aria-label="User menu"
-            icon={<UserCircleIcon />}
-            isExpanded={isOpen}
-            onClick={() => setOpen(!isOpen)}
-          >
-            {user.name}
-          </MenuToggle>
+      <IconMenu label="User menu" icon={<UserCircleIcon />} text={user.name}>
+        {(close) => (
+          <DropdownGroup label={`Hi ${user.name}`}>
+            <DropdownList>
+              <DropdownItem onClick={() => navigate('/profile-settings')}>Your Profile</DropdownItem>
+              {authorizer.can('kubernetes-proxy', 'write') && (
+                <DropdownItem onClick={() => (close(), setKubeconfig(true))}>Download kubeconfig</DropdownItem>
+              )}
+              <DropdownItem isDisabled>{`frontend ${FRONTEND_VERSION} backend ${about.data?.version ?? 'NA'}`}</DropdownItem>
+              <Divider component="li" />
+              <DropdownItem onClick={() => void signOut()}>Sign out</DropdownItem>
+            </DropdownList>
+          </DropdownGroup>
         )}
-      >
-        <DropdownGroup label={`Hi ${user.name}`}>
-          <DropdownList>
-            <DropdownItem onClick={() => navigate('/profile-settings')}>Your Profile</DropdownItem>
-            {authorizer.can('kubernetes-proxy', 'write') && (
-              <DropdownItem onClick={() => (setOpen(false), setKubeconfig(true))}>Download kubeconfig</DropdownItem>
-            )}
-            <DropdownItem isDisabled>{`frontend ${FRONTEND_VERSION} backend ${about.data?.version ?? 'NA'}`}</DropdownItem>
-            <Divider component="li" />
-            <DropdownItem onClick={() => void signOut()}>Sign out</DropdownItem>
-          </DropdownList>
-        </DropdownGroup>
-      </Dropdown>
+      </IconMenu>
       {kubeconfig && <KubeconfigModal onClose={() => setKubeconfig(false)} />}
     </>
   );

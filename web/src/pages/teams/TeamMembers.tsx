@@ -6,13 +6,11 @@ import {
   DataListItem,
   DataListItemCells,
   DataListItemRow,
-  Dropdown,
   DropdownItem,
   DropdownList,
   EmptyState,
   EmptyStateActions,
   EmptyStateFooter,
-  MenuToggle,
   Modal,
   ModalBody,
   ModalFooter,
@@ -25,6 +23,7 @@ import EllipsisVIcon from '@patternfly/react-icons/dist/esm/icons/ellipsis-v-ico
 import { useState } from 'react';
 import { errorMessage } from '../../api/errors';
 import { useToast } from '../../app/toast';
+import { IconMenu } from '../../components/IconMenu';
 import { MultiSelect } from '../../components/Selects';
 import type { useTeamData } from './useTeamData';
 
@@ -32,27 +31,14 @@ type Data = ReturnType<typeof useTeamData>;
 type Member = NonNullable<NonNullable<Data['members']['data']>[number]['person']>;
 
 function MemberMenu({ person, onRemove }: { person: Member; onRemove(): void }) {
-  const [isOpen, setOpen] = useState(false);
   return (
-    <Dropdown
-      isOpen={isOpen}
-      onOpenChange={setOpen}
-      popperProps={{ position: 'right' }}
-      toggle={(ref) => (
-        <MenuToggle
-          ref={ref}
-          variant="plain"
-          aria-label={`Actions for ${person.name}`}
-          icon={<EllipsisVIcon />}
-          isExpanded={isOpen}
-          onClick={() => setOpen(!isOpen)}
-        />
+    <IconMenu label={`Actions for ${person.name}`} icon={<EllipsisVIcon />}>
+      {() => (
+        <DropdownList>
+          <DropdownItem onClick={onRemove}>Remove user</DropdownItem>
+        </DropdownList>
       )}
-    >
-      <DropdownList>
-        <DropdownItem onClick={onRemove}>Remove user</DropdownItem>
-      </DropdownList>
-    </Dropdown>
+    </IconMenu>
   );
 }
 
