@@ -1,12 +1,11 @@
-import { Button, Masthead, MastheadBrand, MastheadContent, MastheadMain, MastheadToggle, Page, PageSection } from '@patternfly/react-core';
+import { Button, Masthead, MastheadBrand, MastheadContent, MastheadMain, MastheadToggle, Page } from '@patternfly/react-core';
 import BarsIcon from '@patternfly/react-icons/dist/esm/icons/bars-icon';
 import { Suspense, useEffect, useRef, useState } from 'react';
 import { Link, Outlet } from 'react-router';
-import { ApiError } from '../api/errors';
-import { ErrorPanel } from '../components/ErrorPanel';
 import { PageSpinner } from '../components/PageSpinner';
 import { usePreference } from './preferences';
 import { SessionContext, useSessionData } from './session';
+import { SessionGate } from './SessionGate';
 import { Sidebar } from './Sidebar';
 import { TopBar } from './TopBar';
 import { TopBarContext, type TopBarState } from './topBar';
@@ -72,17 +71,11 @@ export default function AppLayout() {
           masthead={masthead}
           sidebar={<Sidebar session={session} collapsed={collapsed} ref={sidebarRef} />}
         >
-          {session ? (
+          <SessionGate session={session} error={error}>
             <Suspense fallback={<PageSpinner />}>
               <Outlet />
             </Suspense>
-          ) : error && !(error instanceof ApiError && error.status === 401) ? (
-            <PageSection>
-              <ErrorPanel error={error} />
-            </PageSection>
-          ) : (
-            <PageSpinner />
-          )}
+          </SessionGate>
         </Page>
       </TopBarContext.Provider>
     </SessionContext.Provider>

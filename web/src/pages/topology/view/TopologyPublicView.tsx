@@ -1,9 +1,6 @@
-import { PageSection } from '@patternfly/react-core';
 import { useParams } from 'react-router';
-import { ApiError } from '../../../api/errors';
+import { SessionGate } from '../../../app/SessionGate';
 import { SessionContext, useSessionData } from '../../../app/session';
-import { ErrorPanel } from '../../../components/ErrorPanel';
-import { PageSpinner } from '../../../components/PageSpinner';
 import { RequireAccess } from '../../../components/RequireAccess';
 import { ComponentView } from '../detail/ComponentView';
 import './topologyView.css';
@@ -15,23 +12,15 @@ import './topologyView.css';
 export default function TopologyPublicView() {
   const { id = '' } = useParams();
   const { session, error } = useSessionData(false);
-  let body;
-  if (session)
-    body = (
-      <RequireAccess resource="topologies">
-        <ComponentView key={id} id={id} base="/view/topology" />
-      </RequireAccess>
-    );
-  else if (error && !(error instanceof ApiError && error.status === 401))
-    body = (
-      <PageSection>
-        <ErrorPanel error={error} />
-      </PageSection>
-    );
-  else body = <PageSpinner />;
   return (
     <SessionContext.Provider value={session ?? null}>
-      <main className="qd-topology-view">{body}</main>
+      <main className="qd-topology-view">
+        <SessionGate session={session} error={error}>
+          <RequireAccess resource="topologies">
+            <ComponentView key={id} id={id} base="/view/topology" />
+          </RequireAccess>
+        </SessionGate>
+      </main>
     </SessionContext.Provider>
   );
 }
