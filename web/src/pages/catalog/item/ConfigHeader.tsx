@@ -1,48 +1,27 @@
-import {
-  Breadcrumb,
-  BreadcrumbItem,
-  DescriptionList,
-  DescriptionListDescription,
-  DescriptionListGroup,
-  DescriptionListTerm,
-  Flex,
-  FlexItem,
-  Label,
-  Title,
-} from '@patternfly/react-core';
+import { Breadcrumb, BreadcrumbItem, DescriptionList, Flex, FlexItem, Label, Title } from '@patternfly/react-core';
 import type { UseQueryResult } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { Schemas } from '../../../api/client';
+import { HeaderDetail } from '../../../components/HeaderDetail';
 import { relativeAge } from '../../../lib/healthFormat';
 import { ConfigHealth } from '../shared/ConfigHealth';
 import { ConfigIcon } from '../shared/ConfigIcon';
-import { TagChips } from '../shared/TagChips';
+import { TagRow } from '../shared/TagChips';
 import { propertiesOf } from './properties';
 import type { ConfigHeaderRow } from './useConfigData';
 
 type Located = Schemas['LocatedConfig'];
-
-/** One term of the header, a group named by its term. */
-function Detail({ term, children }: { term: string; children: ReactNode }) {
-  return (
-    <DescriptionListGroup role="group" aria-label={term}>
-      <DescriptionListTerm>{term}</DescriptionListTerm>
-      <DescriptionListDescription>{children}</DescriptionListDescription>
-    </DescriptionListGroup>
-  );
-}
 
 /** An age with its exact time on hover. */
 function Age({ term, value }: { term: string; value: string | null | undefined }) {
   const age = relativeAge(value);
   if (!age || !value) return null;
   return (
-    <Detail term={term}>
+    <HeaderDetail term={term}>
       <time dateTime={value} title={value}>
         {age}
       </time>
-    </Detail>
+    </HeaderDetail>
   );
 }
 
@@ -89,33 +68,25 @@ export function ConfigHeader({ row, parents }: { row: ConfigHeaderRow; parents: 
       </Flex>
       {row.description && <p className="pf-v6-u-mt-sm">{row.description}</p>}
       <DescriptionList isCompact isHorizontal isAutoFit className="pf-v6-u-mt-md">
-        <Detail term="Type">{row.type}</Detail>
-        {row.status && <Detail term="Status">{row.status}</Detail>}
-        {row.agent_name && row.agent_name !== 'local' && <Detail term="Agent">{row.agent_name}</Detail>}
+        <HeaderDetail term="Type">{row.type}</HeaderDetail>
+        {row.status && <HeaderDetail term="Status">{row.status}</HeaderDetail>}
+        {row.agent_name && row.agent_name !== 'local' && <HeaderDetail term="Agent">{row.agent_name}</HeaderDetail>}
         <Age term="Created" value={row.created_at} />
         <Age term="Updated" value={row.updated_at} />
         <Age term="Deleted" value={row.deleted_at} />
         {properties.map((p) => (
-          <Detail key={p.name} term={p.name}>
+          <HeaderDetail key={p.name} term={p.name}>
             {p.value}
             {p.links.map((l) => (
               <a key={l.url} href={l.url} target="_blank" rel="noopener noreferrer" className="pf-v6-u-ml-sm">
                 {l.label}
               </a>
             ))}
-          </Detail>
+          </HeaderDetail>
         ))}
       </DescriptionList>
-      {Object.keys(labels).length > 0 && (
-        <div className="pf-v6-u-mt-sm">
-          <TagChips tags={labels} label="Labels" />
-        </div>
-      )}
-      {Object.keys(tags).length > 0 && (
-        <div className="pf-v6-u-mt-sm">
-          <TagChips tags={tags} label="Tags" />
-        </div>
-      )}
+      <TagRow tags={labels} label="Labels" />
+      <TagRow tags={tags} label="Tags" />
     </header>
   );
 }

@@ -18,3 +18,13 @@ export function TagChips({ tags, label }: { tags: Readonly<Record<string, unknow
     </span>
   );
 }
+
+/** Tags (or labels) in a row of their own under a header; nothing when there are none. */
+export function TagRow({ tags, label }: { tags: Readonly<Record<string, unknown>>; label: string }) {
+  if (Object.keys(tags).length === 0) return null;
+  return (
+    <div className="pf-v6-u-mt-sm">
+      <TagChips tags={tags} label={label} />
+    </div>
+  );
+}

@@ -1,35 +1,14 @@
-import {
-  Breadcrumb,
-  BreadcrumbItem,
-  Button,
-  DescriptionList,
-  DescriptionListDescription,
-  DescriptionListGroup,
-  DescriptionListTerm,
-  Flex,
-  FlexItem,
-  Title,
-} from '@patternfly/react-core';
+import { Breadcrumb, BreadcrumbItem, Button, DescriptionList, Flex, FlexItem, Title } from '@patternfly/react-core';
 import DownloadIcon from '@patternfly/react-icons/dist/esm/icons/download-icon';
-import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { DateTime } from '../../../components/DateTime';
-import { TagChips } from '../../catalog/shared/TagChips';
+import { HeaderDetail } from '../../../components/HeaderDetail';
+import { TagRow } from '../../catalog/shared/TagChips';
 import { ComponentIcon } from '../shared/ComponentIcon';
 import { healthLabel } from '../shared/health';
 import { HealthDot } from '../shared/HealthDot';
 import type { TopologyComponent } from '../shared/types';
 import type { Crumb } from './breadcrumbs';
-
-/** One term of the header, a group named by its term. */
-function Detail({ term, children }: { term: string; children: ReactNode }) {
-  return (
-    <DescriptionListGroup role="group" aria-label={term}>
-      <DescriptionListTerm>{term}</DescriptionListTerm>
-      <DescriptionListDescription>{children}</DescriptionListDescription>
-    </DescriptionListGroup>
-  );
-}
 
 /** The component's header: breadcrumbs up the tree, icon, name and health,
  * its status and why, type, owner, labels, and the snapshot download. */
@@ -88,21 +67,17 @@ export function ComponentHeader({
       {component.text && <p className="pf-v6-u-mt-xs">{component.text}</p>}
       {component.description && <p className="pf-v6-u-mt-xs">{component.description}</p>}
       <DescriptionList isCompact isHorizontal isAutoFit className="pf-v6-u-mt-md">
-        <Detail term="Status">
+        <HeaderDetail term="Status">
           {healthLabel(component.status)}
           {component.status_reason && `: ${component.status_reason}`}
-        </Detail>
-        {component.type && <Detail term="Type">{component.type}</Detail>}
-        {component.owner && <Detail term="Owner">{component.owner}</Detail>}
-        <Detail term="Updated">
+        </HeaderDetail>
+        {component.type && <HeaderDetail term="Type">{component.type}</HeaderDetail>}
+        {component.owner && <HeaderDetail term="Owner">{component.owner}</HeaderDetail>}
+        <HeaderDetail term="Updated">
           <DateTime value={component.updated_at ?? component.created_at} />
-        </Detail>
+        </HeaderDetail>
       </DescriptionList>
-      {Object.keys(labels).length > 0 && (
-        <div className="pf-v6-u-mt-sm">
-          <TagChips tags={labels} label="Labels" />
-        </div>
-      )}
+      <TagRow tags={labels} label="Labels" />
     </header>
   );
 }
