@@ -1,4 +1,4 @@
-import { Button, Form, FormGroup, Modal, ModalBody, ModalFooter, ModalHeader, PageSection, TextInput } from '@patternfly/react-core';
+import { Button, FormGroup, PageSection, TextInput } from '@patternfly/react-core';
 import { useState } from 'react';
 import { errorMessage } from '../../api/errors';
 import { useSession } from '../../app/session';
@@ -8,6 +8,7 @@ import { DeleteButton } from '../../components/ConfirmDialog';
 import { DataTable, type Column } from '../../components/DataTable';
 import { DateTime } from '../../components/DateTime';
 import { FieldError } from '../../components/FieldError';
+import { FormModal } from '../../components/FormModal';
 import { RequireAccess } from '../../components/RequireAccess';
 import { ExecutionPolicy } from './ExecutionPolicy';
 import { useFeatureFlagsData, type FlagRow } from './useFeatureFlagsData';
@@ -32,48 +33,41 @@ function FlagModal({ row, onClose }: { row?: FlagRow; onClose(): void }) {
   };
 
   return (
-    <Modal variant="small" isOpen onClose={onClose} aria-labelledby="flag-title">
-      <ModalHeader title={row ? 'Edit Feature Flag' : 'Add Feature Flag'} labelId="flag-title" />
-      <ModalBody>
-        <Form
-          id="flag-form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            save();
-          }}
-        >
-          <FormGroup label="Name" fieldId="flag-name" isRequired>
-            <TextInput id="flag-name" value={name} isDisabled={Boolean(row)} onChange={(_e, v) => setName(v)} />
-            <FieldError text={touched && !name.trim() ? REQUIRED : undefined} />
-          </FormGroup>
-          <FormGroup label="Value" fieldId="flag-value" isRequired>
-            <TextInput id="flag-value" value={value} onChange={(_e, v) => setValue(v)} />
-            <FieldError text={touched && !value.trim() ? REQUIRED : undefined} />
-          </FormGroup>
-        </Form>
-      </ModalBody>
-      <ModalFooter>
-        <Button type="submit" form="flag-form" isLoading={create.isPending || update.isPending} isDisabled={busy}>
-          {row ? 'Update' : 'Save'}
-        </Button>
-        {row && (
-          <DeleteButton
-            title="Delete resource"
-            message="Are you sure you want to delete this resource?"
-            isDisabled={busy}
-            onConfirm={() =>
-              remove.mutateAsync(row.name).then(
-                () => (toast.success(`${row.name} deleted successfully`), onClose()),
-                (e: unknown) => fail(e),
-              )
-            }
-          />
-        )}
-        <Button variant="link" onClick={onClose}>
-          Cancel
-        </Button>
-      </ModalFooter>
-    </Modal>
+    <FormModal
+      id="flag-form"
+      title={row ? 'Edit Feature Flag' : 'Add Feature Flag'}
+      onClose={onClose}
+      onSubmit={() => save()}
+      actions={
+        <>
+          <Button type="submit" form="flag-form" isLoading={create.isPending || update.isPending} isDisabled={busy}>
+            {row ? 'Update' : 'Save'}
+          </Button>
+          {row && (
+            <DeleteButton
+              title="Delete resource"
+              message="Are you sure you want to delete this resource?"
+              isDisabled={busy}
+              onConfirm={() =>
+                remove.mutateAsync(row.name).then(
+                  () => (toast.success(`${row.name} deleted successfully`), onClose()),
+                  (e: unknown) => fail(e),
+                )
+              }
+            />
+          )}
+        </>
+      }
+    >
+      <FormGroup label="Name" fieldId="flag-name" isRequired>
+        <TextInput id="flag-name" value={name} isDisabled={Boolean(row)} onChange={(_e, v) => setName(v)} />
+        <FieldError text={touched && !name.trim() ? REQUIRED : undefined} />
+      </FormGroup>
+      <FormGroup label="Value" fieldId="flag-value" isRequired>
+        <TextInput id="flag-value" value={value} onChange={(_e, v) => setValue(v)} />
+        <FieldError text={touched && !value.trim() ? REQUIRED : undefined} />
+      </FormGroup>
+    </FormModal>
   );
 }
 

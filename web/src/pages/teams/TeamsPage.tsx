@@ -1,4 +1,4 @@
-import { Button, Form, FormGroup, Modal, ModalBody, ModalFooter, ModalHeader, PageSection, TextInput } from '@patternfly/react-core';
+import { Button, FormGroup, PageSection, TextInput } from '@patternfly/react-core';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { errorMessage } from '../../api/errors';
@@ -8,6 +8,7 @@ import { useTopBar } from '../../app/topBar';
 import { DataTable, type Column } from '../../components/DataTable';
 import { DateTime } from '../../components/DateTime';
 import { FieldError } from '../../components/FieldError';
+import { FormModal } from '../../components/FormModal';
 import { CrdBadge } from '../../components/Labels';
 import { RequireAccess } from '../../components/RequireAccess';
 import { useTeamsData, type TeamListRow } from './useTeamsData';
@@ -32,34 +33,25 @@ function AddTeamModal({ onClose }: { onClose(): void }) {
     );
   };
   return (
-    <Modal variant="small" isOpen onClose={onClose} aria-labelledby="add-team-title">
-      <ModalHeader title="Add Team" labelId="add-team-title" />
-      <ModalBody>
-        <Form
-          id="add-team-form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            submit();
-          }}
-        >
-          <FormGroup label="Name" fieldId="new-team-name" isRequired>
-            <TextInput id="new-team-name" value={name} validated={missing ? 'error' : 'default'} onChange={(_e, v) => setName(v)} />
-            <FieldError text={missing ? 'This field is required' : undefined} />
-          </FormGroup>
-          <FormGroup label="Icon" fieldId="new-team-icon">
-            <TextInput id="new-team-icon" value={icon} onChange={(_e, v) => setIcon(v)} />
-          </FormGroup>
-        </Form>
-      </ModalBody>
-      <ModalFooter>
+    <FormModal
+      id="add-team-form"
+      title="Add Team"
+      onClose={onClose}
+      onSubmit={() => submit()}
+      actions={
         <Button type="submit" form="add-team-form" isLoading={create.isPending} isDisabled={create.isPending}>
           Save
         </Button>
-        <Button variant="link" onClick={onClose}>
-          Cancel
-        </Button>
-      </ModalFooter>
-    </Modal>
+      }
+    >
+      <FormGroup label="Name" fieldId="new-team-name" isRequired>
+        <TextInput id="new-team-name" value={name} validated={missing ? 'error' : 'default'} onChange={(_e, v) => setName(v)} />
+        <FieldError text={missing ? 'This field is required' : undefined} />
+      </FormGroup>
+      <FormGroup label="Icon" fieldId="new-team-icon">
+        <TextInput id="new-team-icon" value={icon} onChange={(_e, v) => setIcon(v)} />
+      </FormGroup>
+    </FormModal>
   );
 }
 

@@ -1,22 +1,11 @@
-import {
-  Button,
-  Form,
-  FormGroup,
-  Modal,
-  ModalBody,
-  ModalFooter,
-  ModalHeader,
-  Switch,
-  TextInput,
-  ToggleGroup,
-  ToggleGroupItem,
-} from '@patternfly/react-core';
+import { Button, FormGroup, Switch, TextInput, ToggleGroup, ToggleGroupItem } from '@patternfly/react-core';
 import { Table, Tbody, Td, Th, Thead, Tr } from '@patternfly/react-table';
 import { useState } from 'react';
 import { ApiError } from '../../api/errors';
 import { useSession } from '../../app/session';
 import { useToast } from '../../app/toast';
 import { FieldError } from '../../components/FieldError';
+import { FormModal } from '../../components/FormModal';
 import { SimpleSelect } from '../../components/Selects';
 import {
   DEFAULT_EXPIRY,
@@ -83,87 +72,67 @@ export function CreateTokenModal({
   };
 
   return (
-    <Modal variant="medium" isOpen onClose={onClose} aria-labelledby="create-token-title">
-      <ModalHeader title="Create new token" labelId="create-token-title" />
-      <ModalBody>
-        <Form
-          id="create-token-form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            submit();
-          }}
-        >
-          <FormGroup label="Name" fieldId="token-name" isRequired>
-            <TextInput
-              id="token-name"
-              value={name}
-              validated={touched && !valid ? 'error' : 'default'}
-              onBlur={() => setTouched(true)}
-              onChange={(_e, v) => setName(v)}
-            />
-            <FieldError text={touched && !valid ? 'Name is required' : serverProblem} />
-          </FormGroup>
-          <FormGroup label="Expiry" fieldId="token-expiry">
-            <SimpleSelect
-              id="token-expiry"
-              label="Expiry"
-              options={EXPIRY_OPTIONS}
-              value={expiry}
-              onChange={(v) => setExpiry(v as Expiry)}
-            />
-          </FormGroup>
-          <FormGroup fieldId="token-auto-renew">
-            <Switch id="token-auto-renew" label="Auto Renew" isChecked={autoRenew} onChange={(_e, v) => setAutoRenew(v)} />
-          </FormGroup>
-          <FormGroup label="Scopes" fieldId="token-scopes" role="group">
-            <ToggleGroup aria-label="Scope preset">
-              {PRESETS.map((p) => (
-                <ToggleGroupItem
-                  key={p}
-                  text={p}
-                  buttonId={`token-preset-${p}`}
-                  isSelected={preset === p}
-                  onChange={() => choosePreset(p)}
-                />
-              ))}
-            </ToggleGroup>
-            {preset === 'Custom' && (
-              <Table aria-label="Scope per object" variant="compact" className="pf-v6-u-mt-sm">
-                <Thead>
-                  <Tr>
-                    <Th>Object</Th>
-                    <Th>Access</Th>
-                  </Tr>
-                </Thead>
-                <Tbody>
-                  {TOKEN_OBJECTS.map((object) => (
-                    <Tr key={object}>
-                      <Td dataLabel="Object">{object}</Td>
-                      <Td dataLabel="Access">
-                        <SimpleSelect
-                          label={`${object} access`}
-                          placeholder="Custom"
-                          options={levelsFor(object).map((l) => ({ value: l.level, label: l.level }))}
-                          value={levelOf(object, actions[object]) ?? ''}
-                          onChange={(level) => setActions((a) => ({ ...a, [object]: actionsOf(object, level) }))}
-                        />
-                      </Td>
-                    </Tr>
-                  ))}
-                </Tbody>
-              </Table>
-            )}
-          </FormGroup>
-        </Form>
-      </ModalBody>
-      <ModalFooter>
+    <FormModal
+      id="create-token-form"
+      title="Create new token"
+      variant="medium"
+      onClose={onClose}
+      onSubmit={() => submit()}
+      actions={
         <Button type="submit" form="create-token-form" isDisabled={!valid || data.create.isPending}>
           {data.create.isPending ? 'Creating...' : 'Create Token'}
         </Button>
-        <Button variant="link" onClick={onClose}>
-          Cancel
-        </Button>
-      </ModalFooter>
-    </Modal>
+      }
+    >
+      <FormGroup label="Name" fieldId="token-name" isRequired>
+        <TextInput
+          id="token-name"
+          value={name}
+          validated={touched && !valid ? 'error' : 'default'}
+          onBlur={() => setTouched(true)}
+          onChange={(_e, v) => setName(v)}
+        />
+        <FieldError text={touched && !valid ? 'Name is required' : serverProblem} />
+      </FormGroup>
+      <FormGroup label="Expiry" fieldId="token-expiry">
+        <SimpleSelect id="token-expiry" label="Expiry" options={EXPIRY_OPTIONS} value={expiry} onChange={(v) => setExpiry(v as Expiry)} />
+      </FormGroup>
+      <FormGroup fieldId="token-auto-renew">
+        <Switch id="token-auto-renew" label="Auto Renew" isChecked={autoRenew} onChange={(_e, v) => setAutoRenew(v)} />
+      </FormGroup>
+      <FormGroup label="Scopes" fieldId="token-scopes" role="group">
+        <ToggleGroup aria-label="Scope preset">
+          {PRESETS.map((p) => (
+            <ToggleGroupItem key={p} text={p} buttonId={`token-preset-${p}`} isSelected={preset === p} onChange={() => choosePreset(p)} />
+          ))}
+        </ToggleGroup>
+        {preset === 'Custom' && (
+          <Table aria-label="Scope per object" variant="compact" className="pf-v6-u-mt-sm">
+            <Thead>
+              <Tr>
+                <Th>Object</Th>
+                <Th>Access</Th>
+              </Tr>
+            </Thead>
+            <Tbody>
+              {TOKEN_OBJECTS.map((object) => (
+                <Tr key={object}>
+                  <Td dataLabel="Object">{object}</Td>
+                  <Td dataLabel="Access">
+                    <SimpleSelect
+                      label={`${object} access`}
+                      placeholder="Custom"
+                      options={levelsFor(object).map((l) => ({ value: l.level, label: l.level }))}
+                      value={levelOf(object, actions[object]) ?? ''}
+                      onChange={(level) => setActions((a) => ({ ...a, [object]: actionsOf(object, level) }))}
+                    />
+                  </Td>
+                </Tr>
+              ))}
+            </Tbody>
+          </Table>
+        )}
+      </FormGroup>
+    </FormModal>
   );
 }

@@ -16,6 +16,7 @@ import { ApiError, errorMessage } from '../../api/errors';
 import type { Schemas } from '../../api/client';
 import { useToast } from '../../app/toast';
 import { FieldError } from '../../components/FieldError';
+import { FormModal } from '../../components/FormModal';
 import { SimpleSelect } from '../../components/Selects';
 import type { Role } from '../../api/rules.gen';
 import { isRole, SUBJECT_ROLES } from '../../lib/permission';
@@ -60,47 +61,40 @@ export function InviteModal({ data, onClose }: { data: Data; onClose(): void }) 
   }
   const set = (patch: Partial<Schemas['InviteUser']>) => setForm((f) => ({ ...f, ...patch }));
   return (
-    <Modal variant="small" isOpen onClose={onClose} aria-labelledby="invite-title">
-      <ModalHeader title="Invite User" labelId="invite-title" />
-      <ModalBody>
-        <Form
-          id="invite-form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            data.invite.mutate(form, { onSuccess: (r) => setLink(r.payload.link), onError: (err) => toast.error(errorMessage(err)) });
-          }}
-        >
-          <FormGroup label="First name" fieldId="invite-first" isRequired>
-            <TextInput id="invite-first" isRequired value={form.firstName} onChange={(_e, v) => set({ firstName: v })} />
-            <FieldError text={errorOf('firstName')} />
-          </FormGroup>
-          <FormGroup label="Last name" fieldId="invite-last">
-            <TextInput id="invite-last" value={form.lastName} onChange={(_e, v) => set({ lastName: v })} />
-          </FormGroup>
-          <FormGroup label="Email" fieldId="invite-email" isRequired>
-            <TextInput id="invite-email" type="email" isRequired value={form.email} onChange={(_e, v) => set({ email: v })} />
-            <FieldError text={errorOf('email')} />
-          </FormGroup>
-          <FormGroup label="Role" fieldId="invite-role" isRequired>
-            <SimpleSelect
-              id="invite-role"
-              label="Role"
-              options={SUBJECT_ROLES.map((r) => ({ value: r, label: r }))}
-              value={form.role}
-              onChange={(v) => isRole(v) && set({ role: v })}
-            />
-          </FormGroup>
-        </Form>
-      </ModalBody>
-      <ModalFooter>
+    <FormModal
+      id="invite-form"
+      title="Invite User"
+      onClose={onClose}
+      onSubmit={() =>
+        data.invite.mutate(form, { onSuccess: (r) => setLink(r.payload.link), onError: (err) => toast.error(errorMessage(err)) })
+      }
+      actions={
         <Button type="submit" form="invite-form" isLoading={data.invite.isPending} isDisabled={data.invite.isPending}>
           Invite
         </Button>
-        <Button variant="link" onClick={onClose}>
-          Cancel
-        </Button>
-      </ModalFooter>
-    </Modal>
+      }
+    >
+      <FormGroup label="First name" fieldId="invite-first" isRequired>
+        <TextInput id="invite-first" isRequired value={form.firstName} onChange={(_e, v) => set({ firstName: v })} />
+        <FieldError text={errorOf('firstName')} />
+      </FormGroup>
+      <FormGroup label="Last name" fieldId="invite-last">
+        <TextInput id="invite-last" value={form.lastName} onChange={(_e, v) => set({ lastName: v })} />
+      </FormGroup>
+      <FormGroup label="Email" fieldId="invite-email" isRequired>
+        <TextInput id="invite-email" type="email" isRequired value={form.email} onChange={(_e, v) => set({ email: v })} />
+        <FieldError text={errorOf('email')} />
+      </FormGroup>
+      <FormGroup label="Role" fieldId="invite-role" isRequired>
+        <SimpleSelect
+          id="invite-role"
+          label="Role"
+          options={SUBJECT_ROLES.map((r) => ({ value: r, label: r }))}
+          value={form.role}
+          onChange={(v) => isRole(v) && set({ role: v })}
+        />
+      </FormGroup>
+    </FormModal>
   );
 }
 
