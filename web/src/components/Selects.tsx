@@ -1,5 +1,5 @@
 import { MenuToggle, Select, SelectList, SelectOption } from '@patternfly/react-core';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { selectionText } from '../lib/selection';
 
 /** Menus render next to their toggle: an open modal hides everything else
@@ -10,6 +10,7 @@ export interface Option {
   value: string;
   label: string;
   description?: string;
+  icon?: ReactNode;
 }
 
 interface SingleProps {
@@ -48,6 +49,7 @@ export function SimpleSelect({ id, label, options, value, onChange, placeholder 
           isDisabled={isDisabled}
           isExpanded={isOpen}
           isPlaceholder={!chosen}
+          icon={chosen?.icon}
           status={isInvalid ? 'danger' : undefined}
           onClick={() => setOpen(!isOpen)}
         >
@@ -57,7 +59,7 @@ export function SimpleSelect({ id, label, options, value, onChange, placeholder 
     >
       <SelectList aria-label={label}>
         {options.map((o) => (
-          <SelectOption key={o.value} value={o.value} description={o.description}>
+          <SelectOption key={o.value} value={o.value} description={o.description} icon={o.icon}>
             {o.label}
           </SelectOption>
         ))}

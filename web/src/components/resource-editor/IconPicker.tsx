@@ -1,5 +1,5 @@
-import { MenuToggle, Select, SelectList, SelectOption } from '@patternfly/react-core';
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
+import { SimpleSelect } from '../Selects';
 
 /** An icon the picker offers: its name as stored, and how it looks. */
 export interface IconChoice {
@@ -18,44 +18,10 @@ interface Props {
   isDisabled?: boolean;
 }
 
-/** A single-choice list of icons with their names: None, the choices, and the
- * current value when it is another one. The toggle is named 'Icon'. */
+/** A single choice of icon, each shown with its name: None, the choices, and
+ * the current value when it is another one. The toggle is named 'Icon'. */
 export function IconPicker({ id, choices, value, onChange, render, isDisabled }: Props) {
-  const [isOpen, setOpen] = useState(false);
   const all = value && !choices.some((c) => c.name === value) ? [...choices, { name: value, icon: render(value) }] : choices;
-  const chosen = all.find((c) => c.name === value);
-  return (
-    <Select
-      isOpen={isOpen}
-      selected={value}
-      onOpenChange={setOpen}
-      onSelect={(_e, v) => (onChange(String(v)), setOpen(false))}
-      isScrollable
-      maxMenuHeight="20rem"
-      popperProps={{ appendTo: 'inline' }}
-      toggle={(ref) => (
-        <MenuToggle
-          ref={ref}
-          id={id}
-          aria-label="Icon"
-          icon={chosen?.icon}
-          isFullWidth
-          isDisabled={isDisabled}
-          isExpanded={isOpen}
-          onClick={() => setOpen(!isOpen)}
-        >
-          {chosen?.name ?? 'None'}
-        </MenuToggle>
-      )}
-    >
-      <SelectList aria-label="Icon">
-        <SelectOption value="">None</SelectOption>
-        {all.map((c) => (
-          <SelectOption key={c.name} value={c.name} icon={c.icon}>
-            {c.name}
-          </SelectOption>
-        ))}
-      </SelectList>
-    </Select>
-  );
+  const options = [{ value: '', label: 'None' }, ...all.map((c) => ({ value: c.name, label: c.name, icon: c.icon }))];
+  return <SimpleSelect id={id} label="Icon" options={options} value={value} onChange={onChange} isDisabled={isDisabled} />;
 }

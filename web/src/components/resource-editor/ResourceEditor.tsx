@@ -3,7 +3,7 @@ import { useState, type ReactNode } from 'react';
 import { parseYamlObject, toYamlText, type JsonObject } from '../../lib/yamlText';
 import { SimpleSelect } from '../Selects';
 import { YamlField } from '../YamlField';
-import { FormActions, NameField, NamespaceField } from './formFields';
+import { FormActions, NameField, NamespaceField, submitting, type ResourceFormProps } from './formFields';
 import { IconPicker, type IconChoice } from './IconPicker';
 import { labelsText, parseLabels, scheduleOptions, specText, withSpecKey } from './resourceEditor';
 import { specProblems, type SpecSchema } from './specSchema';
@@ -36,18 +36,8 @@ export interface EditedResource {
   spec?: unknown;
 }
 
-interface Props {
+interface Props extends ResourceFormProps<EditedResource> {
   kind: ResourceKind;
-  /** None when adding. */
-  row?: EditedResource;
-  /** Fields disabled and no buttons (non-UI sources, readers). */
-  readOnly?: boolean;
-  isBusy: boolean;
-  /** The body to POST (adding) or PATCH (editing); labels are left out when
-   * the typed ones are invalid (the stored labels stay). */
-  onSubmit(body: Record<string, unknown>): void;
-  onCancel?(): void;
-  onDelete?(): Promise<unknown>;
 }
 
 /** The spec's generic resource editor (part 2, 2.5): Name and Namespace
@@ -59,7 +49,6 @@ export function ResourceEditor({ kind, row, readOnly = false, isBusy, onSubmit, 
   const editing = Boolean(row);
   const [name, setName] = useState(row?.name ?? '');
   const [namespace, setNamespace] = useState(row?.namespace ?? 'default');
-  const [nameTouched, setNameTouched] = useState(false);
   const [labels, setLabels] = useState(() => labelsText(row?.labels));
   const [spec, setSpec] = useState(() => toYamlText(row?.spec));
   const parsed = parseYamlObject(spec);
@@ -85,19 +74,8 @@ export function ResourceEditor({ kind, row, readOnly = false, isBusy, onSubmit, 
   };
 
   return (
-    <Form
-      onSubmit={(e) => {
-        e.preventDefault();
-        submit();
-      }}
-    >
-      <NameField
-        id={`${kind.id}-name`}
-        value={name}
-        isDisabled={editing || readOnly}
-        showError={nameTouched}
-        onChange={(v) => (setName(v), setNameTouched(true))}
-      />
+    <Form onSubmit={submitting(submit)}>
+      <NameField id={`${kind.id}-name`} value={name} isDisabled={editing || readOnly} onChange={setName} />
       {kind.hasNamespace && (
         <NamespaceField id={`${kind.id}-namespace`} value={namespace} isDisabled={editing || readOnly} onChange={setNamespace} />
       )}
@@ -121,7 +99,6 @@ export function ResourceEditor({ kind, row, readOnly = false, isBusy, onSubmit, 
             options={scheduleOptions(specKey('schedule'), kind.defaultSchedule)}
             value={specKey('schedule')}
             onChange={(v) => setSpecKey('schedule', v)}
-            placeholder="None"
             isDisabled={fieldsDisabled}
           />
         </FormGroup>
@@ -160,15 +137,7 @@ export function ResourceEditor({ kind, row, readOnly = false, isBusy, onSubmit, 
         helper={kind.specHelper}
         rows={16}
       />
-      {!readOnly && (
-        <FormActions
-          labels={editing ? ['Update', 'Updating'] : ['Save', 'Saving']}
-          isBusy={isBusy}
-          isInvalid={invalid}
-          onCancel={onCancel}
-          onDelete={editing ? onDelete : undefined}
-        />
-      )}
+      <FormActions isEditing={editing} isHidden={readOnly} isBusy={isBusy} isInvalid={invalid} onCancel={onCancel} onDelete={onDelete} />
     </Form>
   );
 }

@@ -1,27 +1,57 @@
 import { ActionGroup, Button, FormGroup, TextInput } from '@patternfly/react-core';
+import { useState, type FormEvent } from 'react';
 import { DeleteButton } from '../ConfirmDialog';
 import { FieldError } from '../FieldError';
 
-/** The fields and buttons every resource form shares: Name, Namespace, and
- * Save/Update, Cancel and Delete (with the spec's confirmation). */
+/** The props, fields and buttons every resource form shares: Name, Namespace,
+ * and Save/Update, Cancel and Delete (with the spec's confirmation). */
 
+/** What a page gives a resource form. */
+export interface ResourceFormProps<R> {
+  /** The row being edited; none when adding. */
+  row?: R;
+  /** Rows not written from the UI, readers: fields disabled, no buttons. */
+  readOnly?: boolean;
+  isBusy: boolean;
+  /** The body to POST (adding) or PATCH (editing). */
+  onSubmit(body: Record<string, unknown>): void;
+  onCancel?(): void;
+  onDelete?(): Promise<unknown>;
+}
+
+/** A form's submit handler: the page stays, `submit` runs. */
+export function submitting(submit: () => void) {
+  return (e: FormEvent) => {
+    e.preventDefault();
+    submit();
+  };
+}
+
+/** The required Name; 'Name is required' once it was typed in (or `showError`). */
 export function NameField({
   id,
   value,
   onChange,
   isDisabled,
-  showError,
+  showError = false,
 }: {
   id: string;
   value: string;
   onChange(v: string): void;
   isDisabled: boolean;
-  showError: boolean;
+  showError?: boolean;
 }) {
-  const error = showError && !value.trim() ? 'Name is required' : undefined;
+  const [touched, setTouched] = useState(false);
+  const error = (showError || touched) && !value.trim() ? 'Name is required' : undefined;
   return (
     <FormGroup label="Name" fieldId={id} isRequired>
-      <TextInput id={id} value={value} isDisabled={isDisabled} validated={error ? 'error' : 'default'} onChange={(_e, v) => onChange(v)} />
+      <TextInput
+        id={id}
+        value={value}
+        isDisabled={isDisabled}
+        validated={error ? 'error' : 'default'}
+        onChange={(_e, v) => (setTouched(true), onChange(v))}
+      />
       <FieldError text={error} />
     </FormGroup>
   );
@@ -46,16 +76,23 @@ export function NamespaceField({
 }
 
 interface ActionsProps {
-  /** e.g. ['Save', 'Saving'] or ['Update', 'Updating']. */
-  labels: readonly [idle: string, busy: string];
+  /** Editing an existing resource: Update/Updating and Delete; else `addLabels`. */
+  isEditing: boolean;
+  /** The form is read-only: no buttons. */
+  isHidden?: boolean;
+  /** Submit's labels when adding, e.g. ['Add', 'Adding']. */
+  addLabels?: readonly [idle: string, busy: string];
   isBusy: boolean;
   isInvalid: boolean;
   onCancel?(): void;
   onDelete?(): Promise<unknown>;
 }
 
-/** Submit (disabled while the form is invalid), then Cancel and Delete when given. */
-export function FormActions({ labels, isBusy, isInvalid, onCancel, onDelete }: ActionsProps) {
+/** Submit (disabled while the form is invalid), then Cancel when given and
+ * Delete when editing; nothing for a read-only form. */
+export function FormActions({ isEditing, isHidden, addLabels = ['Save', 'Saving'], isBusy, isInvalid, onCancel, onDelete }: ActionsProps) {
+  if (isHidden) return null;
+  const labels = isEditing ? ['Update', 'Updating'] : addLabels;
   return (
     <ActionGroup>
       <Button type="submit" isDisabled={isInvalid || isBusy} isLoading={isBusy}>
@@ -66,7 +103,7 @@ export function FormActions({ labels, isBusy, isInvalid, onCancel, onDelete }: A
           Cancel
         </Button>
       )}
-      {onDelete && (
+      {isEditing && onDelete && (
         <DeleteButton
           title="Delete resource"
           message="Are you sure you want to delete this resource?"

@@ -4,7 +4,7 @@ import { LabelsEditor } from '../../components/LabelsEditor';
 import { YamlField } from '../../components/YamlField';
 import { labelRows, labelsError, labelsObject } from '../../lib/integrations';
 import { parseYamlObject, toYamlText } from '../../lib/yamlText';
-import { FormActions, NameField } from '../../components/resource-editor/formFields';
+import { FormActions, NameField, submitting } from '../../components/resource-editor/formFields';
 import type { DirectFormProps } from './formParts';
 
 /** The Log Backends form: Name (required), Labels, Spec (YAML). */
@@ -13,7 +13,6 @@ export function LogBackendForm({ row, readOnly = false, isBusy, onSubmit, onDele
   const [name, setName] = useState(row?.name ?? '');
   const [labels, setLabels] = useState(() => labelRows(row?.labels));
   const [spec, setSpec] = useState(() => toYamlText(row?.spec));
-  const [nameTouched, setNameTouched] = useState(false);
   const parsed = parseYamlObject(spec);
   const labelError = labelsError(labels);
   const invalid = !name.trim() || Boolean(labelError) || parsed.error !== undefined;
@@ -25,19 +24,8 @@ export function LogBackendForm({ row, readOnly = false, isBusy, onSubmit, onDele
   };
 
   return (
-    <Form
-      onSubmit={(e) => {
-        e.preventDefault();
-        submit();
-      }}
-    >
-      <NameField
-        id="log-backend-name"
-        value={name}
-        isDisabled={editing || readOnly}
-        showError={nameTouched}
-        onChange={(v) => (setName(v), setNameTouched(true))}
-      />
+    <Form onSubmit={submitting(submit)}>
+      <NameField id="log-backend-name" value={name} isDisabled={editing || readOnly} onChange={setName} />
       <FormGroup label="Labels" fieldId="log-backend-labels" role="group">
         <LabelsEditor rows={labels} onChange={setLabels} isDisabled={readOnly} error={labelError} />
       </FormGroup>
@@ -50,14 +38,14 @@ export function LogBackendForm({ row, readOnly = false, isBusy, onSubmit, onDele
         errors={parsed.error ? [parsed.error] : []}
         helper="YAML, e.g. loki: {url: …} or opensearch: {…}"
       />
-      {!readOnly && (
-        <FormActions
-          labels={editing ? ['Update', 'Updating'] : ['Add', 'Adding']}
-          isBusy={isBusy}
-          isInvalid={invalid}
-          onDelete={editing ? onDelete : undefined}
-        />
-      )}
+      <FormActions
+        isEditing={editing}
+        isHidden={readOnly}
+        addLabels={['Add', 'Adding']}
+        isBusy={isBusy}
+        isInvalid={invalid}
+        onDelete={onDelete}
+      />
     </Form>
   );
 }

@@ -14,7 +14,7 @@ import {
   scraperType,
   type ScraperField,
 } from './scrapers';
-import { FormActions, NameField, NamespaceField } from '../../components/resource-editor/formFields';
+import { FormActions, NameField, NamespaceField, submitting } from '../../components/resource-editor/formFields';
 import type { DirectFormProps } from './formParts';
 
 const TYPE_OPTIONS = SCRAPER_TYPES.map((t) => ({ value: t.key, label: t.label }));
@@ -104,12 +104,7 @@ export function ScraperForm({ row, readOnly = false, isBusy, onSubmit, onCancel,
   };
 
   return (
-    <Form
-      onSubmit={(e) => {
-        e.preventDefault();
-        submit();
-      }}
-    >
+    <Form onSubmit={submitting(submit)}>
       <NameField
         id="scraper-name"
         value={name}
@@ -161,15 +156,7 @@ export function ScraperForm({ row, readOnly = false, isBusy, onSubmit, onCancel,
           onChange={(schedule) => setForm((f) => ({ ...f, schedule }))}
         />
       </FormGroup>
-      {!readOnly && (
-        <FormActions
-          labels={editing ? ['Update', 'Updating'] : ['Save', 'Saving']}
-          isBusy={isBusy}
-          isInvalid={invalid}
-          onCancel={onCancel}
-          onDelete={editing ? onDelete : undefined}
-        />
-      )}
+      <FormActions isEditing={editing} isHidden={readOnly} isBusy={isBusy} isInvalid={invalid} onCancel={onCancel} onDelete={onDelete} />
     </Form>
   );
 }

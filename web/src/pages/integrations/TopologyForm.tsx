@@ -4,7 +4,7 @@ import { LabelsEditor } from '../../components/LabelsEditor';
 import { YamlField } from '../../components/YamlField';
 import { labelRows, labelsError, labelsObject } from '../../lib/integrations';
 import { parseYamlObject, toYamlText } from '../../lib/yamlText';
-import { FormActions, NameField, NamespaceField } from '../../components/resource-editor/formFields';
+import { FormActions, NameField, NamespaceField, submitting } from '../../components/resource-editor/formFields';
 import { specProblems } from '../../components/resource-editor/specSchema';
 import type { DirectFormProps } from './formParts';
 import { TOPOLOGY_SPEC_HELPER, TOPOLOGY_SPEC_SCHEMA, topologyColumns } from './topologySpec';
@@ -16,7 +16,6 @@ export function TopologyForm({ row, readOnly = false, isBusy, onSubmit, onCancel
   const [namespace, setNamespace] = useState(row?.namespace ?? 'default');
   const [labels, setLabels] = useState(() => labelRows(row?.labels));
   const [spec, setSpec] = useState(() => toYamlText(row?.spec));
-  const [nameTouched, setNameTouched] = useState(false);
   const parsed = parseYamlObject(spec);
   const labelError = labelsError(labels);
   const problems = specProblems(parsed, TOPOLOGY_SPEC_SCHEMA);
@@ -29,19 +28,8 @@ export function TopologyForm({ row, readOnly = false, isBusy, onSubmit, onCancel
   };
 
   return (
-    <Form
-      onSubmit={(e) => {
-        e.preventDefault();
-        submit();
-      }}
-    >
-      <NameField
-        id="topology-name"
-        value={name}
-        isDisabled={editing || readOnly}
-        showError={nameTouched}
-        onChange={(v) => (setName(v), setNameTouched(true))}
-      />
+    <Form onSubmit={submitting(submit)}>
+      <NameField id="topology-name" value={name} isDisabled={editing || readOnly} onChange={setName} />
       <NamespaceField id="topology-namespace" value={namespace} isDisabled={editing || readOnly} onChange={setNamespace} />
       <FormGroup label="Labels" fieldId="topology-labels" role="group">
         <LabelsEditor rows={labels} onChange={setLabels} isDisabled={readOnly} error={labelError} />
@@ -55,15 +43,7 @@ export function TopologyForm({ row, readOnly = false, isBusy, onSubmit, onCancel
         errors={problems}
         helper={TOPOLOGY_SPEC_HELPER}
       />
-      {!readOnly && (
-        <FormActions
-          labels={editing ? ['Update', 'Updating'] : ['Save', 'Saving']}
-          isBusy={isBusy}
-          isInvalid={invalid}
-          onCancel={onCancel}
-          onDelete={editing ? onDelete : undefined}
-        />
-      )}
+      <FormActions isEditing={editing} isHidden={readOnly} isBusy={isBusy} isInvalid={invalid} onCancel={onCancel} onDelete={onDelete} />
     </Form>
   );
 }
