@@ -1,11 +1,10 @@
-import { ActionGroup, Button, Form, FormGroup, TextInput } from '@patternfly/react-core';
+import { Form } from '@patternfly/react-core';
 import { useState } from 'react';
 import type { FieldProblem } from '../../../api/errors';
-import { DeleteButton } from '../../../components/ConfirmDialog';
-import { FieldError } from '../../../components/FieldError';
+import { FormActions, NameField, NamespaceField, submitting } from '../../../components/resource-editor/formFields';
 import { YamlField } from '../../../components/YamlField';
 import { parseYamlObject, toYamlText, type JsonObject } from '../../../lib/yamlText';
-import { problemText, specProblems } from './playbookSpec';
+import { problemText, specLines } from './playbookSpec';
 
 export interface PlaybookValues {
   name: string;
@@ -28,49 +27,29 @@ interface Props {
 const SPEC_HELP =
   'YAML of the Playbook CRD spec: title, icon, category, description, parameters, configs, components, checks, approval, on, actions';
 
-/** Name, Namespace and the spec as YAML, checked as typed and on the server. */
+/** Name, Namespace and the spec as YAML, checked against the Playbook CRD as typed and by the server on save. */
 export function PlaybookForm({ initial, readOnly, isBusy, serverProblems, onSubmit, onCancel, onDelete }: Props) {
   const editing = initial !== undefined;
   const [name, setName] = useState(initial?.name ?? '');
   const [namespace, setNamespace] = useState(initial?.namespace ?? 'default');
   const [spec, setSpec] = useState(() => toYamlText(initial?.spec));
-  const [nameTouched, setNameTouched] = useState(false);
   const [sent, setSent] = useState<string>();
   const parsed = parseYamlObject(spec);
-  const problems = parsed.value ? specProblems(parsed.value).map(problemText) : [parsed.error];
+  const problems = parsed.value ? specLines(parsed.value) : [parsed.error];
   // The server's problems belong to the text that was sent.
   const shown = problems.length > 0 ? problems : sent === spec ? serverProblems.map(problemText) : [];
-  const nameError = nameTouched && !name.trim() ? 'Name is required' : undefined;
   const invalid = !name.trim() || problems.length > 0;
 
   return (
     <Form
-      onSubmit={(e) => {
-        e.preventDefault();
+      onSubmit={submitting(() => {
         if (invalid || !parsed.value) return;
         setSent(spec);
         onSubmit({ name: name.trim(), namespace: namespace.trim() || 'default', spec: parsed.value });
-      }}
+      })}
     >
-      <FormGroup label="Name" fieldId="playbook-name" isRequired>
-        <TextInput
-          id="playbook-name"
-          value={name}
-          isDisabled={editing || readOnly}
-          validated={nameError ? 'error' : 'default'}
-          onChange={(_e, v) => (setName(v), setNameTouched(true))}
-        />
-        <FieldError text={nameError} />
-      </FormGroup>
-      <FormGroup label="Namespace" fieldId="playbook-namespace">
-        <TextInput
-          id="playbook-namespace"
-          value={namespace}
-          placeholder="default"
-          isDisabled={editing || readOnly}
-          onChange={(_e, v) => setNamespace(v)}
-        />
-      </FormGroup>
+      <NameField id="playbook-name" value={name} isDisabled={editing || readOnly} onChange={setName} />
+      <NamespaceField id="playbook-namespace" value={namespace} isDisabled={editing || readOnly} onChange={setNamespace} />
       <YamlField
         id="playbook-spec"
         label="Spec"
@@ -81,24 +60,7 @@ export function PlaybookForm({ initial, readOnly, isBusy, serverProblems, onSubm
         rows={20}
         helper={SPEC_HELP}
       />
-      {!readOnly && (
-        <ActionGroup>
-          <Button type="submit" isDisabled={invalid || isBusy} isLoading={isBusy}>
-            {editing ? (isBusy ? 'Updating' : 'Update') : isBusy ? 'Saving' : 'Save'}
-          </Button>
-          <Button variant="link" onClick={onCancel}>
-            Cancel
-          </Button>
-          {onDelete && (
-            <DeleteButton
-              title="Delete resource"
-              message="Are you sure you want to delete this resource?"
-              isDisabled={isBusy}
-              onConfirm={onDelete}
-            />
-          )}
-        </ActionGroup>
-      )}
+      <FormActions isEditing={editing} isHidden={readOnly} isBusy={isBusy} isInvalid={invalid} onCancel={onCancel} onDelete={onDelete} />
     </Form>
   );
 }

@@ -1,5 +1,9 @@
+import { readFileSync, readdirSync } from 'node:fs';
 import { expect, it } from 'vitest';
-import { SPEC_MESSAGES, problemText, specColumns, specProblems } from './playbookSpec';
+import { parseAllDocuments } from 'yaml';
+import { SPEC_MESSAGES, problemText, specColumns, specLines, specProblems } from './playbookSpec';
+
+const SAMPLES = new URL('../../../../../config/samples/', import.meta.url);
 
 it('needs at least one action, each named uniquely with exactly one kind', () => {
   expect(specProblems({})).toEqual([{ field: 'spec.actions', message: SPEC_MESSAGES.actionsRequired }]);
@@ -36,4 +40,21 @@ it('takes the row columns from the spec, the title defaulting to the name', () =
     description: null,
     category: 'Kubernetes',
   });
+});
+
+it('checks a spec against the CRD once the structural rules hold', () => {
+  const actions = [{ name: 'a', exec: { script: 'true' } }];
+  expect(specLines({ actions })).toEqual([]);
+  expect(specLines({ actions: [{ name: 'a', exec: { scrpt: 'true' } }], title: 3 })).toEqual([
+    'actions[0].exec.scrpt: unknown field',
+    'title: must be a string',
+  ]);
+  expect(specLines({ actions: [] })).toEqual([`spec.actions: ${SPEC_MESSAGES.actionsRequired}`]);
+});
+
+it('accepts the sample playbooks', () => {
+  for (const file of readdirSync(SAMPLES).filter((f) => f.startsWith('playbook'))) {
+    const docs = parseAllDocuments(readFileSync(new URL(file, SAMPLES), 'utf8')).map((d) => d.toJS() as { kind?: string; spec?: unknown });
+    for (const doc of docs.filter((d) => d.kind === 'Playbook')) expect(specLines(doc.spec as Record<string, unknown>), file).toEqual([]);
+  }
 });

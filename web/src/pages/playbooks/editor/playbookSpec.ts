@@ -1,4 +1,8 @@
+import { parse } from 'yaml';
+// The chart's CRD, generated from the crds crate: the one copy of the schema.
+import crdYaml from '../../../../../charts/quarterdeck/crds/playbooks.quarterdeck.dev.yaml?raw';
 import type { FieldProblem } from '../../../api/errors';
+import { schemaProblems, type SpecSchema } from '../../../components/resource-editor/specSchema';
 import { MESSAGES, type ParameterType } from '../parameters';
 
 /** The action kinds of the Playbook CRD; an action has exactly one. */
@@ -92,6 +96,21 @@ export function specProblems(spec: Json): FieldProblem[] {
       problems.push({ field: 'spec.approval.type', message: SPEC_MESSAGES.approvalType });
   } else if (approval !== undefined && approval !== null) problems.push({ field: 'spec.approval', message: SPEC_MESSAGES.notAnObject });
   return problems;
+}
+
+interface Crd {
+  spec: { versions: { schema: { openAPIV3Schema: { properties: { spec: SpecSchema } } } }[] };
+}
+
+/** The Playbook CRD's `spec` schema. */
+export const PLAYBOOK_SPEC_SCHEMA: SpecSchema = (parse(crdYaml) as Crd).spec.versions[0]?.schema.openAPIV3Schema.properties.spec ?? {};
+
+/** What the server would refuse in a spec, one line each: the structural rules
+ * first, and only when they hold, the CRD's schema (`actions[0].exec.scrpt:
+ * unknown field`), as the server checks them. */
+export function specLines(spec: Json): string[] {
+  const problems = specProblems(spec);
+  return problems.length > 0 ? problems.map(problemText) : schemaProblems(spec, PLAYBOOK_SPEC_SCHEMA);
 }
 
 /** A problem as the YAML field lists it. */
