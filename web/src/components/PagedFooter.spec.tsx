@@ -2,7 +2,7 @@
 import { Toolbar, ToolbarContent } from '@patternfly/react-core';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, expect, it, vi } from 'vitest';
-import { PagedFooter, totalText } from './PagedFooter';
+import { PagedFooter, byPageIndex, totalText } from './PagedFooter';
 
 afterEach(cleanup);
 
@@ -31,12 +31,15 @@ it('pages from 1 and picks a page size', () => {
   expect(screen.getByLabelText('Current page')).toBeTruthy();
 });
 
-it('pages from 0 for a page index', () => {
+it('pages from 0 for a page index, the size going along', () => {
   const onPage = vi.fn();
-  render(<PagedFooter total={120} page={0} firstPage={0} pageSize={50} pageSizes={SIZES} onPage={onPage} />);
+  render(<PagedFooter total={120} pageSizes={SIZES} {...byPageIndex(0, 50, onPage)} />);
   expect(screen.getAllByText('1 - 50').length).toBeGreaterThan(0);
   fireEvent.click(screen.getByRole('button', { name: 'Go to next page' }));
-  expect(onPage).toHaveBeenCalledExactlyOnceWith(1);
+  expect(onPage).toHaveBeenLastCalledWith(1, 50);
+  fireEvent.click(screen.getByRole('button', { name: /1 - 50/ }));
+  fireEvent.click(screen.getByRole('menuitem', { name: '10 per page' }));
+  expect(onPage).toHaveBeenLastCalledWith(0, 10);
 });
 
 it('reads a capped count as "at least", with separators', () => {

@@ -5,6 +5,17 @@ export function totalText(total: number, capped: boolean): string {
   return `${total.toLocaleString('en-US')}${capped ? '+' : ''}`;
 }
 
+/** PagedFooter's paging for a table paged by an index from 0 whose handler takes the size too. */
+export function byPageIndex(pageIndex: number, pageSize: number, onPage: (pageIndex: number, pageSize: number) => void) {
+  return {
+    page: pageIndex,
+    firstPage: 0,
+    pageSize,
+    onPage: (page: number) => onPage(page, pageSize),
+    onPageSize: (size: number) => onPage(0, size),
+  } as const;
+}
+
 export interface PagedFooterProps {
   /** The pagination's accessible name (PatternFly's default when unset). */
   label?: string;

@@ -2,7 +2,7 @@ import { Label } from '@patternfly/react-core';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { DateTime } from '../../components/DateTime';
-import { PagedFooter } from '../../components/PagedFooter';
+import { PagedFooter, byPageIndex } from '../../components/PagedFooter';
 import { SortableTable, type SortableColumn } from '../../components/SortableTable';
 import { jobStatusColor } from '../../lib/integrations';
 import { JobDetailsModal } from './JobDetailsModal';
@@ -101,16 +101,7 @@ export function JobHistoryTable({
         error={error}
         errorTitle="Error loading job history"
       />
-      <PagedFooter
-        label={`${label} pagination`}
-        total={total}
-        page={pageIndex}
-        firstPage={0}
-        pageSize={pageSize}
-        pageSizes={PAGE_SIZES}
-        onPage={(page) => onPage(page, pageSize)}
-        onPageSize={(size) => onPage(0, size)}
-      />
+      <PagedFooter label={`${label} pagination`} total={total} pageSizes={PAGE_SIZES} {...byPageIndex(pageIndex, pageSize, onPage)} />
       {open && openTabs.length > 0 && <JobDetailsModal name={open.name} tabs={openTabs} onClose={() => setOpen(undefined)} />}
     </>
   );

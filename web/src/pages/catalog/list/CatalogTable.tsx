@@ -1,6 +1,6 @@
 import { useNavigate } from 'react-router';
 import { PAGE_SIZES } from '../../../app/preferences';
-import { PagedFooter } from '../../../components/PagedFooter';
+import { PagedFooter, byPageIndex } from '../../../components/PagedFooter';
 import { SortableTable, type SortableColumn } from '../../../components/SortableTable';
 import { formatDateTime } from '../../../lib/format';
 import { NULL_AGENT_ID } from '../../../lib/healthFormat';
@@ -104,12 +104,8 @@ export function CatalogTable({
     <PagedFooter
       label={`Config items pagination (${placement})`}
       total={total}
-      page={pageIndex}
-      firstPage={0}
-      pageSize={pageSize}
       pageSizes={PAGE_SIZES}
-      onPage={(page) => onPage(page, pageSize)}
-      onPageSize={(size) => onPage(0, size)}
+      {...byPageIndex(pageIndex, pageSize, onPage)}
       placement={placement}
     />
   );
