@@ -1,9 +1,12 @@
-import { PageSection, Pagination, Toolbar, ToolbarContent, ToolbarGroup, ToolbarItem } from '@patternfly/react-core';
+import { PageSection, Toolbar, ToolbarContent, ToolbarGroup, ToolbarItem } from '@patternfly/react-core';
 import { Table, Tbody, Td, Th, Thead, Tr } from '@patternfly/react-table';
 import { useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useTopBar } from '../../../app/topBar';
+import { PAGE_SIZES } from '../../../app/preferences';
 import { DateTime } from '../../../components/DateTime';
+import { FilterItem } from '../../../components/FilterItem';
+import { PagedFooter } from '../../../components/PagedFooter';
 import { RequireAccess } from '../../../components/RequireAccess';
 import { SimpleSelect } from '../../../components/Selects';
 import { TableStateRow } from '../../../components/TableStates';
@@ -45,33 +48,31 @@ function Runs() {
       <Toolbar>
         <ToolbarContent>
           <ToolbarGroup variant="filter-group" role="group" aria-label="Filters">
-            <ToolbarItem variant="label">Playbook</ToolbarItem>
-            <ToolbarItem>
+            <FilterItem label="Playbook">
               <SimpleSelect
                 label="Playbook"
                 options={playbookOptions}
                 value={params.playbook ?? ALL}
                 onChange={(v) => update({ playbook: v })}
               />
-            </ToolbarItem>
-            <ToolbarItem variant="label">Status</ToolbarItem>
-            <ToolbarItem>
+            </FilterItem>
+            <FilterItem label="Status">
               <SimpleSelect label="Status" options={STATUS_OPTIONS} value={params.status ?? ALL} onChange={(v) => update({ status: v })} />
-            </ToolbarItem>
+            </FilterItem>
           </ToolbarGroup>
           <ToolbarItem>
             <TimeRangePicker value={range} onChange={setRange} />
           </ToolbarItem>
-          <ToolbarItem variant="pagination" align={{ default: 'alignEnd' }}>
-            <Pagination
-              itemCount={total}
-              page={params.page}
-              perPage={params.pageSize}
-              isCompact
-              onSetPage={(_e, page) => update({ page }, true)}
-              onPerPageSelect={(_e, pageSize) => update({ pageSize })}
-            />
-          </ToolbarItem>
+          <PagedFooter
+            label="Runs pagination"
+            total={total}
+            page={params.page}
+            pageSize={params.pageSize}
+            pageSizes={PAGE_SIZES}
+            onPage={(page) => update({ page }, true)}
+            onPageSize={(pageSize) => update({ pageSize })}
+            placement="toolbar"
+          />
         </ToolbarContent>
       </Toolbar>
       <Table aria-label="Playbook runs" variant="compact">

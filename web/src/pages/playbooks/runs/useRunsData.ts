@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { dbCount, dbSelect, type Selected } from '../../../api/db';
+import { PAGE_SIZES } from '../../../app/preferences';
 import { resolveTimeRange, type TimeRange } from '../../../components/timerange/timeRange';
 import { LIVE_MS, isFinished } from './runStatus';
 
@@ -31,7 +32,7 @@ export function runsParams(search: URLSearchParams): RunsParams {
     playbook: search.get('playbook') || undefined,
     status: search.get('status') || undefined,
     page: number('page', 1),
-    pageSize: number('pageSize', 50),
+    pageSize: number('pageSize', PAGE_SIZES[0]),
   };
 }
 
