@@ -57,13 +57,16 @@ async fn world(pool: PgPool) -> World {
             .with_summary_cache(std::time::Duration::from_secs(60))
     })
     .await;
-    api.person("admin@example.com", &["admin"], "pw").await;
-    let guest = api.person("guest@example.com", &["guest"], "pw").await;
+    let AdminAndGuest {
+        admin,
+        guest,
+        guest_id,
+    } = api.admin_and_guest().await;
     sqlx::query(
         "INSERT INTO access_scopes (name, person_id, resources, scopes) \
          VALUES ('web only', $1, ARRAY['config'], '[{\"tags\": {\"team\": \"web\"}}]')",
     )
-    .bind(guest)
+    .bind(guest_id)
     .execute(&pool)
     .await
     .unwrap();
@@ -87,8 +90,8 @@ async fn world(pool: PgPool) -> World {
     changes(&pool, web_node, "Pulled", 1).await;
     changes(&pool, data_pod, "BackOff", 3).await;
     World {
-        admin: api.signed_in("admin@example.com", "pw").await,
-        guest: api.signed_in("guest@example.com", "pw").await,
+        admin,
+        guest,
         api,
         web_pod,
         data_pod,

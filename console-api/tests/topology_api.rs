@@ -7,6 +7,7 @@
 mod common;
 
 use common::*;
+use quarterdeck_store::topology_runs::{self, CheckLink, ComponentRow, ConfigLink};
 use reqwest::{Client, Method, StatusCode};
 use serde_json::{Value, json};
 use sqlx::PgPool;
@@ -145,11 +146,14 @@ struct World {
 /// hidden live root beside it.
 async fn world(pool: PgPool) -> World {
     let api = Api::start(pool.clone()).await;
-    api.person("admin@example.com", &["admin"], "pw").await;
-    let guest = api.person("guest@example.com", &["guest"], "pw").await;
+    let AdminAndGuest {
+        admin,
+        guest,
+        guest_id,
+    } = api.admin_and_guest().await;
     api.access_scope(
         "web components",
-        Subject::Person(guest),
+        Subject::Person(guest_id),
         &["component"],
         json!([{"tags": {"team": "web"}}]),
     )
@@ -292,8 +296,8 @@ async fn world(pool: PgPool) -> World {
     .unwrap();
 
     World {
-        admin: api.signed_in("admin@example.com", "pw").await,
-        guest: api.signed_in("guest@example.com", "pw").await,
+        admin,
+        guest,
         api,
         root,
         api_svc,
@@ -468,10 +472,11 @@ async fn hidden_components_are_left_out_and_uncounted_on_request(pool: PgPool) {
 }
 
 /// A caller who sees every component, hidden ones included, has what lies
-/// under a component counted by its path; the exact walk (taken when hidden
-/// components are left out) gives the same answers where nothing is hidden.
+/// under a component counted from its rollup; the exact walk (taken when
+/// hidden components are left out) gives the same answers where nothing is
+/// hidden.
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
-async fn counts_by_path_agree_with_the_walk(pool: PgPool) {
+async fn counts_by_rollup_agree_with_the_walk(pool: PgPool) {
     let w = world(pool.clone()).await;
     // A deleted component under `api` with an unhealthy check counts nowhere.
     let canary: Uuid = sqlx::query_scalar("SELECT id FROM canaries WHERE name = 'k'")
@@ -502,15 +507,15 @@ async fn counts_by_path_agree_with_the_walk(pool: PgPool) {
         for depth in 0..=3 {
             for flatten in ["false", "true"] {
                 let q = format!("?id={id}&depth={depth}&flatten={flatten}");
-                let by_path = get(&w, &w.admin, &q).await;
+                let by_rollup = get(&w, &w.admin, &q).await;
                 if id != w.root {
                     let walked = get(&w, &w.admin, &format!("{q}&hidden=false")).await;
-                    assert_eq!(by_path, walked, "{q}");
+                    assert_eq!(by_rollup, walked, "{q}");
                 }
                 let api_svc = if id == w.root {
-                    &by_path["components"][0]["components"][0]
+                    &by_rollup["components"][0]["components"][0]
                 } else {
-                    &by_path["components"][0]
+                    &by_rollup["components"][0]
                 };
                 if id == w.api_svc || (id == w.root && depth > 0) {
                     assert_eq!(api_svc["children"], 2, "{q}");
@@ -523,6 +528,173 @@ async fn counts_by_path_agree_with_the_walk(pool: PgPool) {
             }
         }
     }
+}
+
+/// Components and links written as a topology run writes them.
+fn run_tree(
+    topology: Uuid,
+    [root, service]: [Uuid; 2],
+    checks: &[(Uuid, Uuid, Uuid)],
+    configs: &[(Uuid, Uuid)],
+) -> topology_runs::Tree {
+    let row = |id: Uuid, parent: Option<Uuid>, name: &str, path: String| ComponentRow {
+        id,
+        parent_id: parent,
+        path,
+        name: name.into(),
+        labels: json!({}),
+        status: "healthy".into(),
+        health: "healthy".into(),
+        ..ComponentRow::default()
+    };
+    topology_runs::Tree {
+        topology_id: topology,
+        components: vec![
+            row(root, None, "run-root", String::new()),
+            row(service, Some(root), "run-service", root.to_string()),
+        ],
+        checks: checks
+            .iter()
+            .map(|&(component_id, check_id, canary_id)| CheckLink {
+                component_id,
+                check_id,
+                canary_id,
+                selector_id: "checks".into(),
+            })
+            .collect(),
+        configs: configs
+            .iter()
+            .map(|&(component_id, config_id)| ConfigLink {
+                component_id,
+                config_id,
+                selector_id: "configs".into(),
+            })
+            .collect(),
+        relationships: Vec::new(),
+    }
+}
+
+/// The summaries a run's write rolls up stay live: a check's status or an
+/// insight changing after the run changes the counts at once, a link the
+/// next run drops leaves them, and a caller whose scope hides a component
+/// still gets the exact counts (what is under it is not counted).
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn rolled_up_summaries_follow_statuses_runs_and_scopes(pool: PgPool) {
+    let api = Api::start(pool.clone()).await;
+    let AdminAndGuest {
+        admin, guest_id, ..
+    } = api.admin_and_guest().await;
+    api.access_scope(
+        "root, canary and pod",
+        Subject::Person(guest_id),
+        &["component", "canary", "config"],
+        json!([{"names": ["run-root", "run-canary", "run-pod"]}]),
+    )
+    .await;
+    let guest = api.signed_in("guest@example.com", "pw").await;
+    let topology = topology(&pool, "run").await;
+    let ids = [Uuid::new_v4(), Uuid::new_v4()];
+    let [root, service] = ids;
+    let canary: Uuid = sqlx::query_scalar(
+        "INSERT INTO canaries (name, spec) VALUES ('run-canary', '{}') RETURNING id",
+    )
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    let (first, second) = (
+        check(&pool, canary, "first", "healthy").await,
+        check(&pool, canary, "second", "healthy").await,
+    );
+    let pod: Uuid = sqlx::query_scalar(
+        "INSERT INTO config_items (config_class, type, name, tags) \
+         VALUES ('Test', 'Kubernetes::Pod', 'run-pod', '{}') RETURNING id",
+    )
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    sqlx::query(
+        "INSERT INTO config_analysis (config_id, analyzer, analysis_type, severity, status) \
+         VALUES ($1, 'test', 'security', 'high', 'open')",
+    )
+    .bind(pod)
+    .execute(&pool)
+    .await
+    .unwrap();
+    let both_checks = [
+        (service, first, canary),
+        (service, second, canary),
+        (root, first, canary),
+    ];
+    topology_runs::write(
+        &pool,
+        &run_tree(topology, ids, &both_checks, &[(service, pod)]),
+    )
+    .await
+    .unwrap();
+
+    let summary = |client: Client, query: String| {
+        let api = &api;
+        async move {
+            let (status, body) = api
+                .call(
+                    &client,
+                    Method::GET,
+                    &format!("/api/canary/api/topology{query}"),
+                    None,
+                )
+                .await;
+            assert_eq!(status, StatusCode::OK, "{query}: {body}");
+            let root = &body["components"][0];
+            json!([root["summary"]["checks"], root["summary"]["insights"]])
+        }
+    };
+    let of_root = format!("?id={root}");
+    let exact = format!("?id={root}&hidden=false");
+    for q in [&of_root, &exact] {
+        assert_eq!(
+            summary(admin.clone(), q.clone()).await,
+            json!([{"healthy": 2, "unhealthy": 0}, {"security": {"high": 1}}]),
+            "{q}"
+        );
+    }
+
+    sqlx::query("UPDATE checks SET status = 'unhealthy' WHERE id = $1")
+        .bind(second)
+        .execute(&pool)
+        .await
+        .unwrap();
+    sqlx::query("UPDATE config_analysis SET severity = 'low' WHERE config_id = $1")
+        .bind(pod)
+        .execute(&pool)
+        .await
+        .unwrap();
+    for q in [&of_root, &exact] {
+        assert_eq!(
+            summary(admin.clone(), q.clone()).await,
+            json!([{"healthy": 1, "unhealthy": 1}, {"security": {"low": 1}}]),
+            "{q}"
+        );
+    }
+    // The guest sees the root but not the service: only the root's own check
+    // counts, and the service's item is not theirs.
+    assert_eq!(
+        summary(guest.clone(), of_root.clone()).await,
+        json!([{"healthy": 1, "unhealthy": 0}, {}])
+    );
+
+    // The next run drops the unhealthy check and the item.
+    topology_runs::write(&pool, &run_tree(topology, ids, &both_checks[..1], &[]))
+        .await
+        .unwrap();
+    for q in [&of_root, &exact] {
+        assert_eq!(
+            summary(admin.clone(), q.clone()).await,
+            json!([{"healthy": 1, "unhealthy": 0}, {}]),
+            "{q}"
+        );
+    }
+    let service_only = summary(admin.clone(), format!("?id={service}")).await;
+    assert_eq!(service_only, json!([{"healthy": 1, "unhealthy": 0}, {}]));
 }
 
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]

@@ -65,6 +65,8 @@ const HIDDEN_COLUMNS: &[(&str, &str, &str)] = &[
 
 /// Tables of the schema the data API deliberately does not expose: (table, why).
 const NOT_EXPOSED: &[(&str, &str)] = &[
+    ("component_rollups", "the topology call's summaries"),
+    ("component_rollups_stale", "topologies to roll up"),
     (
         "scheduled_jobs",
         "which replica runs a periodic job when (operator only)",

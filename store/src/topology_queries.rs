@@ -1,7 +1,10 @@
 //! The topology reads of the console: component trees with their summaries
 //! (children by health, checks by status, open insights) and the facets of
-//! the filters, and what a component's snapshot holds. One walk over the
-//! components answers a tree, whatever its size. Every function takes the
+//! the filters, and what a component's snapshot holds. One statement answers
+//! a tree, whatever its size: for a caller who sees every component, the
+//! walk stops at the depth asked and the summaries come from the rollups a
+//! write of the tree keeps (`component_rollups`); otherwise one walk covers
+//! the whole subtree of what it returns. Every function takes the
 //! caller's access-scope rules (`None` = unrestricted) per kind: components,
 //! canaries (for checks) and config items (for insights and configs).
 
@@ -319,10 +322,9 @@ WITH RECURSIVE tops AS (
 }
 
 /// From `up` (each returned component as `ancestor` with every counted
-/// component under it, itself included, as `node`) and `child_counts`: the
-/// checks and open insights under each returned component, and the rows to
-/// `depth` ($6) with their counts.
-macro_rules! counts_and_rows {
+/// component under it, itself included, as `node`): the checks under each
+/// returned component by status, and its open insights as `insight_rows`.
+macro_rules! counts_by_walk {
     () => {
         r"
 , check_counts AS (
@@ -348,7 +350,17 @@ macro_rules! counts_and_rows {
     JOIN config_items ci ON ci.id = nc.config_id AND ci.deleted_at IS NULL
     JOIN config_analysis a ON a.config_id = ci.id AND a.status = 'open'
     WHERE $5::jsonb IS NULL OR quarterdeck_scope_allows($5, ci.tags, ci.agent_id, ci.name)
-), insight_counts AS (
+)"
+    };
+}
+
+/// From `child_counts`, `check_counts` and `insight_rows` (one row per
+/// returned component and open analysis): the rows to `depth` ($6) with
+/// their counts.
+macro_rules! rows {
+    () => {
+        r"
+, insight_counts AS (
     SELECT id, jsonb_object_agg(analysis_type, severities) AS insights
     FROM (SELECT id, analysis_type, jsonb_object_agg(severity, n) AS severities
           FROM (SELECT id, analysis_type, severity, count(*) AS n
@@ -405,28 +417,21 @@ const TREE: &str = concat!(
     WHERE w.parent IN (SELECT id FROM shown)
     GROUP BY 1
 )",
-    counts_and_rows!()
+    counts_by_walk!(),
+    rows!()
 );
 
 /// The tree for a caller who sees every component, hidden ones included:
-/// the walk stops at `depth`, and what lies under a returned component is
-/// every live component whose materialised `path` starts with the
-/// component's own (a range of the `path` index, `COLLATE "C"`). The engine
-/// deletes a component's descendants with it, so a live component's
-/// ancestors are live and the range holds what the walk would reach.
-const TREE_BY_PATH: &str = concat!(
+/// the walk stops at `depth`, and what lies under a returned component are
+/// the checks and config items of its rollup (`component_rollups`, written
+/// with the tree's links), joined to the checks' current statuses and the
+/// items' open analyses; checks and items still count only when live and
+/// in the caller's scopes.
+const TREE_BY_ROLLUP: &str = concat!(
     tops_and_walk!("w.level < $6"),
-    r#"
-, shown AS (
-    SELECT c.id, CASE WHEN c.path = '' THEN c.id::text ELSE c.path || '.' || c.id END AS prefix
-    FROM components c WHERE c.id IN (SELECT id FROM walk)
-), up AS (
-    SELECT id AS ancestor, id AS node FROM shown
-    UNION ALL
-    SELECT s.id, d.id
-    FROM shown s JOIN components d
-      ON d.path COLLATE "C" >= s.prefix AND d.path COLLATE "C" < s.prefix || '/'
-    WHERE d.deleted_at IS NULL
+    r"
+, rollups AS (
+    SELECT r.* FROM component_rollups r WHERE r.component_id IN (SELECT id FROM walk)
 ), child_counts AS (
     SELECT c.parent_id AS id, count(*) AS children,
            count(*) FILTER (WHERE c.health = 'healthy') AS healthy,
@@ -434,10 +439,26 @@ const TREE_BY_PATH: &str = concat!(
            count(*) FILTER (WHERE c.health = 'warning') AS warning,
            count(*) FILTER (WHERE coalesce(c.health, 'unknown') = 'unknown') AS unknown
     FROM components c
-    WHERE c.parent_id IN (SELECT id FROM shown) AND c.deleted_at IS NULL
+    WHERE c.parent_id IN (SELECT id FROM walk) AND c.deleted_at IS NULL
     GROUP BY 1
-)"#,
-    counts_and_rows!()
+), check_counts AS (
+    SELECT r.component_id AS id,
+           count(*) FILTER (WHERE ch.status = 'healthy') AS healthy,
+           count(*) FILTER (WHERE ch.status = 'unhealthy') AS unhealthy
+    FROM rollups r CROSS JOIN LATERAL unnest(r.check_ids) AS x (id)
+    JOIN checks ch ON ch.id = x.id AND ch.deleted_at IS NULL
+    JOIN canaries k ON k.id = ch.canary_id AND k.deleted_at IS NULL
+    WHERE $4::jsonb IS NULL OR quarterdeck_scope_allows($4, k.labels, k.agent_id, k.name)
+    GROUP BY 1
+), insight_rows AS (
+    SELECT r.component_id AS id, coalesce(a.analysis_type, 'other') AS analysis_type,
+           coalesce(a.severity, 'unknown') AS severity
+    FROM rollups r CROSS JOIN LATERAL unnest(r.config_ids) AS x (id)
+    JOIN config_items ci ON ci.id = x.id AND ci.deleted_at IS NULL
+    JOIN config_analysis a ON a.config_id = ci.id AND a.status = 'open'
+    WHERE $5::jsonb IS NULL OR quarterdeck_scope_allows($5, ci.tags, ci.agent_id, ci.name)
+)",
+    rows!()
 );
 
 /// The components asked for, their counts and, to `depth`, their children;
@@ -447,12 +468,12 @@ pub async fn topology(
     scopes: Scopes<'_>,
     query: &TopologyQuery,
 ) -> Result<Option<Topology>, Error> {
-    let by_path = scopes.component.is_none() && query.include_hidden;
-    // The planner overestimates the path ranges' rows; JIT compiling the
+    let by_rollup = scopes.component.is_none() && query.include_hidden;
+    // The planner overestimates the walk's rows; JIT compiling the
     // statement would cost more than running it.
     let mut tx = pool.begin().await?;
     sqlx::query("SET LOCAL jit = off").execute(&mut *tx).await?;
-    let rows: Vec<Row> = sqlx::query_as(if by_path { TREE_BY_PATH } else { TREE })
+    let rows: Vec<Row> = sqlx::query_as(if by_rollup { TREE_BY_ROLLUP } else { TREE })
         .bind(query.id)
         .bind(query.include_hidden)
         .bind(rules_json(scopes.component))

@@ -7,8 +7,8 @@ use chrono::{DateTime, Utc};
 use quarterdeck_crds::common::ResourceSelector;
 use serde::Serialize;
 use serde_json::Value;
-use sqlx::PgPool;
 use sqlx::types::Json;
+use sqlx::{AssertSqlSafe, PgConnection, PgPool};
 use uuid::Uuid;
 
 use crate::Error;
@@ -241,7 +241,9 @@ pub struct Written {
 /// Writes `tree` in one transaction: upserts its components, soft-deletes
 /// the topology's components it does not have, and makes the links (checks,
 /// config items except those made by hand, components, teams by `owner`)
-/// exactly the tree's, soft-deleting the others.
+/// exactly the tree's, soft-deleting the others. The components' rollups
+/// (what the topology call counts under each) are recomputed at commit, by
+/// the triggers on components and their links (`component_rollups`).
 pub async fn write(pool: &PgPool, tree: &Tree) -> Result<Written, Error> {
     let mut tx = pool.begin().await?;
     let ids: Vec<Uuid> = tree.components.iter().map(|c| c.id).collect();
@@ -299,73 +301,25 @@ pub async fn write(pool: &PgPool, tree: &Tree) -> Result<Written, Error> {
     .await?;
     let added = changed.iter().filter(|inserted| **inserted).count() as i64;
 
-    let (c, k, p, s) = columns(tree.checks.iter().map(|l| {
+    let (c, k, s, p) = columns(tree.checks.iter().map(|l| {
         (
             l.component_id,
             l.check_id,
-            l.canary_id,
             l.selector_id.clone(),
+            l.canary_id,
         )
     }));
-    sqlx::query(
-        "UPDATE check_component_relationships l SET deleted_at = now() \
-         FROM components c \
-         WHERE c.id = l.component_id AND c.topology_id = $1 AND l.deleted_at IS NULL \
-           AND NOT EXISTS (SELECT 1 FROM unnest($2::uuid[], $3::uuid[], $4::text[]) AS u(c, k, s) \
-                           WHERE u.c = l.component_id AND u.k = l.check_id \
-                             AND u.s IS NOT DISTINCT FROM l.selector_id)",
-    )
-    .bind(tree.topology_id)
-    .bind(&c)
-    .bind(&k)
-    .bind(&s)
-    .execute(&mut *tx)
-    .await?;
-    sqlx::query(
-        "INSERT INTO check_component_relationships AS l (component_id, check_id, canary_id, selector_id) \
-         SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[]) \
-         ON CONFLICT ON CONSTRAINT check_component_relationships_key \
-         DO UPDATE SET deleted_at = NULL WHERE l.deleted_at IS NOT NULL",
-    )
-    .bind(&c)
-    .bind(&k)
-    .bind(&p)
-    .bind(&s)
-    .execute(&mut *tx)
-    .await?;
-
+    CHECK_LINKS
+        .replace(&mut tx, tree.topology_id, &c, &k, &s, Extra::Uuids(p))
+        .await?;
     let (c, k, s, _) = columns(
         tree.configs
             .iter()
             .map(|l| (l.component_id, l.config_id, l.selector_id.clone(), ())),
     );
-    sqlx::query(
-        "UPDATE config_component_relationships l SET deleted_at = now() \
-         FROM components c \
-         WHERE c.id = l.component_id AND c.topology_id = $1 AND l.deleted_at IS NULL \
-           AND l.selector_id IS DISTINCT FROM 'manual' \
-           AND NOT EXISTS (SELECT 1 FROM unnest($2::uuid[], $3::uuid[]) AS u(c, k) \
-                           WHERE u.c = l.component_id AND u.k = l.config_id)",
-    )
-    .bind(tree.topology_id)
-    .bind(&c)
-    .bind(&k)
-    .execute(&mut *tx)
-    .await?;
-    sqlx::query(
-        "INSERT INTO config_component_relationships AS l (component_id, config_id, selector_id) \
-         SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[]) \
-         ON CONFLICT (component_id, config_id) DO UPDATE SET deleted_at = NULL, \
-                selector_id = CASE WHEN l.selector_id = 'manual' AND l.deleted_at IS NULL \
-                                   THEN l.selector_id ELSE EXCLUDED.selector_id END \
-         WHERE l.deleted_at IS NOT NULL OR l.selector_id IS DISTINCT FROM EXCLUDED.selector_id",
-    )
-    .bind(&c)
-    .bind(&k)
-    .bind(&s)
-    .execute(&mut *tx)
-    .await?;
-
+    CONFIG_LINKS
+        .replace(&mut tx, tree.topology_id, &c, &k, &s, Extra::None)
+        .await?;
     let (c, k, s, p) = columns(tree.relationships.iter().map(|l| {
         (
             l.component_id,
@@ -374,34 +328,9 @@ pub async fn write(pool: &PgPool, tree: &Tree) -> Result<Written, Error> {
             l.relationship_path.clone(),
         )
     }));
-    sqlx::query(
-        "UPDATE component_relationships l SET deleted_at = now() \
-         FROM components c \
-         WHERE c.id = l.component_id AND c.topology_id = $1 AND l.deleted_at IS NULL \
-           AND NOT EXISTS (SELECT 1 FROM unnest($2::uuid[], $3::uuid[], $4::text[]) AS u(c, k, s) \
-                           WHERE u.c = l.component_id AND u.k = l.relationship_id \
-                             AND u.s IS NOT DISTINCT FROM l.selector_id)",
-    )
-    .bind(tree.topology_id)
-    .bind(&c)
-    .bind(&k)
-    .bind(&s)
-    .execute(&mut *tx)
-    .await?;
-    sqlx::query(
-        "INSERT INTO component_relationships AS l (component_id, relationship_id, selector_id, relationship_path) \
-         SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[]) \
-         ON CONFLICT ON CONSTRAINT component_relationships_key \
-         DO UPDATE SET deleted_at = NULL, relationship_path = EXCLUDED.relationship_path \
-         WHERE l.deleted_at IS NOT NULL \
-            OR l.relationship_path IS DISTINCT FROM EXCLUDED.relationship_path",
-    )
-    .bind(&c)
-    .bind(&k)
-    .bind(&s)
-    .bind(&p)
-    .execute(&mut *tx)
-    .await?;
+    COMPONENT_LINKS
+        .replace(&mut tx, tree.topology_id, &c, &k, &s, Extra::Texts(p))
+        .await?;
 
     // Teams named by live components' owners, and no others.
     sqlx::query(
@@ -431,6 +360,127 @@ pub async fn write(pool: &PgPool, tree: &Tree) -> Result<Written, Error> {
         updated: changed.len() as i64 - added,
         deleted: i64::try_from(deleted).unwrap_or(i64::MAX),
     })
+}
+
+/// A table of the links a run makes from its components to checks, config
+/// items or other components.
+struct LinkTable {
+    table: &'static str,
+    /// The linked row's column.
+    target: &'static str,
+    /// The column written beside each link, with its array type.
+    extra: Option<(&'static str, &'static str)>,
+    /// Whether the selector is part of a link's identity; otherwise the
+    /// table holds one link per component and target.
+    by_selector: bool,
+    /// What the run leaves alone when it soft-deletes the links it did not make.
+    keep: &'static str,
+    /// The insert's conflict target and what a conflicting row becomes.
+    on_conflict: &'static str,
+}
+
+/// The extra column's values of a run's links.
+enum Extra {
+    None,
+    Uuids(Vec<Uuid>),
+    Texts(Vec<Option<String>>),
+}
+
+const CHECK_LINKS: LinkTable = LinkTable {
+    table: "check_component_relationships",
+    target: "check_id",
+    extra: Some(("canary_id", "uuid[]")),
+    by_selector: true,
+    keep: "",
+    on_conflict: "ON CONFLICT ON CONSTRAINT check_component_relationships_key \
+                  DO UPDATE SET deleted_at = NULL WHERE l.deleted_at IS NOT NULL",
+};
+
+/// Links made by hand (`manual`) stay, and keep their selector.
+const CONFIG_LINKS: LinkTable = LinkTable {
+    table: "config_component_relationships",
+    target: "config_id",
+    extra: None,
+    by_selector: false,
+    keep: "AND l.selector_id IS DISTINCT FROM 'manual'",
+    on_conflict: "ON CONFLICT (component_id, config_id) DO UPDATE SET deleted_at = NULL, \
+                  selector_id = CASE WHEN l.selector_id = 'manual' AND l.deleted_at IS NULL \
+                                     THEN l.selector_id ELSE EXCLUDED.selector_id END \
+                  WHERE l.deleted_at IS NOT NULL OR l.selector_id IS DISTINCT FROM EXCLUDED.selector_id",
+};
+
+const COMPONENT_LINKS: LinkTable = LinkTable {
+    table: "component_relationships",
+    target: "relationship_id",
+    extra: Some(("relationship_path", "text[]")),
+    by_selector: true,
+    keep: "",
+    on_conflict: "ON CONFLICT ON CONSTRAINT component_relationships_key \
+                  DO UPDATE SET deleted_at = NULL, relationship_path = EXCLUDED.relationship_path \
+                  WHERE l.deleted_at IS NOT NULL \
+                     OR l.relationship_path IS DISTINCT FROM EXCLUDED.relationship_path",
+};
+
+impl LinkTable {
+    /// Makes the topology's links of this table exactly the run's
+    /// (components, targets, selectors and extra values, in parallel):
+    /// soft-deletes the others, then adds or revives the run's.
+    async fn replace(
+        &self,
+        tx: &mut PgConnection,
+        topology: Uuid,
+        components: &[Uuid],
+        targets: &[Uuid],
+        selectors: &[String],
+        extra: Extra,
+    ) -> Result<(), Error> {
+        let LinkTable {
+            table,
+            target,
+            keep,
+            on_conflict,
+            ..
+        } = self;
+        let same_selector = if self.by_selector {
+            "AND u.s IS NOT DISTINCT FROM l.selector_id"
+        } else {
+            ""
+        };
+        // Only this module's constants are formatted in.
+        sqlx::query(AssertSqlSafe(format!(
+            "UPDATE {table} l SET deleted_at = now() \
+             FROM components c \
+             WHERE c.id = l.component_id AND c.topology_id = $1 AND l.deleted_at IS NULL {keep} \
+               AND NOT EXISTS (SELECT 1 FROM unnest($2::uuid[], $3::uuid[], $4::text[]) AS u(c, k, s) \
+                               WHERE u.c = l.component_id AND u.k = l.{target} {same_selector})"
+        )))
+        .bind(topology)
+        .bind(components)
+        .bind(targets)
+        .bind(selectors)
+        .execute(&mut *tx)
+        .await?;
+        let (column, array) = match self.extra {
+            Some((column, array)) => (format!(", {column}"), format!(", $4::{array}")),
+            None => (String::new(), String::new()),
+        };
+        let insert = format!(
+            "INSERT INTO {table} AS l (component_id, {target}, selector_id{column}) \
+             SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[]{array}) {on_conflict}"
+        );
+        let query = sqlx::query(AssertSqlSafe(insert))
+            .bind(components)
+            .bind(targets)
+            .bind(selectors);
+        match extra {
+            Extra::None => query,
+            Extra::Uuids(values) => query.bind(values),
+            Extra::Texts(values) => query.bind(values),
+        }
+        .execute(&mut *tx)
+        .await?;
+        Ok(())
+    }
 }
 
 /// Four parallel arrays for `unnest`.

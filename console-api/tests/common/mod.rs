@@ -19,6 +19,13 @@ fn install_crypto_provider() {
     let _ = rustls::crypto::ring::default_provider().install_default();
 }
 
+/// The usual two callers of a test: see [`Api::admin_and_guest`].
+pub struct AdminAndGuest {
+    pub admin: Client,
+    pub guest: Client,
+    pub guest_id: Uuid,
+}
+
 pub struct Api {
     pub url: String,
     pub pool: PgPool,
@@ -108,6 +115,19 @@ impl Api {
             deny,
         };
         testing::permission(&self.pool, &rule).await.unwrap()
+    }
+
+    /// `admin@example.com` (role admin) and `guest@example.com` (role
+    /// guest), both with password `pw`, signed in (access scopes are read
+    /// per request: the guest's may come after).
+    pub async fn admin_and_guest(&self) -> AdminAndGuest {
+        self.person("admin@example.com", &["admin"], "pw").await;
+        let guest_id = self.person("guest@example.com", &["guest"], "pw").await;
+        AdminAndGuest {
+            admin: self.signed_in("admin@example.com", "pw").await,
+            guest: self.signed_in("guest@example.com", "pw").await,
+            guest_id,
+        }
     }
 
     /// Signs in through a browser flow; returns the client holding the session cookie.
