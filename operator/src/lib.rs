@@ -76,32 +76,30 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         Arc::new(engine::lookup::DbLookup::new(pool, kube.clone(), keyring))
             as Arc<dyn quarterdeck_checks::Lookup>
     });
+    let sources = lookup.clone().map(|lookup| engine::Sources {
+        lookup,
+        kube: kube.clone(),
+    });
     let scrapes = engine_pool
         .clone()
-        .zip(lookup.clone())
+        .zip(sources.clone())
         .filter(|_| config.scrapes.scrapes)
-        .map(|(pool, lookup)| {
+        .map(|(pool, sources)| {
             tokio::spawn(scrape::run(
                 pool,
-                scrape::Sources {
-                    lookup,
-                    kube: kube.clone(),
-                },
+                sources,
                 scrape::Settings::from_args(&config.scrapes, &config.checks.script_user),
                 quarterdeck_runtime::shutdown_signal(),
             ))
         });
     let topologies = engine_pool
         .clone()
-        .zip(lookup.clone())
+        .zip(sources)
         .filter(|_| config.topologies.topologies)
-        .map(|(pool, lookup)| {
+        .map(|(pool, sources)| {
             tokio::spawn(topology::run(
                 pool,
-                topology::Sources {
-                    lookup,
-                    kube: kube.clone(),
-                },
+                sources,
                 topology::Settings::from_args(&config.topologies, &config.checks.script_user),
                 quarterdeck_runtime::shutdown_signal(),
             ))

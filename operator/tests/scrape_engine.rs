@@ -7,7 +7,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use chrono::Utc;
-use quarterdeck_operator::scrape::{self, Settings, Sources, record};
+use quarterdeck_operator::engine::Sources;
+use quarterdeck_operator::scrape::{self, Settings, record};
 use quarterdeck_scrapers::{ScrapeError, ScrapeOutput, ScrapedItem};
 use quarterdeck_store::{catalog, scheduled};
 use serde_json::{Value, json};

@@ -7,7 +7,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use chrono::Utc;
-use quarterdeck_operator::topology::{self, Settings, Sources, build, record};
+use quarterdeck_operator::engine::Sources;
+use quarterdeck_operator::topology::{self, Settings, build, record};
 use quarterdeck_store::scheduled::{self, Slot};
 use quarterdeck_store::topology_runs::{self, DueTopology};
 use serde_json::{Value, json};
@@ -472,19 +473,12 @@ async fn a_bad_spec_names_the_field(pool: PgPool) {
     );
 }
 
-/// The test database's URL (the pool's own database).
-async fn database_url(pool: &PgPool) -> String {
-    let name: String = sqlx::query_scalar("SELECT current_database()")
-        .fetch_one(pool)
-        .await
-        .unwrap();
+/// The test database's URL: DATABASE_URL's server, the pool's database.
+fn database_url(pool: &PgPool) -> String {
     let base = std::env::var("DATABASE_URL").unwrap();
-    let (base, query) = base.split_once('?').unwrap_or((&base, ""));
     let (server, _) = base.rsplit_once('/').unwrap();
-    match query {
-        "" => format!("{server}/{name}"),
-        query => format!("{server}/{name}?{query}"),
-    }
+    let name = pool.connect_options().get_database().unwrap().to_owned();
+    format!("{server}/{name}")
 }
 
 /// Properties of the live component `name`.
@@ -527,7 +521,7 @@ async fn property_lookups_set_values_from_http_sql_and_the_catalog(pool: PgPool)
         .execute(&pool)
         .await
         .unwrap();
-    let url = database_url(&pool).await;
+    let url = database_url(&pool);
     let id = topology(
         &pool,
         "shop",
@@ -703,17 +697,7 @@ async fn the_sample_platform_follows_the_sample_estate(pool: PgPool) {
     })
     .await
     .unwrap();
-    let scrape_sources = scrape::Sources {
-        lookup: Arc::new(quarterdeck_checks::StaticLookup::default()),
-        kube: None,
-    };
-    scrape::run_one(
-        &pool,
-        &scrape_sources,
-        &scrape,
-        due.into_iter().next().unwrap(),
-    )
-    .await;
+    scrape::run_one(&pool, &sources(), &scrape, due.into_iter().next().unwrap()).await;
 
     let report = run(&pool, id).await;
     assert_eq!(

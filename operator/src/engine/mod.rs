@@ -31,6 +31,15 @@ use schedule::Schedule;
 
 pub use quarterdeck_checks::Outcome;
 
+/// What the scrape and topology engines' runs may use: credentials (for
+/// connections) and the cluster (for `kubernetes` sources and the status of
+/// Kubernetes resources).
+#[derive(Clone)]
+pub struct Sources {
+    pub lookup: Arc<dyn quarterdeck_checks::Lookup>,
+    pub kube: Option<kube::Client>,
+}
+
 /// The shortest pause between two claims.
 const MIN_WAIT: Duration = Duration::from_millis(100);
 

@@ -11,7 +11,6 @@ pub mod retention;
 pub mod status;
 pub mod watch;
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::Utc;
@@ -23,6 +22,7 @@ use serde_json::Value;
 use sqlx::PgPool;
 use tokio::sync::mpsc;
 
+use crate::engine::Sources;
 use crate::engine::claimed;
 use crate::engine::schedule::Schedule;
 
@@ -60,13 +60,6 @@ impl Settings {
             hostname: crate::engine::hostname(),
         }
     }
-}
-
-/// What scrapes may use: credentials and the cluster.
-#[derive(Clone)]
-pub struct Sources {
-    pub lookup: Arc<dyn quarterdeck_checks::Lookup>,
-    pub kube: Option<kube::Client>,
 }
 
 /// Runs the engine until `shutdown`; scrapes in flight finish first (for at most a minute).

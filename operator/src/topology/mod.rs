@@ -11,7 +11,6 @@ pub mod record;
 pub mod resolve;
 pub mod status;
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::Utc;
@@ -21,6 +20,7 @@ use quarterdeck_store::topology_runs::{self, DueTopology};
 use serde_json::Value;
 use sqlx::PgPool;
 
+use crate::engine::Sources;
 use crate::engine::claimed;
 use crate::engine::schedule::Schedule;
 
@@ -55,13 +55,6 @@ impl Settings {
             hostname: crate::engine::hostname(),
         }
     }
-}
-
-/// What runs may use: credentials (for lookups) and the cluster (for status).
-#[derive(Clone)]
-pub struct Sources {
-    pub lookup: Arc<dyn quarterdeck_checks::Lookup>,
-    pub kube: Option<kube::Client>,
 }
 
 /// Runs the engine until `shutdown`; runs in flight finish first (for at most a minute).
