@@ -1,8 +1,8 @@
 //! The built tree as rows: each component's selectors resolved to the checks,
-//! config items and components they pick, its properties (static or from a
-//! linked config item), its own health (`health`, `healthExpr`, else the
-//! worst of its checks and configs), rolled up with its children's, and its
-//! status (`statusExpr`, else the health).
+//! config items and components they pick, its properties (static, set by
+//! their `lookup`, or from a linked config item), its own health (`health`,
+//! `healthExpr`, else the worst of its checks and configs), rolled up with
+//! its children's, and its status (`statusExpr`, else the health).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
