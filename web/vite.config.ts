@@ -53,6 +53,8 @@ export default defineConfig({
   },
   server: {
     proxy: { '/api': { target: api, changeOrigin: true } },
+    // The spec editors import the chart's CRDs (../charts), the one copy of their schemas.
+    fs: { allow: ['..'] },
   },
   test: {
     environment: 'node',

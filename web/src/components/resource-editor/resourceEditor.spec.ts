@@ -1,7 +1,7 @@
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { labelsText, parseLabels, scheduleOptions, SCHEDULES, specText, withSpecKey } from './resourceEditor';
-import { schemaProblems, specProblems, type SpecSchema } from './specSchema';
+import { crdSpecSchema, schemaProblems, specProblems, type SpecSchema } from './specSchema';
 
 describe('scheduleOptions', () => {
   it('offers None, then the schedules in the spec order', () => {
@@ -92,5 +92,14 @@ describe('schemaProblems', () => {
   it('gives the YAML error before the schema', () => {
     expect(specProblems({ error: 'bad YAML' }, schema)).toEqual(['bad YAML']);
     expect(specProblems({ value: { limit: 'x' } }, schema)).toEqual(['limit: must be a whole number']);
+  });
+});
+
+describe('crdSpecSchema', () => {
+  it('reads the spec schema of a CRD', () => {
+    const crd =
+      'spec:\n  versions:\n    - schema:\n        openAPIV3Schema:\n          properties:\n            spec:\n              type: object\n';
+    expect(crdSpecSchema(crd)).toEqual({ type: 'object' });
+    expect(crdSpecSchema('kind: Other\n')).toEqual({});
   });
 });

@@ -1,3 +1,4 @@
+import { parse } from 'yaml';
 import type { YamlResult } from '../../lib/yamlText';
 
 /** The part of a CRD's OpenAPI v3 schema the console checks a spec against
@@ -62,4 +63,13 @@ export function schemaProblems(value: unknown, schema: SpecSchema, path = ''): s
 /** A typed spec's problems: its YAML error, else what the schema refuses. */
 export function specProblems(parsed: YamlResult, schema: SpecSchema): string[] {
   return parsed.error !== undefined ? [parsed.error] : schemaProblems(parsed.value, schema);
+}
+
+interface Crd {
+  spec?: { versions?: { schema?: { openAPIV3Schema?: { properties?: { spec?: SpecSchema } } } }[] };
+}
+
+/** The `spec` schema of a CRD's YAML (a chart's `crds/*.yaml`, generated from the crds crate). */
+export function crdSpecSchema(crdYaml: string): SpecSchema {
+  return (parse(crdYaml) as Crd).spec?.versions?.[0]?.schema?.openAPIV3Schema?.properties?.spec ?? {};
 }
