@@ -1,9 +1,9 @@
 // @vitest-environment jsdom
 import { Toolbar, ToolbarContent } from '@patternfly/react-core';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { afterEach, expect, it } from 'vitest';
-import { FilterItem } from './FilterItem';
+import { afterEach, expect, it, vi } from 'vitest';
+import { FilterItem, MultiSelectFilter } from './FilterItem';
 
 afterEach(cleanup);
 
@@ -35,4 +35,26 @@ it("keeps a hidden label for screen readers in the control's item", () => {
   const label = screen.getByText('Severity');
   expect(label.className).toBe('pf-v6-u-screen-reader');
   expect(label.parentElement?.contains(screen.getByRole('textbox', { name: 'Severity' }))).toBe(true);
+});
+
+const OPTIONS = [
+  { value: 'a', label: 'Alpha' },
+  { value: 'b', label: 'Beta' },
+];
+
+it('names a multi-select "Filter by <label>" beside a visible label, and toggles its values', () => {
+  const onChange = vi.fn();
+  inToolbar(<MultiSelectFilter label="Health" options={OPTIONS} values={['a']} onChange={onChange} />);
+  const toggle = screen.getByRole('button', { name: 'Filter by health' });
+  expect(toggle.textContent).toBe('Alpha');
+  fireEvent.click(toggle);
+  fireEvent.click(screen.getByRole('checkbox', { name: 'Beta' }));
+  expect(onChange).toHaveBeenLastCalledWith(['a', 'b']);
+  fireEvent.click(screen.getByRole('checkbox', { name: 'Alpha' }));
+  expect(onChange).toHaveBeenLastCalledWith([]);
+});
+
+it('names a multi-select by a hidden label, which is its placeholder too', () => {
+  inToolbar(<MultiSelectFilter label="Severity" isLabelHidden options={OPTIONS} values={[]} onChange={vi.fn()} />);
+  expect(screen.getByRole('button', { name: 'Severity' }).textContent).toBe('Severity');
 });

@@ -5,3 +5,7 @@ export function selectionText(labels: readonly string[], placeholder: string): s
   if (labels.length >= 4) return `${labels.length} selected`;
   return labels.join(', ');
 }
+
+/** `values` with `value` added, or taken out when it is there (a multi-select's toggle). */
+export const toggled = (values: readonly string[], value: string): string[] =>
+  values.includes(value) ? values.filter((v) => v !== value) : [...values, value];

@@ -25,6 +25,7 @@ import { errorMessage } from '../../api/errors';
 import { useToast } from '../../app/toast';
 import { IconMenu } from '../../components/IconMenu';
 import { MultiSelect } from '../../components/Selects';
+import { toggled } from '../../lib/selection';
 import type { useTeamData } from './useTeamData';
 
 type Data = ReturnType<typeof useTeamData>;
@@ -62,7 +63,7 @@ function AddMembersModal({ data, memberIds, onClose }: { data: Data; memberIds: 
           placeholder="Select users"
           options={candidates.map((p) => ({ value: p.id, label: p.name, description: p.email ?? undefined }))}
           values={chosen}
-          onToggle={(id) => setChosen((c) => (c.includes(id) ? c.filter((x) => x !== id) : [...c, id]))}
+          onToggle={(id) => setChosen((c) => toggled(c, id))}
         />
       </ModalBody>
       <ModalFooter>

@@ -3,16 +3,15 @@ import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import type { Schemas } from '../../../api/client';
 import { usePreference } from '../../../app/preferences';
-import { FilterItem } from '../../../components/FilterItem';
+import { FilterItem, MultiSelectFilter } from '../../../components/FilterItem';
 import { PagedFooter } from '../../../components/PagedFooter';
-import { MultiSelect, SimpleSelect } from '../../../components/Selects';
+import { SimpleSelect } from '../../../components/Selects';
 import { SearchBox } from '../../../components/SearchBox';
 import { SortableTable, type SortableColumn } from '../../../components/SortableTable';
 import { TimeRangePicker } from '../../../components/timerange/TimeRangePicker';
 import { useTimeRangeParams } from '../../../components/timerange/useTimeRangeParams';
 import { compactAge } from '../../../lib/format';
 import { ConfigLink } from '../shared/ConfigLink';
-import { toggled } from '../shared/listParams';
 import { ChangeDetails } from './ChangeDetails';
 import {
   DEFAULT_TIME_RANGE,
@@ -89,33 +88,27 @@ export function ChangesView({ configId }: { configId?: string }) {
       <Toolbar>
         <ToolbarContent>
           <ToolbarGroup variant="filter-group" role="group" aria-label="Filters">
-            <FilterItem label="Config type" isLabelHidden>
-              <MultiSelect
-                label="Config type"
-                placeholder="Config type"
-                options={typeOptions(choices.data?.configTypes)}
-                values={params.configTypes}
-                onToggle={(v) => update({ configTypes: toggled(params.configTypes, v) })}
-              />
-            </FilterItem>
-            <FilterItem label="Change type" isLabelHidden>
-              <MultiSelect
-                label="Change type"
-                placeholder="Change type"
-                options={typeOptions(choices.data?.changeTypes)}
-                values={params.changeTypes}
-                onToggle={(v) => update({ changeTypes: toggled(params.changeTypes, v) })}
-              />
-            </FilterItem>
-            <FilterItem label="Severity" isLabelHidden>
-              <MultiSelect
-                label="Severity"
-                placeholder="Severity"
-                options={SEVERITY_OPTIONS}
-                values={params.severities}
-                onToggle={(v) => update({ severities: toggled(params.severities, v) })}
-              />
-            </FilterItem>
+            <MultiSelectFilter
+              label="Config type"
+              isLabelHidden
+              options={typeOptions(choices.data?.configTypes)}
+              values={params.configTypes}
+              onChange={(configTypes) => update({ configTypes })}
+            />
+            <MultiSelectFilter
+              label="Change type"
+              isLabelHidden
+              options={typeOptions(choices.data?.changeTypes)}
+              values={params.changeTypes}
+              onChange={(changeTypes) => update({ changeTypes })}
+            />
+            <MultiSelectFilter
+              label="Severity"
+              isLabelHidden
+              options={SEVERITY_OPTIONS}
+              values={params.severities}
+              onChange={(severities) => update({ severities })}
+            />
             <ToolbarItem>
               <SearchBox label="Summary" value={params.summary} onChange={(summary) => update({ summary })} />
             </ToolbarItem>

@@ -7,8 +7,8 @@ import { PagedFooter } from '../../../components/PagedFooter';
 import { MultiSelect } from '../../../components/Selects';
 import { SortableTable, type SortableColumn } from '../../../components/SortableTable';
 import { ConfigLink } from '../shared/ConfigLink';
-import { toggled } from '../shared/listParams';
 import type { Selected } from '../../../api/db';
+import { toggled } from '../../../lib/selection';
 import {
   ANALYSIS_TYPES,
   COLUMNS as COLUMNS_READ,

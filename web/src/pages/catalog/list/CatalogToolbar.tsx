@@ -1,12 +1,12 @@
 import { Switch, Toolbar, ToolbarContent, ToolbarGroup, ToolbarItem } from '@patternfly/react-core';
 import { useState } from 'react';
-import { FilterItem } from '../../../components/FilterItem';
+import { FilterItem, MultiSelectFilter } from '../../../components/FilterItem';
 import { SearchBox } from '../../../components/SearchBox';
 import { MultiSelect, SimpleSelect, type Option } from '../../../components/Selects';
 import { NULL_AGENT_ID } from '../../../lib/healthFormat';
 import type { Agent } from './catalogFilter';
 import { HEALTHS, type CatalogParams } from './catalogParams';
-import { toggled } from '../shared/listParams';
+import { toggled } from '../../../lib/selection';
 import { SEARCH_HINT } from './catalogSearch';
 import { useKeyValues } from './useCatalogData';
 
@@ -71,24 +71,8 @@ export function CatalogToolbar({ params, update, statuses, agents, showDeleted }
       </ToolbarContent>
       <ToolbarContent>
         <ToolbarGroup variant="filter-group" role="group" aria-label="Filters">
-          <FilterItem label="Health">
-            <MultiSelect
-              label="Filter by health"
-              placeholder="All"
-              options={HEALTH_OPTIONS}
-              values={params.health}
-              onToggle={(v) => update({ health: toggled(params.health, v) })}
-            />
-          </FilterItem>
-          <FilterItem label="Status">
-            <MultiSelect
-              label="Filter by status"
-              placeholder="All"
-              options={statusOptions}
-              values={params.status}
-              onToggle={(v) => update({ status: toggled(params.status, v) })}
-            />
-          </FilterItem>
+          <MultiSelectFilter label="Health" options={HEALTH_OPTIONS} values={params.health} onChange={(health) => update({ health })} />
+          <MultiSelectFilter label="Status" options={statusOptions} values={params.status} onChange={(status) => update({ status })} />
           <FilterItem label="Agent">
             <SimpleSelect
               label="Filter by agent"

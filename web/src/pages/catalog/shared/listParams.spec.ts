@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { parseSort, splitList, toggled, writeSort } from './listParams';
+import { parseSort, splitList, writeSort } from './listParams';
 
 const SORTS = ['name', 'created_at'] as const;
 
@@ -20,9 +20,7 @@ it('writes a sort over the current one, leaving the default out', () => {
   expect(next.has('sortBy')).toBe(false);
 });
 
-it('splits lists and toggles values', () => {
+it('splits lists', () => {
   expect(splitList(' a, b,,c ')).toEqual(['a', 'b', 'c']);
   expect(splitList(null)).toEqual([]);
-  expect(toggled(['a', 'b'], 'a')).toEqual(['b']);
-  expect(toggled(['a'], 'b')).toEqual(['a', 'b']);
 });

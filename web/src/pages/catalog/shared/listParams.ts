@@ -14,10 +14,6 @@ export function splitList(text: string | null): string[] {
     .filter(Boolean);
 }
 
-/** `values` with `value` added, or taken out when it is there (a multi-select's toggle). */
-export const toggled = (values: readonly string[], value: string): string[] =>
-  values.includes(value) ? values.filter((v) => v !== value) : [...values, value];
-
 export const sortText = ({ sortBy, sortDesc }: Sort<string>) => `${sortDesc ? '-' : ''}${sortBy}`;
 
 /** `-created_at` -> created_at, descending; anything unknown reads as `fallback`. */

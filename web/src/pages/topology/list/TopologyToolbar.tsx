@@ -1,8 +1,7 @@
 import { Switch, Toolbar, ToolbarContent, ToolbarGroup, ToolbarItem } from '@patternfly/react-core';
-import { FilterItem } from '../../../components/FilterItem';
+import { FilterItem, MultiSelectFilter } from '../../../components/FilterItem';
 import { SearchBox } from '../../../components/SearchBox';
-import { MultiSelect, SimpleSelect, type Option } from '../../../components/Selects';
-import { toggled } from '../../catalog/shared/listParams';
+import { SimpleSelect, type Option } from '../../../components/Selects';
 import { healthLabel } from '../shared/health';
 import type { TopologyResponse } from '../shared/types';
 import { HEALTHS, type TopologyParams } from './topologyParams';
@@ -33,36 +32,22 @@ export function TopologyToolbar({
     <Toolbar>
       <ToolbarContent>
         <ToolbarGroup variant="filter-group" role="group" aria-label="Filters">
-          <FilterItem label="Type">
-            <MultiSelect
-              label="Filter by type"
-              placeholder="All"
-              options={options(params.types, facets.types)}
-              values={params.types}
-              onToggle={(v) => update({ types: toggled(params.types, v) })}
-            />
-          </FilterItem>
-          <FilterItem label="Health">
-            <MultiSelect
-              label="Filter by health"
-              placeholder="All"
-              options={HEALTH_OPTIONS}
-              values={params.health}
-              onToggle={(v) => update({ health: toggled(params.health, v) })}
-            />
-          </FilterItem>
+          <MultiSelectFilter
+            label="Type"
+            options={options(params.types, facets.types)}
+            values={params.types}
+            onChange={(types) => update({ types })}
+          />
+          <MultiSelectFilter label="Health" options={HEALTH_OPTIONS} values={params.health} onChange={(health) => update({ health })} />
           <FilterItem label="Team">
             <SimpleSelect label="Filter by team" options={teams} value={params.team} onChange={(team) => update({ team })} />
           </FilterItem>
-          <FilterItem label="Labels">
-            <MultiSelect
-              label="Filter by labels"
-              placeholder="All"
-              options={options(params.labels, labels)}
-              values={params.labels}
-              onToggle={(v) => update({ labels: toggled(params.labels, v) })}
-            />
-          </FilterItem>
+          <MultiSelectFilter
+            label="Labels"
+            options={options(params.labels, labels)}
+            values={params.labels}
+            onChange={(labels) => update({ labels })}
+          />
           <FilterItem label="Owner">
             <SearchBox label="Filter by owner" placeholder="Owner" value={params.owner} onChange={(owner) => update({ owner })} />
           </FilterItem>
