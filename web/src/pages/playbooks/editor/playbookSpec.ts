@@ -1,8 +1,7 @@
-import { parse } from 'yaml';
 // The chart's CRD, generated from the crds crate: the one copy of the schema.
 import crdYaml from '../../../../../charts/quarterdeck/crds/playbooks.quarterdeck.dev.yaml?raw';
 import type { FieldProblem } from '../../../api/errors';
-import { schemaProblems, type SpecSchema } from '../../../components/resource-editor/specSchema';
+import { crdSpecSchema, schemaProblems } from '../../../components/resource-editor/specSchema';
 import { MESSAGES, type ParameterType } from '../parameters';
 
 /** The action kinds of the Playbook CRD; an action has exactly one. */
@@ -98,12 +97,8 @@ export function specProblems(spec: Json): FieldProblem[] {
   return problems;
 }
 
-interface Crd {
-  spec: { versions: { schema: { openAPIV3Schema: { properties: { spec: SpecSchema } } } }[] };
-}
-
 /** The Playbook CRD's `spec` schema. */
-export const PLAYBOOK_SPEC_SCHEMA: SpecSchema = (parse(crdYaml) as Crd).spec.versions[0]?.schema.openAPIV3Schema.properties.spec ?? {};
+export const PLAYBOOK_SPEC_SCHEMA = crdSpecSchema(crdYaml);
 
 /** What the server would refuse in a spec, one line each: the structural rules
  * first, and only when they hold, the CRD's schema (`actions[0].exec.scrpt:
