@@ -211,7 +211,7 @@ fn conclude(
     let Some(template) = &meta.transform else {
         return outcome;
     };
-    match expr::evaluate(template, &env)
+    match expr::transform(template, &env)
         .and_then(|output| transform::apply(outcome.clone(), check_type, &own_name, output))
     {
         Ok(transformed) => transformed,

@@ -1,7 +1,8 @@
 //! `test`, `display` and `transform` expressions over a check's result.
 //!
-//! CEL (`expr`) and JSONPath (`jsonPath`) are evaluated; Go templates
-//! (`template`) and `javascript` are reported as unsupported.
+//! CEL (`expr`), JSONPath (`jsonPath`) and Go templates (`template`, through
+//! quarterdeck-templates, over the same variables CEL sees) are evaluated;
+//! `javascript` is reported as unsupported.
 
 mod cel;
 mod json_path;
@@ -41,6 +42,9 @@ pub(crate) fn evaluate(template: &Template, env: &Map<String, Value>) -> Result<
     {
         return json_path::query(path, &Value::Object(env.clone()));
     }
+    if let Some(source) = go_template(template) {
+        return render(source, env).map(Value::String);
+    }
     if template
         .javascript
         .as_deref()
@@ -48,21 +52,48 @@ pub(crate) fn evaluate(template: &Template, env: &Map<String, Value>) -> Result<
     {
         return Err("javascript expressions are not supported by this engine".into());
     }
-    if template
-        .template
-        .as_deref()
-        .is_some_and(|s| !s.trim().is_empty())
-    {
-        return Err("template expressions are not supported by this engine; use expr (CEL)".into());
-    }
     Err("the expression is empty".into())
 }
 
+/// The Go template of an expression, when it is one (CEL and JSONPath come first).
+fn go_template(template: &Template) -> Option<&str> {
+    let blank = |s: &Option<String>| s.as_deref().is_none_or(|s| s.trim().is_empty());
+    if !blank(&template.expr) || !blank(&template.json_path) {
+        return None;
+    }
+    template
+        .template
+        .as_deref()
+        .filter(|s| !s.trim().is_empty())
+}
+
+fn render(source: &str, env: &Map<String, Value>) -> Result<String, String> {
+    quarterdeck_templates::render(source, &Value::Object(env.clone())).map_err(|e| e.to_string())
+}
+
+/// A `transform` expression's output. A Go template renders JSON text (as
+/// canary-checker's `{{ .json.items | toJson }}`); nothing rendered is no items.
+pub(crate) fn transform(template: &Template, env: &Map<String, Value>) -> Result<Value, String> {
+    let Some(source) = go_template(template) else {
+        return evaluate(template, env);
+    };
+    let text = render(source, env)?;
+    if text.trim().is_empty() {
+        return Ok(Value::Null);
+    }
+    serde_json::from_str(&text).map_err(|e| format!("the transform template must render JSON: {e}"))
+}
+
 /// Whether a `test` expression passes. A JSONPath passes when it matches
-/// something other than `false` or `null`.
+/// something other than `false` or `null`; a Go template when it renders
+/// `true` (white space around it aside).
 pub(crate) fn test(template: &Template, env: &Map<String, Value>) -> Result<bool, String> {
-    let value = evaluate(template, env)?;
-    let is_json_path = template.expr.as_deref().is_none_or(|s| s.trim().is_empty());
+    let value = match evaluate(template, env)? {
+        Value::String(s) if go_template(template).is_some() => Value::String(s.trim().to_owned()),
+        value => value,
+    };
+    let is_json_path = template.expr.as_deref().is_none_or(|s| s.trim().is_empty())
+        && go_template(template).is_none();
     match value {
         Value::Bool(pass) => Ok(pass),
         Value::String(s) if s == "true" => Ok(true),
@@ -173,17 +204,72 @@ mod tests {
         assert_eq!(test(&missing, &env()), Ok(false));
     }
 
+    fn go(source: &str) -> Template {
+        Template {
+            template: Some(source.into()),
+            ..Template::default()
+        }
+    }
+
     #[test]
-    fn other_languages_are_unsupported() {
-        let go = Template {
-            template: Some("{{ .code }}".into()),
+    fn go_templates_see_the_same_variables_as_cel() {
+        let text = display(
+            &go("{{ .code }} {{ .results.json.status }} {{ .check.labels.team }}"),
+            &env(),
+        );
+        assert_eq!(text.unwrap(), "200 ok a");
+        assert_eq!(test(&go("{{ eq .code 200 }}"), &env()), Ok(true));
+        assert_eq!(
+            test(
+                &go("\n {{ if gt (len .json.items) 5 }}true{{ else }}false{{ end }}\n"),
+                &env()
+            ),
+            Ok(false)
+        );
+        let err = test(&go("{{ .content }}"), &env()).unwrap_err();
+        assert!(
+            err.contains("must return a boolean, got \"hello\""),
+            "{err}"
+        );
+        let err = display(&go("{{ .code | nope }}"), &env()).unwrap_err();
+        assert_eq!(err, "template: 1:12: function \"nope\" not defined");
+        // CEL wins when both are given.
+        let both = Template {
+            expr: Some("'cel'".into()),
+            template: Some("go".into()),
             ..Template::default()
         };
-        assert!(
-            display(&go, &env())
-                .unwrap_err()
-                .contains("template expressions are not supported")
+        assert_eq!(display(&both, &env()).unwrap(), "cel");
+    }
+
+    #[test]
+    fn go_transforms_render_json() {
+        let items = transform(&go("{{ .json.items | toJson }}"), &env()).unwrap();
+        assert_eq!(items, json!([1, 2, 3]));
+        let items = transform(
+            &go(
+                r#"[{{ range $i, $n := .json.items }}{{ if $i }},{{ end }}{"name": "item-{{ $n }}"}{{ end }}]"#,
+            ),
+            &env(),
         );
+        assert_eq!(
+            items.unwrap(),
+            json!([{"name": "item-1"}, {"name": "item-2"}, {"name": "item-3"}])
+        );
+        assert_eq!(
+            transform(&go("{{ if false }}x{{ end }}"), &env()),
+            Ok(Value::Null)
+        );
+        let err = transform(&go("not json"), &env()).unwrap_err();
+        assert!(
+            err.starts_with("the transform template must render JSON"),
+            "{err}"
+        );
+        assert_eq!(transform(&expr("code"), &env()), Ok(json!(200)));
+    }
+
+    #[test]
+    fn javascript_is_unsupported() {
         let js = Template {
             javascript: Some("code".into()),
             ..Template::default()

@@ -56,7 +56,7 @@ pub(super) async fn probe(check: HttpCheck, resolver: &Resolver) -> Result<Probe
         method: method.clone(),
         url: url.clone(),
         headers: auth::headers(check.headers.as_deref(), resolver).await?,
-        body: check.body.clone(),
+        body: request_body(&check, resolver).await?,
     };
 
     let started = Instant::now();
@@ -155,10 +155,43 @@ fn reject_unsupported(check: &HttpCheck) -> Result<(), CheckError> {
     if check.crawl.is_some() {
         return Err(CheckError::unsupported("crawl"));
     }
-    if check.template_body == Some(true) {
-        return Err(CheckError::unsupported("templateBody"));
-    }
     Ok(())
+}
+
+/// The request body; with `templateBody`, a Go template rendered, as canary-checker does, over
+/// the values of the check's `env` (`{{ .token }}`) and `check` (name, namespace, labels,
+/// description).
+async fn request_body(
+    check: &HttpCheck,
+    resolver: &Resolver,
+) -> Result<Option<String>, CheckError> {
+    let Some(body) = check.body.as_deref() else {
+        return Ok(None);
+    };
+    if check.template_body != Some(true) {
+        return Ok(Some(body.to_owned()));
+    }
+    let mut data = Map::new();
+    data.insert(
+        "check".into(),
+        json!({
+            "name": check.meta.name,
+            "namespace": check.meta.namespace,
+            "labels": check.meta.labels,
+            "description": check.meta.description,
+        }),
+    );
+    for var in check.env.iter().flatten() {
+        let name = var
+            .name
+            .clone()
+            .filter(|n| !n.is_empty())
+            .ok_or_else(|| CheckError::new("every env entry needs a name"))?;
+        data.insert(name, Value::String(resolver.value(var).await?));
+    }
+    quarterdeck_templates::render(body, &Value::Object(data))
+        .map(Some)
+        .map_err(|e| CheckError::new(format!("templateBody: {e}")))
 }
 
 fn check_json_content(probe: &mut Probe, document: &Value, path: &str, expected: &str) {
