@@ -13,30 +13,40 @@ export interface Option {
   icon?: ReactNode;
 }
 
-interface SingleProps {
+/** What both kinds take of their toggle; `label` is its accessible name. */
+interface FieldProps {
   id?: string;
   label: string;
+  isDisabled?: boolean;
+  isInvalid?: boolean;
+}
+
+interface SingleProps extends FieldProps {
   options: readonly Option[];
   value: string;
   onChange(value: string): void;
   placeholder?: string;
-  isDisabled?: boolean;
-  isInvalid?: boolean;
 }
 
-/** A single-choice select; `label` is the accessible name of its toggle. */
-export function SimpleSelect({ id, label, options, value, onChange, placeholder = 'Select', isDisabled, isInvalid }: SingleProps) {
+interface ShellProps extends FieldProps {
+  selected: string | readonly string[];
+  /** The toggle's text, and whether it is the placeholder. */
+  text: string;
+  isPlaceholder: boolean;
+  onSelect(value: string, close: () => void): void;
+  /** The options. */
+  children: ReactNode;
+}
+
+/** The select both kinds share: a full-width toggle named `label` and a scrolling list of options. */
+function SelectShell({ id, label, isDisabled, isInvalid, selected, text, isPlaceholder, onSelect, children }: ShellProps) {
   const [isOpen, setOpen] = useState(false);
-  const chosen = options.find((o) => o.value === value);
   return (
     <Select
       isOpen={isOpen}
-      selected={value}
+      selected={selected}
       onOpenChange={setOpen}
-      onSelect={(_e, v) => {
-        onChange(String(v));
-        setOpen(false);
-      }}
+      onSelect={(_e, v) => onSelect(String(v), () => setOpen(false))}
       isScrollable
       maxMenuHeight="20rem"
       popperProps={INLINE}
@@ -48,63 +58,7 @@ export function SimpleSelect({ id, label, options, value, onChange, placeholder 
           isFullWidth
           isDisabled={isDisabled}
           isExpanded={isOpen}
-          isPlaceholder={!chosen}
-          icon={chosen?.icon}
-          status={isInvalid ? 'danger' : undefined}
-          onClick={() => setOpen(!isOpen)}
-        >
-          {chosen?.label ?? placeholder}
-        </MenuToggle>
-      )}
-    >
-      <SelectList aria-label={label}>
-        {options.map((o) => (
-          <SelectOption key={o.value} value={o.value} description={o.description} icon={o.icon}>
-            {o.label}
-          </SelectOption>
-        ))}
-      </SelectList>
-    </Select>
-  );
-}
-
-interface MultiProps {
-  id?: string;
-  label: string;
-  options: readonly Option[];
-  values: readonly string[];
-  onToggle(value: string): void;
-  placeholder?: string;
-  isDisabled?: boolean;
-  isInvalid?: boolean;
-}
-
-/** Several choices with checkboxes; four or more collapse to a count. */
-export function MultiSelect({ id, label, options, values, onToggle, placeholder = 'Select', isDisabled, isInvalid }: MultiProps) {
-  const [isOpen, setOpen] = useState(false);
-  const chosen = options.filter((o) => values.includes(o.value));
-  const text = selectionText(
-    chosen.map((o) => o.label),
-    placeholder,
-  );
-  return (
-    <Select
-      isOpen={isOpen}
-      selected={values}
-      onOpenChange={setOpen}
-      onSelect={(_e, v) => onToggle(String(v))}
-      isScrollable
-      maxMenuHeight="20rem"
-      popperProps={INLINE}
-      toggle={(ref) => (
-        <MenuToggle
-          ref={ref}
-          id={id}
-          aria-label={label}
-          isFullWidth
-          isDisabled={isDisabled}
-          isExpanded={isOpen}
-          isPlaceholder={chosen.length === 0}
+          isPlaceholder={isPlaceholder}
           status={isInvalid ? 'danger' : undefined}
           onClick={() => setOpen(!isOpen)}
         >
@@ -112,13 +66,60 @@ export function MultiSelect({ id, label, options, values, onToggle, placeholder 
         </MenuToggle>
       )}
     >
-      <SelectList aria-label={label}>
-        {options.map((o) => (
-          <SelectOption key={o.value} value={o.value} hasCheckbox isSelected={values.includes(o.value)}>
-            {o.label}
-          </SelectOption>
-        ))}
-      </SelectList>
+      <SelectList aria-label={label}>{children}</SelectList>
     </Select>
+  );
+}
+
+/** A single-choice select; `label` is the accessible name of its toggle. */
+export function SimpleSelect({ options, value, onChange, placeholder = 'Select', ...field }: SingleProps) {
+  const chosen = options.find((o) => o.value === value);
+  return (
+    <SelectShell
+      {...field}
+      selected={value}
+      text={chosen?.label ?? placeholder}
+      isPlaceholder={!chosen}
+      onSelect={(v, close) => {
+        onChange(v);
+        close();
+      }}
+    >
+      {options.map((o) => (
+        <SelectOption key={o.value} value={o.value} description={o.description}>
+          {o.label}
+        </SelectOption>
+      ))}
+    </SelectShell>
+  );
+}
+
+interface MultiProps extends FieldProps {
+  options: readonly Option[];
+  values: readonly string[];
+  onToggle(value: string): void;
+  placeholder?: string;
+}
+
+/** Several choices with checkboxes; four or more collapse to a count. */
+export function MultiSelect({ options, values, onToggle, placeholder = 'Select', ...field }: MultiProps) {
+  const chosen = options.filter((o) => values.includes(o.value));
+  return (
+    <SelectShell
+      {...field}
+      selected={values}
+      text={selectionText(
+        chosen.map((o) => o.label),
+        placeholder,
+      )}
+      isPlaceholder={chosen.length === 0}
+      onSelect={(v) => onToggle(v)}
+    >
+      {options.map((o) => (
+        <SelectOption key={o.value} value={o.value} hasCheckbox isSelected={values.includes(o.value)}>
+          {o.label}
+        </SelectOption>
+      ))}
+    </SelectShell>
   );
 }
