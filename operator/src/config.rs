@@ -106,6 +106,9 @@ pub struct Config {
     #[command(flatten)]
     pub topologies: TopologyArgs,
 
+    #[command(flatten)]
+    pub playbooks: PlaybookArgs,
+
     /// The keys that decrypt connections' secret values for checks.
     #[command(flatten)]
     pub connection_keys: quarterdeck_connections::keyring::KeyArgs,
@@ -211,6 +214,29 @@ pub struct TopologyArgs {
     /// Limit of one topology run, lookups included.
     #[arg(long = "topology-timeout", env = "QUARTERDECK_TOPOLOGY_TIMEOUT", default_value = "5m", value_parser = humantime::parse_duration)]
     pub topology_timeout: std::time::Duration,
+}
+
+/// The playbook engine.
+#[derive(Debug, Clone, clap::Args)]
+pub struct PlaybookArgs {
+    /// Run playbooks in this process (every replica takes a share).
+    #[arg(long = "playbooks", env = "QUARTERDECK_PLAYBOOKS", default_value_t = true, action = clap::ArgAction::Set)]
+    pub playbooks: bool,
+
+    /// Playbook runs running at once in this process.
+    #[arg(
+        id = "playbook_concurrency",
+        long = "playbook-concurrency",
+        env = "QUARTERDECK_PLAYBOOK_CONCURRENCY",
+        default_value_t = 20,
+        value_parser = clap::value_parser!(u16).range(1..)
+    )]
+    pub concurrency: u16,
+
+    /// How long a replica holds a run it claimed without renewing it; another
+    /// replica takes over (retries or fails the running action) after it.
+    #[arg(long = "playbook-lease", env = "QUARTERDECK_PLAYBOOK_LEASE", default_value = "30s", value_parser = humantime::parse_duration)]
+    pub lease: std::time::Duration,
 }
 
 impl Config {

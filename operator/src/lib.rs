@@ -12,12 +12,13 @@ pub mod hardening;
 pub mod leader;
 pub mod mapping;
 pub mod metrics;
+pub mod playbook;
 pub mod scrape;
 pub mod topology;
 
 use std::sync::Arc;
 
-pub use config::{CheckArgs, Config, ScrapeArgs, TopologyArgs};
+pub use config::{CheckArgs, Config, PlaybookArgs, ScrapeArgs, TopologyArgs};
 
 use quarterdeck_store::Database;
 use quarterdeck_store::fence::Fence;
@@ -51,7 +52,10 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     };
     // A one-off directory sync has no background work.
     let run_checks = config.checks.enabled || config.engine_only;
-    let engine_pool = if (run_checks || config.scrapes.scrapes || config.topologies.topologies)
+    let engine_pool = if (run_checks
+        || config.scrapes.scrapes
+        || config.topologies.topologies
+        || config.playbooks.playbooks)
         && (config.from_dir.is_none() || config.watch)
     {
         Some(
@@ -101,6 +105,18 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
                 pool,
                 sources,
                 topology::Settings::from_args(&config.topologies, &config.checks.script_user),
+                quarterdeck_runtime::shutdown_signal(),
+            ))
+        });
+    let playbooks = engine_pool
+        .clone()
+        .zip(lookup.clone())
+        .filter(|_| config.playbooks.playbooks)
+        .map(|(pool, lookup)| {
+            tokio::spawn(playbook::run(
+                pool,
+                lookup,
+                playbook::Settings::from_args(&config.playbooks, &config.checks.script_user),
                 quarterdeck_runtime::shutdown_signal(),
             ))
         });
@@ -162,7 +178,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         }
     };
     let _ = admin.await;
-    for engine in engine.into_iter().chain(scrapes).chain(topologies) {
+    for engine in engine.into_iter().chain(scrapes).chain(topologies).chain(playbooks) {
         // On an error nothing will signal the engines to stop.
         if result.is_err() {
             engine.abort();

@@ -50,13 +50,14 @@ async fn samples_apply_update_and_disappear(pool: PgPool) {
     assert_eq!(live(&pool, "canaries").await, 2);
     assert_eq!(live(&pool, "topologies").await, 1);
     assert_eq!(live(&pool, "config_scrapers").await, 1);
-    assert_eq!(live(&pool, "playbooks").await, 1);
+    assert_eq!(live(&pool, "playbooks").await, 2);
     // The sample's quoted 'on' key is the triggers field, as kubectl (YAML 1.1) reads it too.
-    let event: Option<String> =
-        sqlx::query_scalar("SELECT spec->'on'->'config'->0->>'event' FROM playbooks")
-            .fetch_one(&pool)
-            .await
-            .unwrap();
+    let event: Option<String> = sqlx::query_scalar(
+        "SELECT spec->'on'->'config'->0->>'event' FROM playbooks WHERE name = 'restart-deployment'",
+    )
+    .fetch_one(&pool)
+    .await
+    .unwrap();
     assert_eq!(event.as_deref(), Some("config.unhealthy"));
     assert_eq!(live(&pool, "access_scopes").await, 0);
     let checks: i64 = sqlx::query_scalar("SELECT count(*) FROM checks WHERE deleted_at IS NULL")

@@ -14,7 +14,7 @@ const ROWS: [(&str, &str, i64); 6] = [
     ("Canary", "canaries", 2),
     ("Topology", "topologies", 1),
     ("ScrapeConfig", "config_scrapers", 1),
-    ("Playbook", "playbooks", 1),
+    ("Playbook", "playbooks", 2),
     ("Permission", "permissions", 1),
     ("AccessScope", "access_scopes", 2),
 ];
@@ -58,7 +58,7 @@ async fn every_sample_applies_strictly_and_is_reconciled(pool: PgPool) {
     }
     // The quoted 'on' key is the Playbook's triggers, as kubectl sent it.
     let event: Option<String> = sqlx::query_scalar(
-        "SELECT spec->'on'->'config'->0->>'event' FROM playbooks WHERE namespace = $1",
+        "SELECT spec->'on'->'config'->0->>'event' FROM playbooks WHERE namespace = $1 AND name = 'restart-deployment'",
     )
     .bind(ns)
     .fetch_one(&pool)

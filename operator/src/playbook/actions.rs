@@ -1,0 +1,271 @@
+//! The action kinds the engine runs: `exec` (the checks' script sandbox,
+//! under the execution policy), `http` and `sql` (through the checks' own
+//! http, postgres and mysql kinds, so credentials, TLS and pinning behave as
+//! they do for checks). Other kinds fail the action, saying so.
+
+use std::time::Duration;
+
+use quarterdeck_checks::script::{self, Script};
+use quarterdeck_crds::playbook::{ExecAction, HttpAction, PlaybookAction, SqlAction};
+use quarterdeck_store::execution_policy;
+use quarterdeck_store::playbook_runs::claims::ClaimedRun;
+use serde_json::{Map, Value as Json, json};
+
+use super::context;
+use super::runner::Engine;
+
+/// Why an attempt failed, with what it produced.
+#[derive(Debug)]
+pub(crate) struct Failed {
+    pub error: String,
+    pub result: Option<Json>,
+}
+
+impl Failed {
+    pub(crate) fn new(error: impl Into<String>) -> Self {
+        Self {
+            error: error.into(),
+            result: None,
+        }
+    }
+}
+
+/// Why an `exec` action of a playbook from the console is refused.
+pub(crate) const SCRIPTS_DISABLED: &str = "exec actions of playbooks from the console are disabled by the execution policy; an admin can allow scripts from the console on the Feature Flags screen";
+
+/// Runs one attempt of the action `raw` (its spec as written, templated here
+/// with `data`) within `limit`.
+pub(crate) async fn execute(
+    engine: &Engine,
+    run: &ClaimedRun,
+    raw: &Json,
+    data: &Map<String, Json>,
+    limit: Duration,
+) -> Result<Json, Failed> {
+    let mut spec = raw.clone();
+    if let Some(fields) = spec.as_object_mut() {
+        // Evaluated before the action runs, with its own rules.
+        fields.remove("if");
+    }
+    let rendered = quarterdeck_templates::render_strings(&spec, &Json::Object(data.clone()))
+        .map_err(|e| Failed::new(e.to_string()))?;
+    let action: PlaybookAction = serde_json::from_value(rendered)
+        .map_err(|e| Failed::new(format!("invalid action: {e}")))?;
+    let trusted = execution_policy::trusted_source(&run.playbook_source);
+    match action.kind() {
+        Some("exec") if let Some(exec) = &action.exec => {
+            exec_action(engine, run, exec, trusted, limit).await
+        }
+        Some("http") if let Some(http) = &action.http => {
+            http_action(engine, run, &action.name, http, trusted, limit).await
+        }
+        Some("sql") if let Some(sql) = &action.sql => {
+            sql_action(engine, run, &action.name, sql, trusted, limit).await
+        }
+        Some(kind) => Err(Failed::new(format!(
+            "action kind {kind} is not supported yet"
+        ))),
+        None => Err(Failed::new("the action sets no action kind")),
+    }
+}
+
+async fn exec_action(
+    engine: &Engine,
+    run: &ClaimedRun,
+    exec: &ExecAction,
+    trusted: bool,
+    limit: Duration,
+) -> Result<Json, Failed> {
+    if !trusted {
+        let policy = execution_policy::load(&engine.pool)
+            .await
+            .map_err(|e| Failed::new(format!("reading the execution policy: {e}")))?;
+        if !policy.console_scripts {
+            return Err(Failed::new(SCRIPTS_DISABLED));
+        }
+    }
+    let env = context::resolve(
+        engine,
+        &run.playbook_namespace,
+        exec.env.as_deref().unwrap_or_default(),
+        "exec.env",
+    )
+    .await
+    .map_err(Failed::new)?;
+    let finished = script::run(Script {
+        source: &exec.script,
+        env: &env,
+        // The engine's own limit stops it first, with the action's status.
+        timeout: limit + Duration::from_secs(1),
+        user: &engine.settings.script_user,
+    })
+    .await
+    .map_err(|e| Failed::new(e.0))?;
+    let code = finished.status.code();
+    let result = json!({
+        "stdout": finished.stdout,
+        "stderr": finished.stderr,
+        "exitCode": code,
+    });
+    match code {
+        Some(0) => Ok(result),
+        Some(code) => Err(Failed {
+            error: format!("the script exited with code {code}"),
+            result: Some(result),
+        }),
+        None => Err(Failed {
+            error: "the script was killed by a signal".into(),
+            result: Some(result),
+        }),
+    }
+}
+
+/// The checks' context for a check run on behalf of `run`.
+fn check_context(
+    engine: &Engine,
+    run: &ClaimedRun,
+    trusted: bool,
+    limit: Duration,
+) -> quarterdeck_checks::Context {
+    quarterdeck_checks::Context {
+        lookup: engine.lookup.clone(),
+        kube: None,
+        default_timeout: limit,
+        namespace: run.playbook_namespace.clone(),
+        // A console playbook's connection credentials go only to the connection's endpoint.
+        pin_connections: !trusted,
+        script_user: engine.settings.script_user.clone(),
+    }
+}
+
+/// Runs `spec` as a check of `kind`: its details, or why it failed.
+async fn as_check(
+    engine: &Engine,
+    run: &ClaimedRun,
+    kind: &str,
+    spec: Json,
+    trusted: bool,
+    limit: Duration,
+) -> Result<Json, Failed> {
+    let ctx = check_context(engine, run, trusted, limit);
+    let outcome = quarterdeck_checks::run(kind, &spec, &ctx).await;
+    match outcome.error {
+        None if outcome.passed => Ok(outcome.details),
+        error => Err(Failed {
+            error: error.unwrap_or_else(|| "failed".into()),
+            result: Some(outcome.details).filter(|d| !d.is_null()),
+        }),
+    }
+}
+
+async fn http_action(
+    engine: &Engine,
+    run: &ClaimedRun,
+    name: &str,
+    http: &HttpAction,
+    trusted: bool,
+    limit: Duration,
+) -> Result<Json, Failed> {
+    let mut headers = http.headers.clone().unwrap_or_default();
+    if let Some(bearer) = &http.bearer {
+        let token = context::resolve(
+            engine,
+            &run.playbook_namespace,
+            std::slice::from_ref(bearer),
+            "http.bearer",
+        )
+        .await
+        .map_err(Failed::new)?;
+        let token = token.into_iter().next().map(|(_, v)| v).unwrap_or_default();
+        headers.push(quarterdeck_crds::common::EnvVar {
+            name: Some("Authorization".into()),
+            value: Some(format!("Bearer {token}")),
+            value_from: None,
+        });
+    }
+    let spec = json!({
+        "name": name,
+        "url": http.url,
+        "connection": http.connection,
+        "method": http.method,
+        "body": http.body,
+        "headers": headers,
+        "username": http.username,
+        "password": http.password,
+        "ntlm": http.ntlm,
+        "digest": http.digest,
+        "tlsConfig": http.tls,
+    });
+    as_check(engine, run, "http", strip_nulls(spec), trusted, limit).await
+}
+
+async fn sql_action(
+    engine: &Engine,
+    run: &ClaimedRun,
+    name: &str,
+    sql: &SqlAction,
+    trusted: bool,
+    limit: Duration,
+) -> Result<Json, Failed> {
+    let kind = match driver(engine, run, sql).await? {
+        Driver::Postgres => "postgres",
+        Driver::Mysql => "mysql",
+    };
+    let spec =
+        json!({"name": name, "query": sql.query, "url": sql.url, "connection": sql.connection});
+    as_check(engine, run, kind, strip_nulls(spec), trusted, limit).await
+}
+
+enum Driver {
+    Postgres,
+    Mysql,
+}
+
+/// The action's `driver`, else the scheme of its URL or its connection's.
+async fn driver(engine: &Engine, run: &ClaimedRun, sql: &SqlAction) -> Result<Driver, Failed> {
+    let named = match sql
+        .driver
+        .as_deref()
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+    {
+        Some(driver) => driver.to_ascii_lowercase(),
+        None => {
+            let url = match (&sql.url, &sql.connection) {
+                (Some(url), _) if !url.trim().is_empty() => url.clone(),
+                (_, Some(connection)) => {
+                    let name = connection
+                        .strip_prefix("connection://")
+                        .unwrap_or(connection);
+                    let (namespace, name) = name
+                        .split_once('/')
+                        .unwrap_or((run.playbook_namespace.as_str(), name));
+                    let found = engine
+                        .lookup
+                        .connection(namespace, name)
+                        .await
+                        .map_err(|e| Failed::new(format!("sql.connection: {e}")))?;
+                    found.url.unwrap_or_default()
+                }
+                _ => return Err(Failed::new("sql: set url or connection")),
+            };
+            url.split_once("://")
+                .map(|(scheme, _)| scheme.to_ascii_lowercase())
+                .unwrap_or_default()
+        }
+    };
+    match named.as_str() {
+        "postgres" | "postgresql" | "pgx" => Ok(Driver::Postgres),
+        "mysql" | "mariadb" => Ok(Driver::Mysql),
+        other => Err(Failed::new(format!(
+            "sql.driver {other:?} is not supported yet (postgres, mysql, mariadb)"
+        ))),
+    }
+}
+
+fn strip_nulls(mut spec: Json) -> Json {
+    if let Some(fields) = spec.as_object_mut() {
+        fields.retain(|_, v| !v.is_null());
+    }
+    spec
+}

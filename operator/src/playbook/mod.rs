@@ -1,0 +1,175 @@
+//! The playbook engine: claims due runs through the database
+//! ([`quarterdeck_store::playbook_runs::claims`]) under a lease, so any number
+//! of operator replicas share them and none runs a run another holds; runs
+//! each run's actions in order ([`runner`]); wakes at once on a new due run
+//! and stops a run's action on a cancel request (LISTEN/NOTIFY).
+
+mod actions;
+mod context;
+mod runner;
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use chrono::Utc;
+use quarterdeck_store::playbook_runs::{CANCEL_CHANNEL, RUN_CHANNEL, claims};
+use sqlx::PgPool;
+use tokio::sync::{Semaphore, watch};
+use uuid::Uuid;
+
+use crate::config::PlaybookArgs;
+use crate::engine::wake;
+
+/// The longest sleep between two claims.
+const POLL: Duration = Duration::from_secs(5);
+
+/// How the engine runs.
+#[derive(Clone)]
+pub struct Settings {
+    /// Runs at once in this process.
+    pub concurrency: usize,
+    /// How long a claim holds a run; renewed every third of it while it runs.
+    pub lease: Duration,
+    /// Who scripts run as when the operator runs as root.
+    pub script_user: String,
+    /// This replica's name in `claimed_by`.
+    pub replica: String,
+}
+
+impl Settings {
+    pub fn from_args(args: &PlaybookArgs, script_user: &str) -> Self {
+        let host = std::env::var("HOSTNAME").unwrap_or_else(|_| "operator".to_owned());
+        Self {
+            concurrency: usize::from(args.concurrency),
+            lease: args.lease,
+            script_user: script_user.to_owned(),
+            replica: format!("{host}-{}", &Uuid::new_v4().simple().to_string()[..8]),
+        }
+    }
+}
+
+/// What a running run is told.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Signal {
+    Running,
+    /// A cancel was requested: stop the action, end the run `cancelled`.
+    Cancel,
+    /// Another replica took the run over (this one's lease expired): stop, write nothing.
+    Lost,
+}
+
+/// The runs this replica is running, to signal them.
+#[derive(Clone, Default)]
+pub(crate) struct InFlight(Arc<Mutex<HashMap<Uuid, watch::Sender<Signal>>>>);
+
+impl InFlight {
+    fn add(&self, id: Uuid) -> watch::Receiver<Signal> {
+        let (tx, rx) = watch::channel(Signal::Running);
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(id, tx);
+        rx
+    }
+
+    fn remove(&self, id: Uuid) {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&id);
+    }
+
+    pub(crate) fn signal(&self, id: Uuid, signal: Signal) {
+        if let Some(tx) = self
+            .0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&id)
+        {
+            tx.send_replace(signal);
+        }
+    }
+}
+
+/// Runs the engine until `shutdown`; runs in flight then finish (for at most
+/// a minute; another replica takes over what is left when the lease ends).
+/// `lookup` resolves `EnvVar`s and named connections.
+pub async fn run(
+    pool: PgPool,
+    lookup: Arc<dyn quarterdeck_checks::Lookup>,
+    settings: Settings,
+    shutdown: impl Future<Output = ()>,
+) {
+    let slots = Arc::new(Semaphore::new(settings.concurrency));
+    let in_flight = InFlight::default();
+    let cancels = tokio::spawn(listen_for_cancels(pool.clone(), in_flight.clone()));
+    let mut listener = wake::listen(&pool, RUN_CHANNEL, "new playbook runs").await;
+    let engine = Arc::new(runner::Engine {
+        pool: pool.clone(),
+        lookup,
+        settings: settings.clone(),
+        in_flight: in_flight.clone(),
+    });
+    tracing::info!(replica = %settings.replica, concurrency = settings.concurrency, "playbook engine started");
+    tokio::pin!(shutdown);
+    loop {
+        let free = slots.available_permits();
+        if free > 0 {
+            match claims::claim_due(&pool, &settings.replica, free as i64, settings.lease).await {
+                Ok(due) => {
+                    for run in due {
+                        let Ok(permit) = slots.clone().acquire_owned().await else {
+                            break;
+                        };
+                        let signal = in_flight.add(run.id);
+                        let engine = engine.clone();
+                        tokio::spawn(async move {
+                            let id = run.id;
+                            engine.run(run, signal).await;
+                            engine.in_flight.remove(id);
+                            drop(permit);
+                        });
+                    }
+                }
+                Err(e) => tracing::warn!(error = %e, "claiming due playbook runs failed"),
+            }
+        }
+        let wait = match claims::next_due(&pool).await {
+            Ok(Some(at)) => (at - Utc::now()).to_std().unwrap_or_default().min(POLL),
+            _ => POLL,
+        };
+        tokio::select! {
+            _ = &mut shutdown => break,
+            _ = tokio::time::sleep(wait.max(Duration::from_millis(50))) => {}
+            _ = slots.acquire(), if free == 0 => {}
+            notified = wake::recv(&mut listener) => {
+                if !notified {
+                    listener = wake::listen(&pool, RUN_CHANNEL, "new playbook runs").await;
+                }
+            }
+        }
+    }
+    cancels.abort();
+    tracing::info!("playbook engine stopping; waiting for runs in flight");
+    let all = u32::try_from(settings.concurrency).unwrap_or(u32::MAX);
+    let _ = tokio::time::timeout(Duration::from_secs(60), slots.acquire_many(all)).await;
+}
+
+/// Signals a cancel to the run it names as soon as it is requested.
+async fn listen_for_cancels(pool: PgPool, in_flight: InFlight) {
+    loop {
+        let mut listener = wake::listen(&pool, CANCEL_CHANNEL, "playbook run cancels").await;
+        let Some(l) = listener.as_mut() else {
+            // The lease renewal still carries cancels, within a third of a lease.
+            tokio::time::sleep(POLL).await;
+            continue;
+        };
+        while let Ok(notification) = l.recv().await {
+            if let Ok(id) = notification.payload().parse::<Uuid>() {
+                in_flight.signal(id, Signal::Cancel);
+            }
+        }
+    }
+}
