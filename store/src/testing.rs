@@ -1507,21 +1507,21 @@ pub async fn playbook_world(
             Some("exit status 1"),
         ),
     ];
-    for (offset, (run_id, name, status, result, error)) in (0..).step_by(15).zip(actions) {
+    // Each action's place in its run, 15 s after the one before.
+    for (run_id, name, status, result, error) in actions {
         sqlx::query(
-            "INSERT INTO playbook_run_actions \
-                 (playbook_run_id, name, status, scheduled_time, start_time, end_time, result, error) \
-             SELECT $1, $2, $3, r.start_time + $6 * interval '1 second', \
-                    r.start_time + $6 * interval '1 second', \
-                    r.start_time + ($6 + 12) * interval '1 second', $4, $5 \
-             FROM playbook_runs r WHERE r.id = $1",
+            "INSERT INTO playbook_run_actions (playbook_run_id, action_index, name, status, \
+                                               scheduled_time, start_time, end_time, result, error) \
+             SELECT $1, i, $2, $3, at, at, at + interval '12 seconds', $4, $5 \
+             FROM (SELECT count(a.id)::int AS i, r.start_time + count(a.id) * interval '15 seconds' AS at \
+                   FROM playbook_runs r LEFT JOIN playbook_run_actions a ON a.playbook_run_id = r.id \
+                   WHERE r.id = $1 GROUP BY r.start_time) t",
         )
         .bind(run_id)
         .bind(name)
         .bind(status)
         .bind(result)
         .bind(error)
-        .bind(offset)
         .execute(&mut *tx)
         .await?;
     }

@@ -160,6 +160,23 @@ interface Fixtures {
       runs: string[];
     };
   };
+  /** Playbooks `${prefix}restart` (UI, parameters), `${prefix}crd` (KubernetesCRD) and `${prefix}approve`
+   * (UI, approval by `approver`) in category `${prefix}ops`, the config item `${prefix}config` they run on,
+   * and runs started by `startedBy`: restart completed and failed, approve twice pending approval.
+   * Replaces an earlier world of the same prefix. */
+  'playbook-world': {
+    args: { prefix: string; approver: string; startedBy: string };
+    ids: {
+      config: string;
+      restart: string;
+      crd: string;
+      approve: string;
+      completedRun: string;
+      failedRun: string;
+      toApproveRun: string;
+      toCancelRun: string;
+    };
+  };
   /** Deletes the seeded rows whose name starts with `prefix`. */
   remove: {
     args: {
