@@ -50,8 +50,8 @@ async fn world(pool: PgPool) -> World {
             .await
             .unwrap();
     }
-    let restart = id(&pool, r#"INSERT INTO playbooks (name, title, spec, labels) VALUES ('restart', 'restart', '{}', '{"team":"a"}') RETURNING id"#).await;
-    let cleanup = id(&pool, r#"INSERT INTO playbooks (name, title, spec, labels) VALUES ('cleanup', 'cleanup', '{}', '{"team":"b"}') RETURNING id"#).await;
+    let restart = id(&pool, r#"INSERT INTO playbooks (name, title, spec, labels) VALUES ('restart', 'restart', '{"actions": [{"name": "a", "exec": {"script": "true"}}]}', '{"team":"a"}') RETURNING id"#).await;
+    let cleanup = id(&pool, r#"INSERT INTO playbooks (name, title, spec, labels) VALUES ('cleanup', 'cleanup', '{"actions": [{"name": "a", "exec": {"script": "true"}}]}', '{"team":"b"}') RETURNING id"#).await;
     World {
         api,
         prod_config,
@@ -364,7 +364,7 @@ async fn a_deny_refuses_writes_to_the_matching_rows_even_to_an_editor(pool: PgPo
             &creator,
             Method::POST,
             "/api/db/playbooks",
-            Some(json!({"name": "new", "title": "new", "spec": {}, "labels": {"team": "a"}})),
+            Some(json!({"name": "new", "title": "new", "spec": {"actions": [{"name": "a", "exec": {"script": "true"}}]}, "labels": {"team": "a"}})),
         )
         .await;
     assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
@@ -374,7 +374,7 @@ async fn a_deny_refuses_writes_to_the_matching_rows_even_to_an_editor(pool: PgPo
             &creator,
             Method::POST,
             "/api/db/playbooks",
-            Some(json!({"name": "other", "title": "other", "spec": {}, "labels": {"team": "b"}})),
+            Some(json!({"name": "other", "title": "other", "spec": {"actions": [{"name": "a", "exec": {"script": "true"}}]}, "labels": {"team": "b"}})),
         )
         .await;
     assert_eq!(status, StatusCode::CREATED, "{body}");

@@ -38,8 +38,6 @@ enum Needs {
     Session,
     /// This right.
     Right(Resource, Action),
-    /// Every one of these rights.
-    Rights(&'static [(Resource, Action)]),
     /// A person with this right, not a token.
     PersonWith(Resource, Action),
     /// The admin role, not narrowed by a token.
@@ -167,10 +165,49 @@ const ENDPOINTS: &[(&str, &str, Needs, &str)] = &[
     (
         "GET",
         "/api/playbook/list",
-        Needs::Rights(&[
-            (Resource::Database, Action::Read),
-            (Resource::Playbooks, Action::Read),
-        ]),
+        Needs::Right(Resource::Playbooks, Action::Read),
+        r#"{}"#,
+    ),
+    (
+        "POST",
+        "/api/playbook/{id}/params",
+        Needs::Right(Resource::Playbooks, Action::Read),
+        r#"{}"#,
+    ),
+    (
+        "POST",
+        "/api/playbook/run",
+        Needs::Right(Resource::PlaybookRuns, Action::Create),
+        r#"{}"#,
+    ),
+    (
+        "GET",
+        "/api/playbook/run/{id}",
+        Needs::Right(Resource::Playbooks, Action::Read),
+        r#"{}"#,
+    ),
+    (
+        "GET",
+        "/api/playbook/run/{id}/status",
+        Needs::Right(Resource::Playbooks, Action::Read),
+        r#"{}"#,
+    ),
+    (
+        "POST",
+        "/api/playbook/run/approve/{id}",
+        Needs::Right(Resource::PlaybookRuns, Action::Update),
+        r#"{}"#,
+    ),
+    (
+        "POST",
+        "/api/playbook/run/cancel/{id}",
+        Needs::Right(Resource::PlaybookRuns, Action::Create),
+        r#"{}"#,
+    ),
+    (
+        "GET",
+        "/api/db/rpc/get_playbook_run_actions",
+        Needs::Right(Resource::Playbooks, Action::Read),
         r#"{}"#,
     ),
     (
@@ -330,7 +367,6 @@ impl Who {
             Needs::Nothing | Needs::SignedIn => true,
             Needs::Person | Needs::Session => person,
             Needs::Right(resource, action) => self.authorizer.allows(resource, action),
-            Needs::Rights(rights) => rights.iter().all(|(r, a)| self.authorizer.allows(*r, *a)),
             Needs::PersonWith(resource, action) => {
                 person && self.authorizer.allows(resource, action)
             }

@@ -204,6 +204,7 @@ pub enum ScopeBy {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Validator {
     AccessScope,
+    Playbook,
 }
 
 /// One relation of the data API.

@@ -32,6 +32,7 @@ impl Problem {
 pub(crate) fn validate(validator: Validator, row: &Map<String, Value>) -> Result<(), RestError> {
     let problems = match validator {
         Validator::AccessScope => access_scope(row),
+        Validator::Playbook => playbook(row),
     };
     let Some(first) = problems.first() else {
         return Ok(());
@@ -94,6 +95,15 @@ pub(crate) fn access_scope(row: &Map<String, Value>) -> Vec<Problem> {
     }
     problems.sort_by_key(|p| field_rank(&p.field));
     problems
+}
+
+/// A console playbook's spec (`playbook_params::check_spec`); messages name the field.
+fn playbook(row: &Map<String, Value>) -> Vec<Problem> {
+    let spec = row.get("spec").unwrap_or(&Value::Null);
+    quarterdeck_store::playbook_params::check_spec(spec)
+        .into_iter()
+        .map(|p| Problem::new(&p.field, &p.to_string()))
+        .collect()
 }
 
 /// Field order of the form: name, subject, resources, scopes.

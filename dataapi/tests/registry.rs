@@ -111,7 +111,6 @@ const NOT_EXPOSED: &[(&str, &str)] = &[
         "Scope resources: no console screen reads them yet",
     ),
     ("artifacts", "no console screen reads them yet"),
-    ("playbook_approvals", "no console screen reads them yet"),
     (
         "view_panels",
         "a cache of view results; no console screen reads it yet",

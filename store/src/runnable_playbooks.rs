@@ -1,7 +1,9 @@
-//! The playbooks that can run on a config item: those whose `spec.configs`
-//! resource selectors select it. The item and the playbooks are read in SQL,
-//! each filtered by the caller's access scopes; the selectors are matched
-//! here, against the one item.
+//! The playbooks that can run on a target (a config item, a check or a
+//! component): those whose `spec.configs`, `spec.checks` or
+//! `spec.components` resource selectors select it and whose CEL `filters`
+//! (evaluated by the caller, which holds the CEL interpreter) all pass. The
+//! target and the playbooks are read in SQL, each filtered by the caller's
+//! access scopes; the selectors are matched here, against the one target.
 //!
 //! A selector matches when every field it gives holds: `id`, `name` (`*`
 //! matches any text), `namespace` (the item's `namespace` tag), `agent` (an
@@ -13,7 +15,10 @@
 //! health, config_class and agent) and `search` (the catalog's search
 //! grammar, case-insensitive). A deleted item matches only with
 //! `includeDeleted`. A selector giving none of these selects nothing; one
-//! that does not parse selects nothing.
+//! that does not parse selects nothing. Checks match as items with their
+//! type, their status as status and health, their canary as scope and their
+//! (else the canary's) namespace; components with their labels as tags and
+//! their topology as scope.
 
 use quarterdeck_crds::common::ResourceSelector;
 use serde::Serialize;
@@ -24,9 +29,10 @@ use uuid::Uuid;
 
 use crate::Error;
 use crate::catalog_queries::search::{self, Term};
-use crate::grants::ScopeRule;
-use crate::rbac::Requirement;
-use crate::rbac::selector::label_selector;
+use crate::grants::{Rule, ScopeRule};
+use crate::rbac::selector::{self as rule_selector, label_selector};
+use crate::rbac::{Action, Authorizer, Kind, Requirement, Resource, Role, Selector};
+use crate::tokens::{TokenAction, TokenObject};
 
 /// A playbook as the item's Playbooks tab lists it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow, utoipa::ToSchema)]
@@ -61,61 +67,489 @@ pub(crate) struct Item {
     deleted: bool,
 }
 
+/// What a playbook runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TargetKind {
+    Config,
+    Check,
+    Component,
+}
+
+impl TargetKind {
+    /// The spec's selector list and the name the target has in CEL and
+    /// templates (`config`, `check`, `component`).
+    pub fn key(self) -> &'static str {
+        match self {
+            TargetKind::Config => "config",
+            TargetKind::Check => "check",
+            TargetKind::Component => "component",
+        }
+    }
+
+    fn selectors(self) -> &'static str {
+        match self {
+            TargetKind::Config => "configs",
+            TargetKind::Check => "checks",
+            TargetKind::Component => "components",
+        }
+    }
+}
+
+/// The access scopes that bear on targets and playbooks (`None`: every row).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Scopes<'a> {
+    pub config: Option<&'a [ScopeRule]>,
+    pub component: Option<&'a [ScopeRule]>,
+    pub canary: Option<&'a [ScopeRule]>,
+    pub playbook: Option<&'a [ScopeRule]>,
+}
+
+/// A target the caller sees.
+#[derive(Debug, Clone)]
+pub struct Target {
+    pub kind: TargetKind,
+    pub id: Uuid,
+    pub name: Option<String>,
+    /// The row as CEL filters and templates see it (`config.name`,
+    /// `check.status`, `component.labels`, ...).
+    pub context: Value,
+    item: Item,
+}
+
 #[derive(sqlx::FromRow)]
-struct Candidate {
+struct TargetRow {
+    context: Json<Value>,
     #[sqlx(flatten)]
-    playbook: RunnablePlaybook,
-    configs: Json<Value>,
+    item: Item,
+}
+
+/// A playbook the caller sees, with its spec.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Playbook {
+    #[sqlx(flatten)]
+    pub summary: RunnablePlaybook,
+    pub spec: Json<Value>,
+    pub labels: Json<Map<String, Value>>,
+}
+
+impl Playbook {
+    /// Whether the playbook names targets of any kind.
+    pub fn has_selectors(&self) -> bool {
+        ["configs", "checks", "components"]
+            .iter()
+            .any(|k| self.spec.0.get(k).is_some_and(|v| !v.is_null()))
+    }
+
+    /// Its CEL `filters`.
+    pub fn filters(&self) -> Vec<String> {
+        self.spec
+            .0
+            .get("filters")
+            .and_then(Value::as_array)
+            .map(|f| {
+                f.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Whether its selectors of the target's kind select the target.
+    pub fn selects(&self, target: &Target) -> bool {
+        self.spec
+            .0
+            .get(target.kind.selectors())
+            .is_some_and(|selectors| selects_any(selectors, &target.item))
+    }
+}
+
+/// A right on one playbook beside the role matrix's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlaybookRight {
+    Run,
+    Approve,
+}
+
+impl PlaybookRight {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PlaybookRight::Run => "playbook:run",
+            PlaybookRight::Approve => "playbook:approve",
+        }
+    }
+
+    fn token_action(self) -> TokenAction {
+        match self {
+            PlaybookRight::Run => TokenAction::PlaybookRun,
+            PlaybookRight::Approve => TokenAction::PlaybookApprove,
+        }
+    }
+
+    /// What the role matrix reads it as: running creates a run, approving
+    /// changes one.
+    fn matrix_action(self) -> Action {
+        match self {
+            PlaybookRight::Run => Action::Create,
+            PlaybookRight::Approve => Action::Update,
+        }
+    }
+}
+
+/// Whether a rule's actions name the right (or `playbook:*`, `*`).
+fn names_right(rule: &Rule, right: PlaybookRight) -> bool {
+    rule.action
+        .split(',')
+        .map(str::trim)
+        .any(|a| a == "*" || a == "playbook:*" || a == right.as_str())
+}
+
+/// Whether a rule is about every playbook.
+fn about_all(rule: &Rule) -> bool {
+    rule.resource_id.is_none()
+        && rule
+            .object
+            .as_deref()
+            .is_some_and(|o| o == "*" || o == "playbooks")
+}
+
+/// Whether the caller's roles write playbook runs (admin, editor) and its
+/// token's scope, if any, names the right on `playbooks`.
+fn by_role_in_scope(authorizer: &Authorizer, right: PlaybookRight) -> (bool, bool) {
+    let by_role = authorizer
+        .roles
+        .iter()
+        .filter_map(|r| r.parse::<Role>().ok())
+        .any(|role| role.allows(Resource::PlaybookRuns, right.matrix_action()));
+    let in_scope = authorizer.token_scope.as_ref().is_none_or(|grants| {
+        grants.iter().any(|g| {
+            g.object == TokenObject::Playbooks
+                && g.actions.iter().any(|a| {
+                    matches!(a, TokenAction::All | TokenAction::PlaybookAll)
+                        || *a == right.token_action()
+                })
+        })
+    });
+    (by_role, in_scope)
+}
+
+/// Whether the caller holds `right` on the playbook: a deny rule naming the
+/// right (or `playbook:*`, `*`) on all playbooks, on this one (by id) or on
+/// playbooks its selector selects refuses it; else a role that writes
+/// playbook runs (admin, editor) or an allow rule of the same reach grants
+/// it; a token's scope must name the right on `playbooks` as well.
+pub fn holds(authorizer: &Authorizer, playbook: &Playbook, right: PlaybookRight) -> bool {
+    let about = |rule: &Rule| match (&rule.resource_id, &rule.object, &rule.object_selector) {
+        (Some(id), _, _) => *id == playbook.summary.id,
+        (None, Some(_), _) => about_all(rule),
+        (None, None, Some(selector)) => match rule_selector::parse(selector) {
+            Ok(selected) => selected
+                .iter()
+                .filter(|(kind, _)| *kind == Kind::Playbook)
+                .any(|(_, selectors)| selectors.iter().any(|s| rule_selects(s, playbook))),
+            // A deny that does not parse refuses; an allow grants nothing.
+            Err(_) => rule.deny,
+        },
+        (None, None, None) => false,
+    };
+    let matching = || {
+        authorizer
+            .rules
+            .iter()
+            .filter(|r| names_right(r, right) && about(r))
+    };
+    if matching().any(|r| r.deny) {
+        return false;
+    }
+    let (by_role, in_scope) = by_role_in_scope(authorizer, right);
+    (by_role || matching().any(|r| !r.deny)) && in_scope
+}
+
+/// Whether the caller may hold `right` on some playbook (before the
+/// playbook is known): by role or an allow rule naming it, unless a deny
+/// rule refuses it on every playbook or the token's scope leaves it out.
+pub fn holds_on_some(authorizer: &Authorizer, right: PlaybookRight) -> bool {
+    let rules = || authorizer.rules.iter().filter(|r| names_right(r, right));
+    if rules().any(|r| r.deny && about_all(r)) {
+        return false;
+    }
+    let (by_role, in_scope) = by_role_in_scope(authorizer, right);
+    (by_role || rules().any(|r| !r.deny)) && in_scope
+}
+
+/// Whether a permission rule's selector selects the playbook (what the data
+/// API matches in SQL, on the one row).
+fn rule_selects(s: &Selector, playbook: &Playbook) -> bool {
+    let p = &playbook.summary;
+    let label = |k: &str| tag(&playbook.labels, k);
+    s.id.as_ref().is_none_or(|id| *id == p.id.to_string())
+        && s.name.as_ref().is_none_or(|n| n == "*" || *n == p.name)
+        && s.namespace.as_ref().is_none_or(|ns| *ns == p.namespace)
+        && s.agent.as_ref().is_none_or(|a| {
+            matches!(a.as_str(), "self" | "local") || *a == crate::LOCAL_AGENT_ID.to_string()
+        })
+        && requirements_of_hold(&s.tags, label)
+        && requirements_of_hold(&s.labels, label)
+        && s.types.is_empty()
 }
 
 fn rules_json(rules: Option<&[ScopeRule]>) -> Option<Json<&[ScopeRule]>> {
     rules.map(Json)
 }
 
-/// The playbooks the caller sees that can run on the item, by title; `None`
-/// when the caller does not see the item.
-pub async fn for_config(
+/// The target when the caller sees it (a check through its canary).
+pub async fn target(
     pool: &PgPool,
-    config_rules: Option<&[ScopeRule]>,
-    playbook_rules: Option<&[ScopeRule]>,
-    config_id: Uuid,
-) -> Result<Option<Vec<RunnablePlaybook>>, Error> {
-    let item: Option<Item> = sqlx::query_as(
-        "SELECT ci.id, ci.name, ci.config_class, ci.type, ci.status, ci.health, \
-                coalesce(ci.tags, '{}') AS tags, coalesce(ci.labels, '{}') AS labels, \
-                ci.agent_id, ag.name AS agent_name, ci.scraper_id, s.name AS scraper_name, \
-                s.namespace AS scraper_namespace, ci.deleted_at IS NOT NULL AS deleted \
-         FROM config_items ci \
-         LEFT JOIN agents ag ON ag.id = ci.agent_id \
-         LEFT JOIN config_scrapers s ON s.id = ci.scraper_id \
-         WHERE ci.id = $1 \
-           AND ($2::jsonb IS NULL OR quarterdeck_scope_allows($2, ci.tags, ci.agent_id, ci.name))",
-    )
-    .bind(config_id)
-    .bind(rules_json(config_rules))
-    .fetch_optional(pool)
-    .await?;
-    let Some(item) = item else {
-        return Ok(None);
+    scopes: Scopes<'_>,
+    kind: TargetKind,
+    id: Uuid,
+) -> Result<Option<Target>, Error> {
+    let (sql, rules) = match kind {
+        TargetKind::Config => (
+            "SELECT to_jsonb(ci) - 'tags_values' AS context, \
+                    ci.id, ci.name, ci.config_class, ci.type, ci.status, ci.health, \
+                    coalesce(ci.tags, '{}') AS tags, coalesce(ci.labels, '{}') AS labels, \
+                    ci.agent_id, ag.name AS agent_name, ci.scraper_id, s.name AS scraper_name, \
+                    s.namespace AS scraper_namespace, ci.deleted_at IS NOT NULL AS deleted \
+             FROM config_items ci \
+             LEFT JOIN agents ag ON ag.id = ci.agent_id \
+             LEFT JOIN config_scrapers s ON s.id = ci.scraper_id \
+             WHERE ci.id = $1 \
+               AND ($2::jsonb IS NULL OR quarterdeck_scope_allows($2, ci.tags, ci.agent_id, ci.name))",
+            scopes.config,
+        ),
+        TargetKind::Check => (
+            "SELECT to_jsonb(c) || jsonb_build_object('canary_name', ca.name, \
+                                                     'canary_namespace', ca.namespace) AS context, \
+                    c.id, c.name, c.type AS config_class, c.type, c.status, c.status AS health, \
+                    jsonb_build_object('namespace', coalesce(c.namespace, ca.namespace)) AS tags, \
+                    coalesce(c.labels, '{}') AS labels, c.agent_id, ag.name AS agent_name, \
+                    ca.id AS scraper_id, ca.name AS scraper_name, ca.namespace AS scraper_namespace, \
+                    (c.deleted_at IS NOT NULL OR ca.deleted_at IS NOT NULL) AS deleted \
+             FROM checks c \
+             JOIN canaries ca ON ca.id = c.canary_id \
+             LEFT JOIN agents ag ON ag.id = c.agent_id \
+             WHERE c.id = $1 \
+               AND ($2::jsonb IS NULL OR quarterdeck_scope_allows($2, ca.labels, ca.agent_id, ca.name))",
+            scopes.canary,
+        ),
+        TargetKind::Component => (
+            "SELECT to_jsonb(c) AS context, \
+                    c.id, c.name, coalesce(c.type, '') AS config_class, coalesce(c.type, '') AS type, \
+                    c.status, c.health, coalesce(c.labels, '{}') AS tags, coalesce(c.labels, '{}') AS labels, \
+                    c.agent_id, ag.name AS agent_name, t.id AS scraper_id, t.name AS scraper_name, \
+                    t.namespace AS scraper_namespace, c.deleted_at IS NOT NULL AS deleted \
+             FROM components c \
+             LEFT JOIN topologies t ON t.id = c.topology_id \
+             LEFT JOIN agents ag ON ag.id = c.agent_id \
+             WHERE c.id = $1 \
+               AND ($2::jsonb IS NULL OR quarterdeck_scope_allows($2, c.labels, c.agent_id, c.name))",
+            scopes.component,
+        ),
     };
-    let candidates: Vec<Candidate> = sqlx::query_as(
-        "SELECT id, name, namespace, title, category, icon, description, spec -> 'configs' AS configs \
-         FROM playbooks \
-         WHERE deleted_at IS NULL AND jsonb_typeof(spec -> 'configs') = 'array' \
-           AND ($1::jsonb IS NULL OR quarterdeck_scope_allows($1, labels, $2, name)) \
-         ORDER BY title, name, id",
-    )
+    let row: Option<TargetRow> = sqlx::query_as(sql)
+        .bind(id)
+        .bind(rules_json(rules))
+        .fetch_optional(pool)
+        .await?;
+    Ok(row.map(|row| Target {
+        kind,
+        id,
+        name: row.item.name.clone(),
+        context: row.context.0,
+        item: row.item,
+    }))
+}
+
+const PLAYBOOK_COLUMNS: &str = "id, name, namespace, title, category, icon, description, spec, coalesce(labels, '{}') AS labels";
+
+/// A live playbook the caller sees.
+pub async fn playbook(
+    pool: &PgPool,
+    playbook_rules: Option<&[ScopeRule]>,
+    id: Uuid,
+) -> Result<Option<Playbook>, Error> {
+    Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {PLAYBOOK_COLUMNS} FROM playbooks \
+         WHERE id = $1 AND deleted_at IS NULL \
+           AND ($2::jsonb IS NULL OR quarterdeck_scope_allows($2, labels, $3, name))"
+    )))
+    .bind(id)
     .bind(rules_json(playbook_rules))
     .bind(crate::LOCAL_AGENT_ID)
+    .fetch_optional(pool)
+    .await?)
+}
+
+/// The playbooks the caller sees whose selectors select the target and for
+/// which `filters_pass` holds, by title.
+pub async fn for_target(
+    pool: &PgPool,
+    playbook_rules: Option<&[ScopeRule]>,
+    target: &Target,
+    filters_pass: impl Fn(&Playbook) -> bool,
+) -> Result<Vec<RunnablePlaybook>, Error> {
+    let candidates: Vec<Playbook> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {PLAYBOOK_COLUMNS} FROM playbooks \
+         WHERE deleted_at IS NULL AND jsonb_typeof(spec -> $3) = 'array' \
+           AND ($1::jsonb IS NULL OR quarterdeck_scope_allows($1, labels, $2, name)) \
+         ORDER BY title, name, id"
+    )))
+    .bind(rules_json(playbook_rules))
+    .bind(crate::LOCAL_AGENT_ID)
+    .bind(target.kind.selectors())
     .fetch_all(pool)
     .await?;
-    Ok(Some(
-        candidates
-            .into_iter()
-            .filter(|c| selects_any(&c.configs.0, &item))
-            .map(|c| c.playbook)
-            .collect(),
-    ))
+    Ok(candidates
+        .into_iter()
+        .filter(|p| p.selects(target) && filters_pass(p))
+        .map(|p| p.summary)
+        .collect())
+}
+
+/// A row a run names, with its name.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct Named {
+    pub id: Uuid,
+    pub name: Option<String>,
+}
+
+/// A run's playbook and the names of what it ran on and who started it.
+#[derive(Debug, Clone)]
+pub struct VisibleRun {
+    pub playbook: Playbook,
+    pub config: Option<Named>,
+    pub check: Option<Named>,
+    pub component: Option<Named>,
+    pub created_by: Option<Named>,
+}
+
+#[derive(sqlx::FromRow)]
+struct VisibleRunRow {
+    #[sqlx(flatten)]
+    playbook: Playbook,
+    config_id: Option<Uuid>,
+    config_name: Option<String>,
+    check_id: Option<Uuid>,
+    check_name: Option<String>,
+    component_id: Option<Uuid>,
+    component_name: Option<String>,
+    created_by: Option<Uuid>,
+    created_by_name: Option<String>,
+}
+
+/// The run when the caller sees it: its playbook (deleted or not) and each
+/// target it names within the caller's access scopes, as the data API's
+/// `playbook_runs` relation shows runs. The playbook's spec is the run's
+/// snapshot, its credentials redacted unless `reveal`.
+pub async fn visible_run(
+    pool: &PgPool,
+    scopes: Scopes<'_>,
+    run_id: Uuid,
+    reveal: bool,
+) -> Result<Option<VisibleRun>, Error> {
+    let row: Option<VisibleRunRow> = sqlx::query_as(
+        "SELECT p.id, p.name, p.namespace, p.title, p.category, p.icon, p.description, \
+                CASE WHEN $7 THEN r.spec ELSE quarterdeck_redact(r.spec) END AS spec, \
+                coalesce(p.labels, '{}') AS labels, \
+                r.config_id, ci.name AS config_name, r.check_id, c.name AS check_name, \
+                r.component_id, co.name AS component_name, \
+                r.created_by, pe.name AS created_by_name \
+         FROM playbook_runs r \
+         JOIN playbooks p ON p.id = r.playbook_id \
+         LEFT JOIN config_items ci ON ci.id = r.config_id \
+         LEFT JOIN checks c ON c.id = r.check_id \
+         LEFT JOIN canaries ca ON ca.id = c.canary_id \
+         LEFT JOIN components co ON co.id = r.component_id \
+         LEFT JOIN people pe ON pe.id = r.created_by \
+         WHERE r.id = $1 \
+           AND ($2::jsonb IS NULL OR quarterdeck_scope_allows($2, p.labels, $6, p.name)) \
+           AND (r.config_id IS NULL OR $3::jsonb IS NULL \
+                OR quarterdeck_scope_allows($3, ci.tags, ci.agent_id, ci.name)) \
+           AND (r.check_id IS NULL OR $4::jsonb IS NULL \
+                OR quarterdeck_scope_allows($4, ca.labels, ca.agent_id, ca.name)) \
+           AND (r.component_id IS NULL OR $5::jsonb IS NULL \
+                OR quarterdeck_scope_allows($5, co.labels, co.agent_id, co.name))",
+    )
+    .bind(run_id)
+    .bind(rules_json(scopes.playbook))
+    .bind(rules_json(scopes.config))
+    .bind(rules_json(scopes.canary))
+    .bind(rules_json(scopes.component))
+    .bind(crate::LOCAL_AGENT_ID)
+    .bind(reveal)
+    .fetch_optional(pool)
+    .await?;
+    let named = |id: Option<Uuid>, name: Option<String>| id.map(|id| Named { id, name });
+    Ok(row.map(|r| VisibleRun {
+        playbook: r.playbook,
+        config: named(r.config_id, r.config_name),
+        check: named(r.check_id, r.check_name),
+        component: named(r.component_id, r.component_name),
+        created_by: named(r.created_by, r.created_by_name),
+    }))
+}
+
+/// One approval of a run.
+#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
+pub struct Approval {
+    pub person_id: Option<Uuid>,
+    pub person_name: Option<String>,
+    pub person_email: Option<String>,
+    /// Set when the approval counts for a listed team.
+    pub team_id: Option<Uuid>,
+    pub team_name: Option<String>,
+    pub created_at: chrono::DateTime<chrono::Utc>,
+}
+
+/// A run's approvals, oldest first.
+pub async fn approvals(pool: &PgPool, run_id: Uuid) -> Result<Vec<Approval>, Error> {
+    Ok(sqlx::query_as(
+        "SELECT a.person_id, pe.name AS person_name, pe.email AS person_email, \
+                a.team_id, t.name AS team_name, a.created_at \
+         FROM playbook_approvals a \
+         LEFT JOIN people pe ON pe.id = a.person_id \
+         LEFT JOIN teams t ON t.id = a.team_id \
+         WHERE a.run_id = $1 ORDER BY a.created_at, a.id",
+    )
+    .bind(run_id)
+    .fetch_all(pool)
+    .await?)
+}
+
+/// Whether the person is one of the run's approvers: listed by email or a
+/// member of a listed team.
+pub async fn is_approver(pool: &PgPool, spec: &Value, person_id: Uuid) -> Result<bool, Error> {
+    let approvers = spec.pointer("/approval/approvers");
+    let list = |key: &str, lower: bool| -> Vec<String> {
+        approvers
+            .and_then(|a| a.get(key))
+            .and_then(Value::as_array)
+            .map(|items| {
+                items
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(|s| {
+                        if lower {
+                            s.trim().to_lowercase()
+                        } else {
+                            s.trim().to_owned()
+                        }
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    Ok(sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM people WHERE id = $1 AND lower(email) = ANY($2)) \
+             OR EXISTS (SELECT 1 FROM teams t JOIN team_members m ON m.team_id = t.id \
+                        WHERE m.person_id = $1 AND t.deleted_at IS NULL AND t.name = ANY($3))",
+    )
+    .bind(person_id)
+    .bind(list("people", true))
+    .bind(list("teams", false))
+    .fetch_one(pool)
+    .await?)
 }
 
 /// Whether any of a playbook's `spec.configs` selectors selects the item.
@@ -244,9 +678,13 @@ fn field(item: &Item, key: &str) -> Option<String> {
 
 /// Kubernetes meaning: `!=` and `notin` hold when the key is absent.
 fn requirements_hold(text: &str, value: impl Fn(&str) -> Option<String>) -> bool {
-    let Ok(requirements) = label_selector(text) else {
-        return false;
-    };
+    label_selector(text).is_ok_and(|requirements| requirements_of_hold(&requirements, value))
+}
+
+fn requirements_of_hold(
+    requirements: &[Requirement],
+    value: impl Fn(&str) -> Option<String>,
+) -> bool {
     requirements.iter().all(|r| match r {
         Requirement::Equals(k, v) => value(k).as_deref() == Some(v.as_str()),
         Requirement::NotEquals(k, v) => value(k).as_deref() != Some(v.as_str()),
@@ -383,5 +821,130 @@ mod tests {
         assert!(!glob("ab*ba", "aba", false));
         assert!(!glob("abc", "ABC", false));
         assert!(glob("abc", "ABC", true));
+    }
+
+    fn playbook() -> Playbook {
+        Playbook {
+            summary: RunnablePlaybook {
+                id: Uuid::from_u128(5),
+                name: "restart".into(),
+                namespace: "default".into(),
+                title: "Restart".into(),
+                category: "ops".into(),
+                icon: None,
+                description: None,
+            },
+            spec: Json(json!({})),
+            labels: Json(
+                json!({"team": "web"})
+                    .as_object()
+                    .cloned()
+                    .unwrap_or_default(),
+            ),
+        }
+    }
+
+    fn who(roles: &[&str], rules: Vec<Rule>) -> Authorizer {
+        Authorizer {
+            roles: roles.iter().map(|r| r.to_string()).collect(),
+            rules,
+            token_scope: None,
+        }
+    }
+
+    fn rule(action: &str, deny: bool) -> Rule {
+        Rule {
+            id: Uuid::new_v4(),
+            subject_type: "person".into(),
+            subject: None,
+            object: None,
+            action: action.into(),
+            deny,
+            resource_id: None,
+            object_selector: None,
+        }
+    }
+
+    #[test]
+    fn rights_on_one_playbook() {
+        let p = playbook();
+        let run = PlaybookRight::Run;
+        assert!(holds(&who(&["editor"], vec![]), &p, run));
+        assert!(holds(&who(&["admin"], vec![]), &p, PlaybookRight::Approve));
+        assert!(!holds(&who(&["viewer"], vec![]), &p, run));
+        assert!(!holds_on_some(&who(&["viewer"], vec![]), run));
+        let on = |rule: Rule| who(&["viewer"], vec![rule]);
+        let by_id = Rule {
+            resource_id: Some(p.summary.id),
+            ..rule("playbook:run", false)
+        };
+        assert!(holds(&on(by_id.clone()), &p, run));
+        assert!(holds_on_some(&on(by_id.clone()), run));
+        assert!(!holds(&on(by_id), &p, PlaybookRight::Approve));
+        let elsewhere = Rule {
+            resource_id: Some(Uuid::from_u128(6)),
+            ..rule("playbook:*", false)
+        };
+        assert!(!holds(&on(elsewhere), &p, run));
+        let global = Rule {
+            object: Some("playbooks".into()),
+            ..rule("read,playbook:run", false)
+        };
+        assert!(holds(&on(global), &p, run));
+        for (selector, selected) in [
+            (json!({"playbooks": [{"labelSelector": "team=web"}]}), true),
+            (
+                json!({"playbooks": [{"name": "restart", "namespace": "default"}]}),
+                true,
+            ),
+            (json!({"playbooks": [{"name": "other"}]}), false),
+            (json!({"configs": [{"name": "*"}]}), false),
+        ] {
+            let r = Rule {
+                object_selector: Some(selector.clone()),
+                ..rule("playbook:run", false)
+            };
+            assert_eq!(holds(&on(r), &p, run), selected, "{selector}");
+        }
+        let denied = Rule {
+            object_selector: Some(json!({"playbooks": [{"tagSelector": "team=web"}]})),
+            ..rule("*", true)
+        };
+        assert!(!holds(&who(&["admin"], vec![denied.clone()]), &p, run));
+        assert!(holds_on_some(&who(&["admin"], vec![denied]), run));
+        let denied_all = Rule {
+            object: Some("*".into()),
+            ..rule("playbook:run", true)
+        };
+        assert!(!holds_on_some(&who(&["admin"], vec![denied_all]), run));
+    }
+
+    #[test]
+    fn a_token_scope_must_name_the_right() {
+        let p = playbook();
+        let token = |actions: &[TokenAction]| Authorizer {
+            token_scope: Some(vec![crate::rbac::ScopeGrant {
+                subject: None,
+                object: TokenObject::Playbooks,
+                actions: actions.to_vec(),
+            }]),
+            ..who(&["editor"], vec![])
+        };
+        assert!(!holds(&token(&[TokenAction::Read]), &p, PlaybookRight::Run));
+        assert!(holds(
+            &token(&[TokenAction::PlaybookRun]),
+            &p,
+            PlaybookRight::Run
+        ));
+        assert!(!holds(
+            &token(&[TokenAction::PlaybookRun]),
+            &p,
+            PlaybookRight::Approve
+        ));
+        assert!(holds(
+            &token(&[TokenAction::PlaybookAll]),
+            &p,
+            PlaybookRight::Approve
+        ));
     }
 }

@@ -1,65 +1,171 @@
-//! `GET /api/playbook/list` (spec part 1 section 7): the playbooks that can
-//! run on a config item, for its Playbooks tab. The SQL and the matching of
-//! the playbooks' `spec.configs` selectors are the store's
-//! (`quarterdeck_store::runnable_playbooks`). Runs arrive with the playbooks
-//! issue; checks and components as targets with it.
+//! The playbook calls of spec part 1 section 7: which playbooks can run on a
+//! config item, a check or a component (`GET /api/playbook/list`), their
+//! parameters with defaults templated for the target (`POST
+//! /api/playbook/{id}/params`), and runs: start, read, approve, cancel
+//! (`runs`). The SQL, the selectors' matching and the per-playbook rights
+//! are the store's (`quarterdeck_store::runnable_playbooks`), the
+//! parameters' rules too (`playbook_params`); CEL `filters` are evaluated
+//! here (`context`).
+
+mod context;
+mod runs;
 
 use axum::Json;
 use axum::extract::State;
+use quarterdeck_crds::playbook::PlaybookParameter;
+use quarterdeck_store::playbook_params;
 use quarterdeck_store::rbac::Kind;
 use quarterdeck_store::runnable_playbooks::{self, RunnablePlaybook};
-use serde::Deserialize;
-use utoipa::IntoParams;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
 use crate::auth::Caller;
-use crate::body::Query;
+use crate::body::{Body, Path, Query};
 use crate::error::ErrorBody;
 use crate::rbac::{Action, Resource};
-use crate::routes::catalog::catalog_visibility;
 use crate::{ApiError, AppState};
+use context::{TargetIds, Visible};
 
 pub(crate) fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(list))
+    OpenApiRouter::new()
+        .routes(routes!(list))
+        .routes(routes!(params))
+        .merge(runs::router())
 }
 
+/// The target of `GET /api/playbook/list`: exactly one.
 #[derive(Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub(crate) struct ListParams {
     /// The config item the playbooks would run on.
-    config_id: Uuid,
+    config_id: Option<Uuid>,
+    /// The health check the playbooks would run on.
+    check_id: Option<Uuid>,
+    /// The component the playbooks would run on.
+    component_id: Option<Uuid>,
 }
 
-/// The playbooks the caller sees whose `spec.configs` selectors select the
-/// config item, by title.
+/// The playbooks the caller sees whose `configs`, `checks` or `components`
+/// selectors select the target and whose CEL `filters` all pass, by title.
+/// Exactly one of `config_id`, `check_id` and `component_id`.
 #[utoipa::path(get, path = "/api/playbook/list", tag = "playbooks",
     params(ListParams),
     responses(
         (status = 200, body = Vec<RunnablePlaybook>),
-        (status = 400, body = ErrorBody),
+        (status = 400, description = "Not exactly one target", body = ErrorBody),
         (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody),
-        (status = 404, description = "`config_id` names no item the caller sees", body = ErrorBody)))]
+        (status = 404, description = "The target is none the caller sees", body = ErrorBody)))]
 #[tracing::instrument(skip_all, fields(person = %caller.person.id))]
 pub(crate) async fn list(
     State(state): State<AppState>,
     caller: Caller,
     params: Result<Query<ListParams>, ApiError>,
 ) -> Result<Json<Vec<RunnablePlaybook>>, ApiError> {
-    let visibility = catalog_visibility(&caller)?;
     caller.require(Resource::Playbooks, Action::Read)?;
     caller.require_no_row_rules(Kind::Playbook, "playbooks")?;
     let Query(params) = params?;
-    runnable_playbooks::for_config(
-        &state.db,
-        visibility.config.as_deref(),
-        visibility.playbook.as_deref(),
-        params.config_id,
-    )
-    .await?
-    .map(Json)
-    .ok_or_else(|| ApiError::NotFound(format!("no config item {}", params.config_id)))
+    let ids = TargetIds {
+        config_id: params.config_id,
+        check_id: params.check_id,
+        component_id: params.component_id,
+    };
+    let Some((kind, id)) = ids.one()? else {
+        return Err(ApiError::invalid(
+            "config_id",
+            "one of config_id, check_id and component_id is required",
+        ));
+    };
+    let visible = Visible::of(&caller);
+    let target = visible.target(&state, &caller, kind, id).await?;
+    let rows = runnable_playbooks::for_target(&state.db, visible.playbooks(), &target, |p| {
+        let env = context::environment(&caller, p, Some(&target), &Default::default());
+        context::filters_pass(p, &env)
+    })
+    .await?;
+    Ok(Json(rows))
+}
+
+/// The target the parameters' defaults are templated for: at most one.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ParamsRequest {
+    config_id: Option<Uuid>,
+    check_id: Option<Uuid>,
+    component_id: Option<Uuid>,
+}
+
+/// A playbook's parameters for the Run dialog.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct ParamsResponse {
+    /// In the spec's order; each `default` templated for the target (Go
+    /// template syntax over `config`, `check` or `component`, `user`,
+    /// `playbook`), a `code` default written in its language.
+    #[schema(value_type = Vec<Object>)]
+    params: Vec<PlaybookParameter>,
+}
+
+/// The playbook's parameters with their defaults templated for the target.
+#[utoipa::path(post, path = "/api/playbook/{id}/params", tag = "playbooks",
+    params(("id" = Uuid, Path, description = "The playbook id")),
+    request_body = ParamsRequest,
+    responses(
+        (status = 200, body = ParamsResponse),
+        (status = 400, description = "A bad body, or several targets", body = ErrorBody),
+        (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody),
+        (status = 404, description = "The playbook or the target is none the caller sees", body = ErrorBody)))]
+#[tracing::instrument(skip_all, fields(person = %caller.person.id, playbook = %id))]
+pub(crate) async fn params(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<Uuid>,
+    body: Result<Body<ParamsRequest>, ApiError>,
+) -> Result<Json<ParamsResponse>, ApiError> {
+    caller.require(Resource::Playbooks, Action::Read)?;
+    caller.require_no_row_rules(Kind::Playbook, "playbooks")?;
+    let Body(body) = body?;
+    let visible = Visible::of(&caller);
+    let playbook = visible.playbook(&state, id).await?;
+    let ids = TargetIds {
+        config_id: body.config_id,
+        check_id: body.check_id,
+        component_id: body.component_id,
+    };
+    let target = match ids.one()? {
+        Some((kind, id)) => Some(visible.target(&state, &caller, kind, id).await?),
+        None => None,
+    };
+    let env = context::environment(&caller, &playbook, target.as_ref(), &Default::default());
+    let mut params = context::parameters(&playbook)?;
+    for parameter in &mut params {
+        if let Some(default) = &parameter.default {
+            // A default that does not render for this target (one written
+            // for another kind) is offered as written.
+            let rendered = context::render(default, &env).unwrap_or_else(|e| {
+                tracing::debug!(parameter = %parameter.name, error = %e, "default not templated");
+                default.clone()
+            });
+            let rendered = match playbook_params::type_of(parameter) {
+                quarterdeck_crds::playbook::ParameterType::Code => {
+                    let language = parameter
+                        .properties
+                        .as_ref()
+                        .and_then(|p| p.get("language"))
+                        .and_then(Value::as_str);
+                    playbook_params::code_text(language, &rendered)
+                        .map(Value::String)
+                        .unwrap_or(rendered)
+                }
+                _ => rendered,
+            };
+            parameter.default = Some(rendered);
+        }
+    }
+    Ok(Json(ParamsResponse { params }))
 }

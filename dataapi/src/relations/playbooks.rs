@@ -1,4 +1,4 @@
-//! Playbooks, their runs and run actions.
+//! Playbooks, their names, their runs, run actions and approvals.
 
 use super::*;
 
@@ -25,6 +25,7 @@ pub(super) static RELATIONS: &[Relation] = &[
     )
     .writable()
     .guarded()
+    .validated(Validator::Playbook)
     .scoped(&[ScopeBy::Direct {
         kind: ScopeKind::Playbook,
         tags: "labels",
@@ -32,6 +33,20 @@ pub(super) static RELATIONS: &[Relation] = &[
         name: "name",
     }])
     .embeds(&[BY, many("playbook_runs", "playbook_runs", "playbook_id")]),
+    // Live playbooks by name, for pickers and filters (migration 0033).
+    Relation::new(
+        "playbook_names",
+        "playbooks",
+        &[
+            ID,
+            not_null(r("name", Text)),
+            not_null(r("namespace", Text)),
+            not_null(r("title", Text)),
+            r("icon", Text),
+            not_null(r("category", Text)),
+        ],
+    )
+    .scoped(&[via("id", "playbooks")]),
     Relation::new(
         "playbook_runs",
         "playbook_runs",
@@ -54,6 +69,10 @@ pub(super) static RELATIONS: &[Relation] = &[
             not_null(r("agent_id", Uuid)),
             r("parent_id", Uuid),
             r("error", Text),
+            // The engine's claim: the replica running it and until when.
+            r("claimed_by", Text),
+            r("lease_until", Timestamp),
+            r("cancel_requested_at", Timestamp),
             CREATED_AT,
             UPDATED_AT,
         ],
@@ -78,6 +97,7 @@ pub(super) static RELATIONS: &[Relation] = &[
             "playbook_run_actions",
             "playbook_run_id",
         ),
+        many("approvals", "playbook_approvals", "run_id"),
     ]),
     Relation::new(
         "playbook_run_actions",
@@ -86,6 +106,8 @@ pub(super) static RELATIONS: &[Relation] = &[
             ID,
             not_null(r("playbook_run_id", Uuid)),
             not_null(r("name", Text)),
+            // The action's place in the run's spec.
+            not_null(r("action_index", Int)),
             not_null(r("status", Text)),
             not_null(r("retry_count", Int)),
             not_null(r("scheduled_time", Timestamp)),
@@ -94,10 +116,29 @@ pub(super) static RELATIONS: &[Relation] = &[
             r("result", Json),
             r("error", Text),
             not_null(r("agent_id", Uuid)),
+            r("claimed_by", Text),
+            r("lease_until", Timestamp),
             CREATED_AT,
             UPDATED_AT,
         ],
     )
     .scoped(&[via("playbook_run_id", "playbook_runs")])
     .embeds(&[one("run", "playbook_runs", "playbook_run_id"), AGENT]),
+    Relation::new(
+        "playbook_approvals",
+        "playbook_runs",
+        &[
+            ID,
+            not_null(r("run_id", Uuid)),
+            r("person_id", Uuid),
+            r("team_id", Uuid),
+            CREATED_AT,
+        ],
+    )
+    .scoped(&[via("run_id", "playbook_runs")])
+    .embeds(&[
+        one("run", "playbook_runs", "run_id"),
+        one("person", "people", "person_id"),
+        one("team", "teams", "team_id"),
+    ]),
 ];

@@ -1079,6 +1079,15 @@ export interface PlaybooksUpdate {
   deleted_at?: string | null;
 }
 
+export interface PlaybookNamesRow {
+  id: string;
+  name: string;
+  namespace: string;
+  title: string;
+  icon: string | null;
+  category: string;
+}
+
 export interface PlaybookRunsRow {
   id: string;
   playbook_id: string;
@@ -1098,6 +1107,9 @@ export interface PlaybookRunsRow {
   agent_id: string;
   parent_id: string | null;
   error: string | null;
+  claimed_by: string | null;
+  lease_until: string | null;
+  cancel_requested_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -1106,6 +1118,7 @@ export interface PlaybookRunActionsRow {
   id: string;
   playbook_run_id: string;
   name: string;
+  action_index: number;
   status: string;
   retry_count: number;
   scheduled_time: string;
@@ -1114,8 +1127,18 @@ export interface PlaybookRunActionsRow {
   result: Json | null;
   error: string | null;
   agent_id: string;
+  claimed_by: string | null;
+  lease_until: string | null;
   created_at: string;
   updated_at: string;
+}
+
+export interface PlaybookApprovalsRow {
+  id: string;
+  run_id: string;
+  person_id: string | null;
+  team_id: string | null;
+  created_at: string;
 }
 
 export interface IncidentRulesRow {
@@ -1595,8 +1618,10 @@ export interface Relations {
   analysis_by_component: AnalysisByComponentRow;
   changes_by_component: ChangesByComponentRow;
   playbooks: PlaybooksRow;
+  playbook_names: PlaybookNamesRow;
   playbook_runs: PlaybookRunsRow;
   playbook_run_actions: PlaybookRunActionsRow;
+  playbook_approvals: PlaybookApprovalsRow;
   incident_rules: IncidentRulesRow;
   incidents: IncidentsRow;
   hypotheses: HypothesesRow;
@@ -1826,10 +1851,16 @@ export interface Embeds {
     parent: { one: 'playbook_runs' };
     children: { many: 'playbook_runs' };
     playbook_run_actions: { many: 'playbook_run_actions' };
+    approvals: { many: 'playbook_approvals' };
   };
   playbook_run_actions: {
     run: { one: 'playbook_runs' };
     agent: { one: 'agents' };
+  };
+  playbook_approvals: {
+    run: { one: 'playbook_runs' };
+    person: { one: 'people' };
+    team: { one: 'teams' };
   };
   incident_rules: {
     created_by: { one: 'people' };

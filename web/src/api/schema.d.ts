@@ -477,6 +477,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/db/rpc/get_playbook_run_actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A run's actions in the order of its spec (the product's
+         *     `rpc/get_playbook_run_actions`).
+         */
+        get: operations["get_playbook_run_actions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/db/rpc/lookup_analysis_by_component": {
         parameters: {
             query?: never;
@@ -684,12 +704,130 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The playbooks the caller sees whose `spec.configs` selectors select the
-         *     config item, by title.
+         * The playbooks the caller sees whose `configs`, `checks` or `components`
+         *     selectors select the target and whose CEL `filters` all pass, by title.
+         *     Exactly one of `config_id`, `check_id` and `component_id`.
          */
         get: operations["list"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/playbook/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Starts a run of the playbook on the target: the caller needs
+         *     `playbook:run` on the playbook and must see it and the target; the
+         *     playbook's selectors and filters must admit the target (a playbook with
+         *     no selectors runs without one); the parameters are checked against their
+         *     definitions. The run keeps a snapshot of the spec and starts
+         *     `pending_approval` when the playbook lists approvers.
+         */
+        post: operations["run"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/playbook/run/approve/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approves a run pending approval: needs `playbook:approve` on its
+         *     playbook and the caller among its approvers (by email, or through a
+         *     listed team). `any` schedules it at once, `all` once every listed
+         *     approver approved.
+         */
+        post: operations["approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/playbook/run/cancel/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancels a run that has not finished: needs `playbook:run` on its
+         *     playbook. A running action is stopped by the engine that runs it.
+         */
+        post: operations["cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/playbook/run/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The run with its playbook, target, actions and approvals. */
+        get: operations["get_run"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/playbook/run/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The run's status, for polling while it runs. */
+        get: operations["status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/playbook/{id}/params": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The playbook's parameters with their defaults templated for the target. */
+        post: operations["params"];
         delete?: never;
         options?: never;
         head?: never;
@@ -852,6 +990,36 @@ export interface components {
          * @enum {string}
          */
         Action: "read" | "create" | "update" | "delete" | "run";
+        /**
+         * @description The status of one action of a run.
+         * @enum {string}
+         */
+        ActionStatus: "scheduled" | "running" | "completed" | "failed" | "skipped" | "cancelled" | "timed_out";
+        ActionStatusBody: {
+            /** Format: date-time */
+            end_time?: string | null;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** Format: date-time */
+            start_time?: string | null;
+            status: components["schemas"]["ActionStatus"];
+        };
+        /** @description One approval of a run. */
+        Approval: {
+            /** Format: date-time */
+            created_at: string;
+            person_email?: string | null;
+            /** Format: uuid */
+            person_id?: string | null;
+            person_name?: string | null;
+            /**
+             * Format: uuid
+             * @description Set when the approval counts for a listed team.
+             */
+            team_id?: string | null;
+            team_name?: string | null;
+        };
         /** @description true or false; left empty (false) when blank. */
         BooleanValue: {
             value: boolean | string;
@@ -2809,6 +2977,10 @@ export interface components {
             name: string;
             scope?: components["schemas"]["ScopeGrant"][] | null;
         };
+        /** @description A message answered by approve and cancel. */
+        Done: {
+            message: string;
+        };
         /** @description An error of the console API. */
         ErrorBody: {
             /** @description With EFORBIDDEN for a missing right: the action refused. */
@@ -3007,6 +3179,30 @@ export interface components {
             /** @description `browser`. */
             type: string;
             ui: components["schemas"]["FlowUi"];
+        };
+        /** @description A row a run names, with its name. */
+        Named: {
+            /** Format: uuid */
+            id: string;
+            name?: string | null;
+        };
+        /** @description The target the parameters' defaults are templated for: at most one. */
+        ParamsRequest: {
+            /** Format: uuid */
+            check_id?: string | null;
+            /** Format: uuid */
+            component_id?: string | null;
+            /** Format: uuid */
+            config_id?: string | null;
+        };
+        /** @description A playbook's parameters for the Run dialog. */
+        ParamsResponse: {
+            /**
+             * @description In the spec's order; each `default` templated for the target (Go
+             *     template syntax over `config`, `check` or `component`, `user`,
+             *     `playbook`), a `code` default written in its language.
+             */
+            params: Record<string, never>[];
         };
         /** @description One allow or deny rule. */
         PermissionRule: {
@@ -3718,11 +3914,153 @@ export interface components {
          * @enum {string}
          */
         Role: "admin" | "editor" | "viewer" | "guest" | "commander" | "responder";
+        /** @description A run as stored. */
+        Run: {
+            /** Format: date-time */
+            cancel_requested_at?: string | null;
+            /** Format: uuid */
+            check_id?: string | null;
+            claimed_by?: string | null;
+            /** Format: uuid */
+            component_id?: string | null;
+            /** Format: uuid */
+            config_id?: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            created_by?: string | null;
+            /** Format: date-time */
+            end_time?: string | null;
+            error?: string | null;
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            lease_until?: string | null;
+            parameters?: components["schemas"]["Value"] | null;
+            /** Format: uuid */
+            parent_id?: string | null;
+            /** Format: uuid */
+            playbook_id: string;
+            request?: components["schemas"]["Value"] | null;
+            /** Format: date-time */
+            scheduled_time: string;
+            spec: components["schemas"]["Value"];
+            /** Format: date-time */
+            start_time?: string | null;
+            status: components["schemas"]["RunStatus"];
+            /**
+             * Format: int64
+             * @description Nanoseconds.
+             */
+            timeout: number;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description One action of a run as stored. */
+        RunAction: {
+            /** Format: int32 */
+            action_index: number;
+            claimed_by?: string | null;
+            /** Format: date-time */
+            end_time?: string | null;
+            error?: string | null;
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            lease_until?: string | null;
+            name: string;
+            /** Format: uuid */
+            playbook_run_id: string;
+            result?: components["schemas"]["Value"] | null;
+            /**
+             * Format: int32
+             * @description Attempts after the first.
+             */
+            retry_count: number;
+            /** Format: date-time */
+            scheduled_time: string;
+            /** Format: date-time */
+            start_time?: string | null;
+            status: components["schemas"]["ActionStatus"];
+        };
+        /** @description A run started. */
+        RunCreated: {
+            /** Format: uuid */
+            run_id: string;
+            /**
+             * @description When it is scheduled to start (RFC 3339); a run awaiting approval
+             *     starts once approved.
+             */
+            starts_at: string;
+        };
+        /** @description A run with what the run page shows. */
+        RunDetail: components["schemas"]["Run"] & {
+            /** @description In the order of the spec. */
+            actions: components["schemas"]["RunAction"][];
+            approvals: components["schemas"]["Approval"][];
+            /**
+             * @description Whether the caller may approve it now (pending approval, listed as an
+             *     approver directly or through a team, `playbook:approve`).
+             */
+            can_approve: boolean;
+            /** @description Whether the caller may cancel it now (not finished, `playbook:run`). */
+            can_cancel: boolean;
+            check?: components["schemas"]["Named"] | null;
+            component?: components["schemas"]["Named"] | null;
+            config?: components["schemas"]["Named"] | null;
+            created_by_person?: components["schemas"]["Named"] | null;
+            playbook: components["schemas"]["RunnablePlaybook"];
+        };
         /** @description The result of a Run Now. */
         RunNowResult: {
             /** Format: uuid */
             check_id: string;
             result: components["schemas"]["StatusEntry"];
+        };
+        /** @description A run to start. */
+        RunRequest: {
+            /**
+             * Format: uuid
+             * @description The health check it runs on.
+             */
+            check_id?: string | null;
+            /**
+             * Format: uuid
+             * @description The component it runs on.
+             */
+            component_id?: string | null;
+            /**
+             * Format: uuid
+             * @description The config item it runs on (at most one target).
+             */
+            config_id?: string | null;
+            /**
+             * Format: uuid
+             * @description The playbook.
+             */
+            id: string;
+            /**
+             * @description Parameter values by name; a parameter left out takes its (templated)
+             *     default.
+             */
+            params?: Record<string, never> | null;
+        };
+        /**
+         * @description The status of a run.
+         * @enum {string}
+         */
+        RunStatus: "pending_approval" | "scheduled" | "running" | "waiting" | "completed" | "failed" | "cancelled" | "timed_out";
+        /** @description A run's status and its actions' statuses. */
+        RunStatusBody: {
+            actions: components["schemas"]["ActionStatusBody"][];
+            /** Format: date-time */
+            end_time?: string | null;
+            error?: string | null;
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            start_time?: string | null;
+            status: components["schemas"]["RunStatus"];
         };
         /** @description A playbook as the item's Playbooks tab lists it. */
         RunnablePlaybook: {
@@ -4074,6 +4412,7 @@ export interface components {
             /** Format: int64 */
             passed: number;
         };
+        Value: unknown;
         /** @description Where a secret field's value comes from. */
         ValueFrom: {
             secretKeyRef: components["schemas"]["KeyRef"];
@@ -5703,6 +6042,62 @@ export interface operations {
             };
         };
     };
+    get_playbook_run_actions: {
+        parameters: {
+            query: {
+                /** @description The run. */
+                run_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunAction"][];
+                };
+            };
+            /** @description `run_id` is missing or not a UUID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No run the caller sees */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     lookup_analysis_by_component: {
         parameters: {
             query: {
@@ -6566,9 +6961,13 @@ export interface operations {
     };
     list: {
         parameters: {
-            query: {
+            query?: {
                 /** @description The config item the playbooks would run on. */
-                config_id: string;
+                config_id?: string;
+                /** @description The health check the playbooks would run on. */
+                check_id?: string;
+                /** @description The component the playbooks would run on. */
+                component_id?: string;
             };
             header?: never;
             path?: never;
@@ -6584,6 +6983,7 @@ export interface operations {
                     "application/json": components["schemas"]["RunnablePlaybook"][];
                 };
             };
+            /** @description Not exactly one target */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6608,7 +7008,361 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `config_id` names no item the caller sees */
+            /** @description The target is none the caller sees */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    run: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RunRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunCreated"];
+                };
+            };
+            /** @description A bad body, a parameter that breaks its rules (the error names it), or a target the playbook does not run on */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No `playbook:run` on the playbook */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The playbook or the target is none the caller sees */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    approve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The run id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "playbook run approved"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description The run is not pending approval */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No `playbook:approve`, or not an approver */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No run the caller sees */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The run id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "playbook run cancelled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description The run already finished */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No `playbook:run` on the playbook */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No run the caller sees */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_run: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The run id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunDetail"];
+                };
+            };
+            /** @description The id is not a UUID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No run the caller sees */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The run id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunStatusBody"];
+                };
+            };
+            /** @description The id is not a UUID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No run the caller sees */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    params: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The playbook id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ParamsRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ParamsResponse"];
+                };
+            };
+            /** @description A bad body, or several targets */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The playbook or the target is none the caller sees */
             404: {
                 headers: {
                     [name: string]: unknown;

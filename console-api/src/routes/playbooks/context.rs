@@ -1,0 +1,159 @@
+//! What the playbook calls share: the caller's access scopes on targets and
+//! playbooks, the one target a request names, and the environment CEL
+//! `filters` and templated parameter defaults see.
+
+use quarterdeck_crds::playbook::PlaybookParameter;
+use quarterdeck_dataapi as rest;
+use quarterdeck_store::rbac::Kind;
+use quarterdeck_store::runnable_playbooks::{self, Playbook, Scopes, Target, TargetKind};
+use serde_json::{Map, Value, json};
+use uuid::Uuid;
+
+use crate::auth::Caller;
+use crate::rbac::{Action, Resource};
+use crate::{ApiError, AppState};
+
+/// The target ids of a request: at most one may be given.
+pub(super) struct TargetIds {
+    pub config_id: Option<Uuid>,
+    pub check_id: Option<Uuid>,
+    pub component_id: Option<Uuid>,
+}
+
+impl TargetIds {
+    pub fn one(&self) -> Result<Option<(TargetKind, Uuid)>, ApiError> {
+        let given: Vec<(TargetKind, Uuid)> = [
+            (TargetKind::Config, self.config_id),
+            (TargetKind::Check, self.check_id),
+            (TargetKind::Component, self.component_id),
+        ]
+        .into_iter()
+        .filter_map(|(kind, id)| id.map(|id| (kind, id)))
+        .collect();
+        match given.as_slice() {
+            [] => Ok(None),
+            [one] => Ok(Some(*one)),
+            _ => Err(ApiError::invalid(
+                "config_id",
+                "give only one of config_id, check_id and component_id",
+            )),
+        }
+    }
+}
+
+/// What the caller sees of targets and playbooks.
+pub(super) struct Visible(rest::Visibility);
+
+impl Visible {
+    pub fn of(caller: &Caller) -> Self {
+        Visible(rest::visibility(
+            &caller.person.roles,
+            &caller.access_scopes,
+        ))
+    }
+
+    pub fn scopes(&self) -> Scopes<'_> {
+        Scopes {
+            config: self.0.config.as_deref(),
+            component: self.0.component.as_deref(),
+            canary: self.0.canary.as_deref(),
+            playbook: self.0.playbook.as_deref(),
+        }
+    }
+
+    pub fn playbooks(&self) -> Option<&[rest::ScopeRule]> {
+        self.0.playbook.as_deref()
+    }
+
+    /// A live playbook the caller sees, else 404.
+    pub async fn playbook(&self, state: &AppState, id: Uuid) -> Result<Playbook, ApiError> {
+        runnable_playbooks::playbook(&state.db, self.playbooks(), id)
+            .await?
+            .ok_or_else(|| ApiError::NotFound(format!("no playbook {id}")))
+    }
+
+    /// The target when the caller may read its kind and sees it, else 403
+    /// or 404.
+    pub async fn target(
+        &self,
+        state: &AppState,
+        caller: &Caller,
+        kind: TargetKind,
+        id: Uuid,
+    ) -> Result<Target, ApiError> {
+        match kind {
+            TargetKind::Config => {
+                caller.require(Resource::Database, Action::Read)?;
+                caller.require_no_row_rules(Kind::Config, "config items")?;
+            }
+            TargetKind::Check => caller.require(Resource::Canaries, Action::Read)?,
+            TargetKind::Component => {
+                caller.require(Resource::Topologies, Action::Read)?;
+                caller.require_no_row_rules(Kind::Component, "components")?;
+            }
+        }
+        runnable_playbooks::target(&state.db, self.scopes(), kind, id)
+            .await?
+            .ok_or_else(|| ApiError::NotFound(format!("no {} {id}", kind.key())))
+    }
+}
+
+/// The playbook's parameter definitions.
+pub(super) fn parameters(playbook: &Playbook) -> Result<Vec<PlaybookParameter>, ApiError> {
+    match playbook.spec.0.get("parameters") {
+        None | Some(Value::Null) => Ok(Vec::new()),
+        Some(list) => serde_json::from_value(list.clone()).map_err(|e| {
+            ApiError::invalid(
+                "spec.parameters",
+                format!("the playbook's spec.parameters do not parse: {e}"),
+            )
+        }),
+    }
+}
+
+/// What CEL `filters` and templates see: the target under its kind's name
+/// (`config`, `check`, `component`), `playbook`, `user` and `params`.
+pub(super) fn environment(
+    caller: &Caller,
+    playbook: &Playbook,
+    target: Option<&Target>,
+    params: &Map<String, Value>,
+) -> Map<String, Value> {
+    let p = &playbook.summary;
+    let mut env = Map::new();
+    env.insert(
+        "playbook".into(),
+        json!({"id": p.id, "name": p.name, "namespace": p.namespace, "title": p.title,
+               "category": p.category}),
+    );
+    env.insert(
+        "user".into(),
+        json!({"id": caller.person.id, "name": caller.person.name,
+               "email": caller.person.email}),
+    );
+    env.insert("params".into(), Value::Object(params.clone()));
+    if let Some(target) = target {
+        env.insert(target.kind.key().into(), target.context.clone());
+    }
+    env
+}
+
+/// Whether every CEL filter of the playbook holds in `env` (an expression
+/// that fails or is not `true` does not).
+pub(super) fn filters_pass(playbook: &Playbook, env: &Map<String, Value>) -> bool {
+    playbook.filters().iter().all(|filter| {
+        match quarterdeck_checks::evaluate_cel(filter, env) {
+            Ok(Value::Bool(pass)) => pass,
+            other => {
+                tracing::debug!(playbook = %playbook.summary.name, filter, result = ?other, "playbook filter did not pass");
+                false
+            }
+        }
+    })
+}
+
+/// A default's strings rendered as Go templates over `env`.
+pub(super) fn render(value: &Value, env: &Map<String, Value>) -> Result<Value, String> {
+    quarterdeck_templates::render_strings(value, &Value::Object(env.clone()))
+        .map_err(|e| e.to_string())
+}
