@@ -32,6 +32,7 @@ interface ShellProps extends FieldProps {
   selected: string | readonly string[];
   /** The toggle's text, and whether it is the placeholder. */
   text: string;
+  icon?: ReactNode;
   isPlaceholder: boolean;
   onSelect(value: string, close: () => void): void;
   /** The options. */
@@ -39,7 +40,7 @@ interface ShellProps extends FieldProps {
 }
 
 /** The select both kinds share: a full-width toggle named `label` and a scrolling list of options. */
-function SelectShell({ id, label, isDisabled, isInvalid, selected, text, isPlaceholder, onSelect, children }: ShellProps) {
+function SelectShell({ id, label, isDisabled, isInvalid, selected, text, icon, isPlaceholder, onSelect, children }: ShellProps) {
   const [isOpen, setOpen] = useState(false);
   return (
     <Select
@@ -59,6 +60,7 @@ function SelectShell({ id, label, isDisabled, isInvalid, selected, text, isPlace
           isDisabled={isDisabled}
           isExpanded={isOpen}
           isPlaceholder={isPlaceholder}
+          icon={icon}
           status={isInvalid ? 'danger' : undefined}
           onClick={() => setOpen(!isOpen)}
         >
@@ -79,6 +81,7 @@ export function SimpleSelect({ options, value, onChange, placeholder = 'Select',
       {...field}
       selected={value}
       text={chosen?.label ?? placeholder}
+      icon={chosen?.icon}
       isPlaceholder={!chosen}
       onSelect={(v, close) => {
         onChange(v);
@@ -86,7 +89,7 @@ export function SimpleSelect({ options, value, onChange, placeholder = 'Select',
       }}
     >
       {options.map((o) => (
-        <SelectOption key={o.value} value={o.value} description={o.description}>
+        <SelectOption key={o.value} value={o.value} description={o.description} icon={o.icon}>
           {o.label}
         </SelectOption>
       ))}

@@ -115,7 +115,10 @@ it('edits the schedule and the icon in the spec, and ignores invalid JSON labels
   fireEvent.click(screen.getByRole('button', { name: 'Schedule' }));
   fireEvent.click(screen.getByRole('option', { name: '@daily' }));
   fireEvent.click(screen.getByRole('button', { name: 'Icon' }));
+  // Each choice shows its icon, and so does the toggle once chosen.
+  expect(screen.getByRole('option', { name: 'postgres' }).querySelector('.pf-v6-c-menu__item-icon svg')).toBeTruthy();
   fireEvent.click(screen.getByRole('option', { name: 'postgres' }));
+  expect(screen.getByRole('button', { name: 'Icon' }).querySelector('.pf-v6-c-menu-toggle__icon svg')).toBeTruthy();
   const spec = screen.getByRole('textbox', { name: 'Spec' }) as HTMLTextAreaElement;
   expect(spec.value).toContain('schedule: "@daily"');
   expect(spec.value).toContain('icon: postgres');
