@@ -39,6 +39,33 @@ it('shows one page of the rows and the next page on demand', () => {
   ]);
 });
 
+it('keeps the page number on a new page size when it still exists, else goes to the last page', () => {
+  render(
+    <DataTable
+      aria-label="Things"
+      columns={COLUMNS}
+      query={{ data: rowsOf(250), isLoading: false, error: null }}
+      errorTitle="Error"
+      rowKey={(r) => r.id}
+      isPaginated
+    />,
+  );
+  const next = () => fireEvent.click(screen.getByRole('button', { name: 'Go to next page' }));
+  const perPage = (size: number) => {
+    fireEvent.click(screen.getByRole('button', { name: /of 250/ }));
+    fireEvent.click(screen.getByRole('menuitem', { name: `${size} per page` }));
+  };
+  next();
+  next();
+  next();
+  perPage(100);
+  expect(bodyRows()[0]?.textContent).toBe('row-200');
+  perPage(200);
+  expect(bodyRows()[0]?.textContent).toBe('row-200');
+  perPage(50);
+  expect(bodyRows()[0]?.textContent).toBe('row-50');
+});
+
 it('opens only the clickable rows, adds an actions column and no empty toolbar', () => {
   const open = vi.fn();
   const { container } = render(

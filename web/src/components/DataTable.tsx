@@ -1,10 +1,9 @@
-import { Pagination, Toolbar, ToolbarContent, ToolbarItem } from '@patternfly/react-core';
+import { Toolbar, ToolbarContent, ToolbarItem } from '@patternfly/react-core';
 import { Table, Tbody, Td, Th, Thead, Tr } from '@patternfly/react-table';
 import { useState, type ReactNode } from 'react';
 import { PAGE_SIZES, usePreference } from '../app/preferences';
+import { PagedFooter } from './PagedFooter';
 import { TableStateRow } from './TableStates';
-
-const PER_PAGE_OPTIONS = PAGE_SIZES.map((n) => ({ title: String(n), value: n }));
 
 export interface Column<T> {
   /** Header text, also the cell's data label. */
@@ -56,17 +55,19 @@ export function DataTable<T>({
           <ToolbarContent>
             {toolbar && <ToolbarItem>{toolbar}</ToolbarItem>}
             {isPaginated && (
-              <ToolbarItem variant="pagination" align={{ default: 'alignEnd' }}>
-                <Pagination
-                  itemCount={all.length}
-                  page={page}
-                  perPage={perPage}
-                  perPageOptions={PER_PAGE_OPTIONS}
-                  isCompact
-                  onSetPage={(_e, p) => setPage(p)}
-                  onPerPageSelect={(_e, size, p) => (setPerPage(size), setPage(p))}
-                />
-              </ToolbarItem>
+              <PagedFooter
+                total={all.length}
+                page={page}
+                pageSize={perPage}
+                pageSizes={PAGE_SIZES}
+                onPage={setPage}
+                // The page shown, or the last one at the new size, as PatternFly's menu picks it.
+                onPageSize={(size) => {
+                  setPerPage(size);
+                  setPage(Math.min(page, Math.ceil(all.length / perPage), Math.ceil(all.length / size)));
+                }}
+                placement="toolbar"
+              />
             )}
           </ToolbarContent>
         </Toolbar>
