@@ -18,7 +18,6 @@ import {
 import { useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { errorMessage } from '../../../api/errors';
-import { useSession } from '../../../app/session';
 import { useToast } from '../../../app/toast';
 import { useTopBar } from '../../../app/topBar';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
@@ -32,13 +31,13 @@ import { RunTarget } from './RunTarget';
 import { StatusLabel, elapsed, isFinished } from './runStatus';
 import { useRunData, type RunAction, type RunDetail } from './useRunData';
 
-interface Approval {
+interface ApprovalSpec {
   type?: 'any' | 'all';
   approvers?: { people?: string[]; teams?: string[] };
 }
 
-const approvalOf = (run: RunDetail): Approval | undefined => {
-  const spec = run.spec as { approval?: Approval } | null;
+const approvalOf = (run: RunDetail): ApprovalSpec | undefined => {
+  const spec = run.spec as { approval?: ApprovalSpec } | null;
   return spec?.approval?.approvers ? spec.approval : undefined;
 };
 
@@ -80,17 +79,14 @@ function ActionCard({ action }: { action: RunAction }) {
 
 interface ApprovalsProps {
   run: RunDetail;
-  approval: Approval;
-  myTeams: readonly string[];
+  approval: ApprovalSpec;
   approve: ReturnType<typeof useRunData>['approve'];
 }
 
-function Approvals({ run, approval, myTeams, approve }: ApprovalsProps) {
-  const { user } = useSession();
+function Approvals({ run, approval, approve }: ApprovalsProps) {
   const toast = useToast();
   const people = approval.approvers?.people ?? [];
   const teams = approval.approvers?.teams ?? [];
-  const isApprover = (user.email != null && people.includes(user.email)) || teams.some((t) => myTeams.includes(t));
   return (
     <section aria-label="Approval" className="pf-v6-u-mb-lg">
       <Title headingLevel="h2" size="lg" className="pf-v6-u-mb-sm">
@@ -101,8 +97,20 @@ function Approvals({ run, approval, myTeams, approve }: ApprovalsProps) {
         {people.length > 0 && <Field term="People">{people.join(', ')}</Field>}
         {teams.length > 0 && <Field term="Teams">{teams.join(', ')}</Field>}
         <Field term="State">{run.status === 'pending_approval' ? 'Waiting for approval' : 'Approved'}</Field>
+        {run.approvals.length > 0 && (
+          <Field term="Approved by">
+            <ul>
+              {run.approvals.map((a) => (
+                <li key={`${a.person_id ?? ''}-${a.team_id ?? ''}`}>
+                  {a.person_name ?? a.person_email ?? a.person_id}
+                  {a.team_name && ` (for ${a.team_name})`} <DateTime value={a.created_at} />
+                </li>
+              ))}
+            </ul>
+          </Field>
+        )}
       </DescriptionList>
-      {run.status === 'pending_approval' && isApprover && (
+      {run.can_approve && (
         <Button
           className="pf-v6-u-mt-sm"
           isLoading={approve.isPending}
@@ -122,8 +130,7 @@ function Approvals({ run, approval, myTeams, approve }: ApprovalsProps) {
 }
 
 function Run({ id }: { id: string }) {
-  const { run: query, teams, approve, cancel } = useRunData(id);
-  const { authorizer } = useSession();
+  const { run: query, children, approve, cancel } = useRunData(id);
   const toast = useToast();
   const [confirming, setConfirming] = useState(false);
   const run = query.data;
@@ -137,7 +144,6 @@ function Run({ id }: { id: string }) {
     );
   const approval = approvalOf(run);
   const parameters = Object.entries((run.parameters ?? {}) as Record<string, unknown>);
-  const canCancel = !isFinished(run.status) && authorizer.can('playbook_runs', 'write');
 
   return (
     <PageSection>
@@ -150,7 +156,7 @@ function Run({ id }: { id: string }) {
             <Content component="small">Updating live</Content>
           </FlexItem>
         )}
-        {canCancel && (
+        {run.can_cancel && (
           <FlexItem align={{ default: 'alignRight' }}>
             <Button variant="danger" onClick={() => setConfirming(true)}>
               Cancel run
@@ -185,7 +191,7 @@ function Run({ id }: { id: string }) {
         <Field term="Target">
           <RunTarget run={run} />
         </Field>
-        <Field term="Started By">{run.created_by?.name ?? run.created_by?.email ?? ''}</Field>
+        <Field term="Started By">{run.created_by_person?.name ?? ''}</Field>
         <Field term="Scheduled">
           <DateTime value={run.scheduled_time} />
         </Field>
@@ -193,9 +199,9 @@ function Run({ id }: { id: string }) {
           <DateTime value={run.start_time} />
         </Field>
         <Field term="Duration">{elapsed(run.start_time, run.end_time)}</Field>
-        {run.parent && (
+        {run.parent_id && (
           <Field term="Parent run">
-            <Link to={runPath(run.parent.id)}>{run.parent.id}</Link>
+            <Link to={runPath(run.parent_id)}>{run.parent_id}</Link>
           </Field>
         )}
       </DescriptionList>
@@ -213,28 +219,28 @@ function Run({ id }: { id: string }) {
           </DescriptionList>
         </section>
       )}
-      {approval && <Approvals run={run} approval={approval} myTeams={teams.data ?? []} approve={approve} />}
+      {approval && <Approvals run={run} approval={approval} approve={approve} />}
       <section aria-label="Actions" className="pf-v6-u-mb-lg">
         <Title headingLevel="h2" size="lg" className="pf-v6-u-mb-sm">
           Actions
         </Title>
-        {run.playbook_run_actions.length === 0 ? (
+        {run.actions.length === 0 ? (
           <Content component="p">No actions have run yet.</Content>
         ) : (
           <Flex component="ol" direction={{ default: 'column' }} spaceItems={{ default: 'spaceItemsSm' }}>
-            {run.playbook_run_actions.map((a) => (
+            {run.actions.map((a) => (
               <ActionCard key={a.id} action={a} />
             ))}
           </Flex>
         )}
       </section>
-      {run.children.length > 0 && (
+      {children.data && children.data.length > 0 && (
         <section aria-label="Child runs">
           <Title headingLevel="h2" size="lg" className="pf-v6-u-mb-sm">
             Child runs
           </Title>
           <ul>
-            {run.children.map((c) => (
+            {children.data.map((c) => (
               <li key={c.id}>
                 <Link to={runPath(c.id)}>{c.id}</Link> <StatusLabel status={c.status} /> {elapsed(c.start_time, c.end_time)}
               </li>

@@ -46,7 +46,7 @@ export function StatusLabel({ status }: { status: string }) {
 }
 
 /** From start to end, or to now while it runs; empty before it starts. */
-export function elapsed(start: string | null, end: string | null, now = Date.now()): string {
+export function elapsed(start: string | null | undefined, end: string | null | undefined, now = Date.now()): string {
   if (!start) return '';
   const to = end ? new Date(end).getTime() : now;
   return formatDuration(Math.max(0, to - new Date(start).getTime()));
