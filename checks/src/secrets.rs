@@ -144,6 +144,23 @@ impl Resolver {
         Ok(value)
     }
 
+    /// A check's `env` entries as (name, value) pairs, each resolved as [`Resolver::value`].
+    pub(crate) async fn env_values(
+        &self,
+        vars: Option<&[EnvVar]>,
+    ) -> Result<Vec<(String, String)>, CheckError> {
+        let mut values = Vec::new();
+        for var in vars.unwrap_or_default() {
+            let name = var
+                .name
+                .clone()
+                .filter(|n| !n.is_empty())
+                .ok_or_else(|| CheckError::new("every env entry needs a name"))?;
+            values.push((name, self.value(var).await?));
+        }
+        Ok(values)
+    }
+
     /// A value that is always secret (passwords, tokens), even when written inline.
     pub(crate) async fn secret(&self, var: &EnvVar) -> Result<String, CheckError> {
         let value = self.resolve(var).await?;

@@ -1,6 +1,7 @@
 //! Every function, with Go's and Sprig's outputs.
 
-use quarterdeck_templates::render;
+mod common;
+
 use serde_json::{Value, json};
 
 fn data() -> Value {
@@ -18,14 +19,11 @@ fn data() -> Value {
 }
 
 fn ok(source: &str) -> String {
-    render(source, &data()).unwrap_or_else(|e| panic!("{source}: {e}"))
+    common::rendered(source, &data())
 }
 
 fn err(source: &str) -> String {
-    match render(source, &data()) {
-        Ok(out) => panic!("{source} rendered {out:?}"),
-        Err(e) => e.to_string(),
-    }
+    common::failure(source, &data())
 }
 
 fn check(cases: &[(&str, &str)]) {

@@ -1,5 +1,7 @@
 //! The template language: Go's outputs and error messages.
 
+mod common;
+
 use quarterdeck_templates::{Template, TemplateError, render, render_strings};
 use serde_json::{Value, json};
 
@@ -14,14 +16,11 @@ fn data() -> Value {
 }
 
 fn ok(source: &str) -> String {
-    render(source, &data()).unwrap_or_else(|e| panic!("{source}: {e}"))
+    common::rendered(source, &data())
 }
 
 fn err(source: &str) -> String {
-    match render(source, &data()) {
-        Ok(out) => panic!("{source} rendered {out:?}"),
-        Err(e) => e.to_string(),
-    }
+    common::failure(source, &data())
 }
 
 #[test]

@@ -1,13 +1,12 @@
 //! The limits that keep a console user's template from exhausting the server.
 
-use quarterdeck_templates::{MAX_OUTPUT_BYTES, MAX_STEPS, MAX_TEMPLATE_DEPTH, render};
+mod common;
+
+use quarterdeck_templates::{MAX_OUTPUT_BYTES, MAX_STEPS, MAX_TEMPLATE_DEPTH};
 use serde_json::json;
 
 fn err(source: &str) -> String {
-    match render(source, &json!({})) {
-        Ok(out) => panic!("{source} rendered {} bytes", out.len()),
-        Err(e) => e.to_string(),
-    }
+    common::failure(source, &json!({}))
 }
 
 #[test]

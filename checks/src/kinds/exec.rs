@@ -26,15 +26,7 @@ pub(super) async fn probe(
     if check.script.trim().is_empty() {
         return Err(CheckError::new("an exec check needs a script"));
     }
-    let mut env = Vec::new();
-    for var in check.env.iter().flatten() {
-        let name = var
-            .name
-            .clone()
-            .filter(|n| !n.is_empty())
-            .ok_or_else(|| CheckError::new("every env entry needs a name"))?;
-        env.push((name, resolver.value(var).await?));
-    }
+    let env = resolver.env_values(check.env.as_deref()).await?;
 
     let finished = script::run(Script {
         source: &check.script,

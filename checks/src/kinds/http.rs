@@ -181,13 +181,8 @@ async fn request_body(
             "description": check.meta.description,
         }),
     );
-    for var in check.env.iter().flatten() {
-        let name = var
-            .name
-            .clone()
-            .filter(|n| !n.is_empty())
-            .ok_or_else(|| CheckError::new("every env entry needs a name"))?;
-        data.insert(name, Value::String(resolver.value(var).await?));
+    for (name, value) in resolver.env_values(check.env.as_deref()).await? {
+        data.insert(name, Value::String(value));
     }
     quarterdeck_templates::render(body, &Value::Object(data))
         .map(Some)
