@@ -444,3 +444,40 @@ async fn other_action_kinds_fail_saying_so(pool: PgPool) {
         Some("action kind prometheus is not supported yet")
     );
 }
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn a_delayed_action_waits_without_holding_the_run(pool: PgPool) {
+    let spec = json!({"actions": [
+        {"name": "now", "exec": {"script": "echo now"}},
+        {"name": "later", "delay": "2s", "exec": {"script": "echo later"}}
+    ]});
+    let id = run_of(&pool, "KubernetesCRD", spec, json!({})).await;
+    let _engine = engine(&pool, "a", LEASE);
+    let deadline = Instant::now() + WITHIN;
+    loop {
+        let run = playbook_runs::get_run(&pool, id).await.unwrap().unwrap();
+        if run.status == RunStatus::Waiting {
+            assert_eq!(run.claimed_by, None);
+            let actions = playbook_runs::run_actions(&pool, id).await.unwrap();
+            assert_eq!(
+                statuses(&actions),
+                [
+                    ("now".into(), ActionStatus::Completed),
+                    ("later".into(), ActionStatus::Scheduled)
+                ]
+            );
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the run never waited: {:?}",
+            run.status
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let (run, actions) = finished(&pool, id, WITHIN).await;
+    assert_eq!(run.status, RunStatus::Completed, "{:?}", run.error);
+    let waited = actions[1].start_time.unwrap() - actions[0].end_time.unwrap();
+    assert!(waited >= chrono::Duration::milliseconds(1900), "{waited:?}");
+    assert_eq!(actions[1].result.as_ref().unwrap()["stdout"], "later\n");
+}

@@ -43,7 +43,8 @@ impl Settings {
         let host = std::env::var("HOSTNAME").unwrap_or_else(|_| "operator".to_owned());
         Self {
             concurrency: usize::from(args.concurrency),
-            lease: args.lease,
+            // Renewed every third: a lease of nothing would renew in a busy loop.
+            lease: args.lease.max(Duration::from_secs(1)),
             script_user: script_user.to_owned(),
             replica: format!("{host}-{}", &Uuid::new_v4().simple().to_string()[..8]),
         }
