@@ -13,6 +13,11 @@ pub const MAX_TEMPLATE_DEPTH: usize = 64;
 /// Nodes walked and functions called in one execution.
 pub const MAX_STEPS: u64 = 2_000_000;
 
+/// Nested control structures, parentheses and `template` calls recurse; the stack grows on the
+/// heap when less than this is left, so the limits above bound memory, not a thread's stack.
+const RED_ZONE: usize = 64 * 1024;
+const STACK_SEGMENT: usize = 1024 * 1024;
+
 enum Flow {
     Break,
     Continue,
@@ -96,6 +101,10 @@ impl<'t> State<'t> {
     }
 
     fn walk(&mut self, dot: &Val, nodes: &'t [Node]) -> Result<(), Flow> {
+        stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || self.walk_list(dot, nodes))
+    }
+
+    fn walk_list(&mut self, dot: &Val, nodes: &'t [Node]) -> Result<(), Flow> {
         for node in nodes {
             match node {
                 Node::Text(text) => {
@@ -307,6 +316,10 @@ impl<'t> State<'t> {
     }
 
     fn pipeline(&mut self, dot: &Val, pipe: &'t Pipe) -> Result<Val, TemplateError> {
+        stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || self.run_pipeline(dot, pipe))
+    }
+
+    fn run_pipeline(&mut self, dot: &Val, pipe: &'t Pipe) -> Result<Val, TemplateError> {
         let mut value: Option<Val> = None;
         for cmd in &pipe.cmds {
             value = Some(self.command(dot, cmd, value)?);

@@ -191,7 +191,7 @@ impl Lexer<'_> {
         if rest.len() >= 1 + 1 + RIGHT.len()
             && is_space(rest[0])
             && rest[1] == b'-'
-            && &self.rest()[2..2 + RIGHT.len()] == RIGHT
+            && self.rest()[2..].starts_with(RIGHT)
         {
             self.trim_next_text = true;
             return Some(2 + RIGHT.len());

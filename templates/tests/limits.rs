@@ -66,3 +66,26 @@ fn nesting_is_bounded() {
     let ifs = format!("{}{}", "{{ if 1 }}".repeat(200), "{{ end }}".repeat(200));
     assert!(err(&ifs).contains("template nests deeper than 100 levels"));
 }
+
+#[test]
+fn deep_templates_fail_instead_of_overflowing_the_stack() {
+    // Every recursion level nests 85 ifs and parentheses: the walk is bounded as a whole.
+    let body = format!(
+        "{}{{{{ template \"t\" ((((((((((.)))))))))) }}}}{}",
+        "{{ if 1 }}".repeat(85),
+        "{{ end }}".repeat(85)
+    );
+    let source = format!("{{{{ define \"t\" }}}}{body}{{{{ end }}}}{{{{ template \"t\" 1 }}}}");
+    let e = std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || err(&source))
+        .unwrap()
+        .join()
+        .unwrap();
+    assert!(e.contains("exceeded maximum"), "{e}");
+}
+
+#[test]
+fn a_trim_marker_before_multibyte_text_is_not_a_delimiter() {
+    assert!(err("{{ 1 -€").contains("bad number syntax"));
+}
