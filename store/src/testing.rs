@@ -1365,12 +1365,15 @@ pub async fn remove(pool: &PgPool, what: Seeded, prefix: &str) -> Result<u64, Er
 /// `Kubernetes::Deployment`; parameters `replicas` text required with a
 /// regex of digits, `memory` bytes 64Mi..4Gi, `cpu` millicores, `reason`
 /// multiline text of at least 5 characters, `confirm` checkbox; one exec
-/// action), `${prefix}crd` (KubernetesCRD, on the same item, no parameters)
-/// and `${prefix}approve` (UI, approval `any` by `approver`). Runs started by
+/// action), `${prefix}crd` (KubernetesCRD, on the same item, no parameters),
+/// `${prefix}approve` (UI, approval `any` by `approver`) and
+/// `${prefix}on-component` (UI, on the component `${prefix}component`, no
+/// parameters). Runs started by
 /// `started_by`: of restart on the item, one completed (an action with
 /// stdout and stderr, one with rows) and one failed (its action's error); of
 /// approve, two pending approval (one to approve, one to cancel). Replaces
-/// an earlier world of the same prefix, with its runs and config item.
+/// an earlier world of the same prefix, with its runs, config item and
+/// component.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PlaybookWorld {
@@ -1385,6 +1388,7 @@ pub struct PlaybookWorld {
 #[serde(rename_all = "camelCase")]
 pub struct PlaybookWorldIds {
     pub config: Uuid,
+    pub component: Uuid,
     pub restart: Uuid,
     pub crd: Uuid,
     pub approve: Uuid,
@@ -1406,6 +1410,7 @@ pub async fn playbook_world(
          (SELECT id FROM playbooks WHERE starts_with(name, $1))",
         "DELETE FROM playbooks WHERE starts_with(name, $1)",
         "DELETE FROM config_items WHERE starts_with(name, $1)",
+        "DELETE FROM components WHERE starts_with(name, $1)",
     ] {
         sqlx::query(statement).bind(p).execute(&mut *tx).await?;
     }
@@ -1456,6 +1461,19 @@ pub async fn playbook_world(
     let restart = world_playbook(&mut tx, &format!("{p}restart"), "UI", &restart_spec).await?;
     let crd = world_playbook(&mut tx, &format!("{p}crd"), "KubernetesCRD", &crd_spec).await?;
     let approve = world_playbook(&mut tx, &format!("{p}approve"), "UI", &approve_spec).await?;
+    let component: Uuid = sqlx::query_scalar(
+        "INSERT INTO components (name, type) VALUES ($1, 'Service') RETURNING id",
+    )
+    .bind(format!("{p}component"))
+    .fetch_one(&mut *tx)
+    .await?;
+    let on_component = json!({
+        "title": format!("{p}Restart service"),
+        "category": format!("{p}ops"),
+        "components": [{ "name": format!("{p}component") }],
+        "actions": [{ "name": "restart", "exec": { "script": "echo restarting {{.component.name}}" } }]
+    });
+    world_playbook(&mut tx, &format!("{p}on-component"), "UI", &on_component).await?;
     let run = |playbook, spec, status, mins_ago, config_id| WorldRun {
         playbook,
         spec,
@@ -1528,6 +1546,7 @@ pub async fn playbook_world(
     tx.commit().await?;
     Ok(PlaybookWorldIds {
         config,
+        component,
         restart,
         crd,
         approve,

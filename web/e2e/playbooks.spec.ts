@@ -122,6 +122,17 @@ test.describe('as an admin', () => {
     await expect(dialog).toHaveCount(0);
   });
 
+  test("a component's Playbooks menu runs a playbook on it", async ({ page }) => {
+    await page.goto(`/topology/${world.component}`);
+    await page.getByRole('button', { name: 'Playbooks', exact: true }).click();
+    await page.getByRole('menuitem', { name: new RegExp(`^${PREFIX}Restart service`) }).click();
+    const dialog = runDialog(page);
+    await expect(dialog.getByText('No parameters for this playbook.')).toBeVisible();
+    await dialog.getByRole('button', { name: 'Run', exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`/playbooks/runs/${UUID}$`));
+    await expect(page.getByLabel('Run', { exact: true }).getByRole('link', { name: `${PREFIX}component` })).toBeVisible();
+  });
+
   test('the runs list filters by playbook and status in the URL', async ({ page }) => {
     await page.goto(`/playbooks/runs?playbook=${world.restart}`);
     const runs = page.getByRole('grid', { name: 'Playbook runs' }).or(page.getByRole('table', { name: 'Playbook runs' }));

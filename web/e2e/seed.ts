@@ -160,14 +160,16 @@ interface Fixtures {
       runs: string[];
     };
   };
-  /** Playbooks `${prefix}restart` (UI, parameters), `${prefix}crd` (KubernetesCRD) and `${prefix}approve`
-   * (UI, approval by `approver`) in category `${prefix}ops`, the config item `${prefix}config` they run on,
+  /** Playbooks `${prefix}restart` (UI, parameters), `${prefix}crd` (KubernetesCRD), `${prefix}approve`
+   * (UI, approval by `approver`) and `${prefix}on-component` (UI, on the component `${prefix}component`)
+   * in category `${prefix}ops`, the config item `${prefix}config` the first two run on,
    * and runs started by `startedBy`: restart completed and failed, approve twice pending approval.
    * Replaces an earlier world of the same prefix. */
   'playbook-world': {
     args: { prefix: string; approver: string; startedBy: string };
     ids: {
       config: string;
+      component: string;
       restart: string;
       crd: string;
       approve: string;
