@@ -89,3 +89,22 @@ fn deep_templates_fail_instead_of_overflowing_the_stack() {
 fn a_trim_marker_before_multibyte_text_is_not_a_delimiter() {
     assert!(err("{{ 1 -€").contains("bad number syntax"));
 }
+
+#[test]
+fn every_prefix_of_a_template_renders_or_errors_without_panicking() {
+    let sources = [
+        r#"{{- /* c */ -}}{{ define "t" }}{{ . | printf "%-5.2f|%q" "x" }}{{ end }}{{ range $i, $v := .l }}{{ if eq $i 1 }}{{ continue }}{{ else if gt $i 5 }}{{ break }}{{ end }}{{ template "t" $v }}{{ end }}"#,
+        r#"{{ with $x := (dict "a" 'é' "b" `r`) }}{{ $x.a }}{{ else with .m }}{{ . }}{{ else }}€{{ end }}{{ $y := 0x1F }}{{ $y = -1.5e3 }}{{ slice "héllo" 1 3 }}"#,
+        "{{ block \"b\" . }}{{ toDate \"2006-01-02T15:04:05.999Z07:00\" \"2026-11-25T01:02:03.5Z\" | date \"Mon Jan _2 3:04PM .000\" }}{{ end }}",
+    ];
+    let data = json!({"l": [1, 2.5, "s", null, {"a": 1}], "m": {"k": [1]}, "a": 3});
+    for source in sources {
+        for (end, _) in source.char_indices() {
+            let _ = quarterdeck_templates::render(&source[..end], &data);
+        }
+        assert!(
+            quarterdeck_templates::render(source, &data).is_ok(),
+            "{source}"
+        );
+    }
+}
