@@ -209,6 +209,7 @@ fn encodings() {
             "{{ toJson .m }} {{ toJson .list }} {{ toJson \"<a&b>\" }}",
             "{\"a\":1,\"b\":2} [\"b\",\"a\",\"b\",3] \"\\u003ca\\u0026b\\u003e\"",
         ),
+        ("{{ toJson (list 1.0 2.5 .n) }}", "[1,2.5,7]"),
         ("{{ toPrettyJson .m }}", "{\n  \"a\": 1,\n  \"b\": 2\n}"),
         (
             "{{ (fromJson .json).a }} {{ fromJson \"not json\" }}",

@@ -271,8 +271,28 @@ pub(crate) fn to_string(args: &[Val]) -> FnResult {
     Ok(Val::str(strval(&args[0])))
 }
 
+/// Floats with an integral value as integers, as Go's encoding/json writes them (`1`, not `1.0`).
+fn integral_floats(v: Value) -> Value {
+    match v {
+        Value::Number(n) => match n.as_f64() {
+            Some(f) if n.is_f64() && f.fract() == 0.0 && f.abs() < 1e15 => {
+                Value::Number((f as i64).into())
+            }
+            _ => Value::Number(n),
+        },
+        Value::Array(items) => Value::Array(items.into_iter().map(integral_floats).collect()),
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .map(|(k, v)| (k, integral_floats(v)))
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
 /// json.Marshal escapes <, > and & for HTML.
 fn go_json(v: Value, pretty: bool) -> Result<String, FnError> {
+    let v = integral_floats(v);
     let s = if pretty {
         serde_json::to_string_pretty(&v)
     } else {
