@@ -133,6 +133,41 @@ test.describe('as an admin', () => {
     await expect(page.getByLabel('Run', { exact: true }).getByRole('link', { name: `${PREFIX}component` })).toBeVisible();
   });
 
+  test("the check detail dialog's Playbooks menu runs a playbook on the check", async ({ page }) => {
+    const baseURL = test.info().project.use.baseURL ?? '';
+    await seed('remove', { what: 'canaries', prefix: PREFIX });
+    const { checks } = await seed('canary', {
+      name: `${PREFIX}canary`,
+      spec: { schedule: '@every 1h', exec: [{ name: `${PREFIX}check`, script: 'echo ok' }] },
+      checks: [{ name: `${PREFIX}check`, type: 'exec', status: 'healthy', lastRunSecsAgo: 60 }],
+    });
+    const created = await page.request.post('/api/db/playbooks', {
+      headers: { Origin: new URL(baseURL).origin, Prefer: 'return=representation' },
+      data: {
+        name: `${PREFIX}on-check`,
+        title: `${PREFIX}Diagnose check`,
+        category: CATEGORY,
+        spec: {
+          title: `${PREFIX}Diagnose check`,
+          category: CATEGORY,
+          checks: [{ name: `${PREFIX}check` }],
+          actions: [{ name: 'diagnose', exec: { script: 'echo {{.check.name}}' } }],
+        },
+      },
+    });
+    expect(created.status(), await created.text()).toBe(201);
+
+    await page.goto(`/health?checkId=${checks[0] ?? ''}&timeRange=1h`);
+    const detail = page.getByRole('dialog');
+    await detail.getByRole('button', { name: 'Playbooks', exact: true }).click();
+    await page.getByRole('menuitem', { name: new RegExp(`^${PREFIX}Diagnose check`) }).click();
+    const dialog = runDialog(page);
+    await expect(dialog.getByText('No parameters for this playbook.')).toBeVisible();
+    await dialog.getByRole('button', { name: 'Run', exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`/playbooks/runs/${UUID}$`));
+    await expect(page.getByLabel('Run', { exact: true }).getByRole('link', { name: `${PREFIX}check` })).toBeVisible();
+  });
+
   test('the runs list filters by playbook and status in the URL', async ({ page }) => {
     await page.goto(`/playbooks/runs?playbook=${world.restart}`);
     const runs = page.getByRole('grid', { name: 'Playbook runs' }).or(page.getByRole('table', { name: 'Playbook runs' }));
