@@ -168,6 +168,38 @@ test.describe('as an admin', () => {
     await expect(page.getByLabel('Run', { exact: true }).getByRole('link', { name: `${PREFIX}check` })).toBeVisible();
   });
 
+  test("a run the server refuses shows the server's message and keeps the dialog", async ({ page }) => {
+    const headers = { Origin: new URL(test.info().project.use.baseURL ?? '').origin };
+    const name = `${PREFIX}gone`;
+    const title = `${PREFIX}Soon deleted`;
+    const created = await page.request.post('/api/db/playbooks', {
+      headers: { ...headers, Prefer: 'return=representation' },
+      data: { name, title, category: CATEGORY, spec: { title, category: CATEGORY, actions: [{ name: 'a', exec: { script: 'true' } }] } },
+    });
+    expect(created.status(), await created.text()).toBe(201);
+    const [row] = (await created.json()) as { id: string }[];
+
+    await page.goto('/playbooks');
+    await category(page)
+      .getByRole('button', { name: `Run ${title}` })
+      .click();
+    const dialog = runDialog(page);
+    await expect(dialog.getByText('No parameters for this playbook.')).toBeVisible();
+    const deleted = await page.request.patch(`/api/db/playbooks?id=eq.${row?.id ?? ''}`, {
+      headers,
+      data: { deleted_at: new Date().toISOString() },
+    });
+    expect(deleted.ok(), await deleted.text()).toBe(true);
+    const refused = await page.request.post('/api/playbook/run', { headers, data: { id: row?.id, params: {} } });
+    expect(refused.ok()).toBe(false);
+    const { message } = (await refused.json()) as { message: string };
+
+    await dialog.getByRole('button', { name: 'Run', exact: true }).click();
+    await expectToast(page, message);
+    await expect(dialog).toBeVisible();
+    await expect(page).toHaveURL(/\/playbooks$/);
+  });
+
   test('the runs list filters by playbook and status in the URL', async ({ page }) => {
     await page.goto(`/playbooks/runs?playbook=${world.restart}`);
     const runs = page.getByRole('grid', { name: 'Playbook runs' }).or(page.getByRole('table', { name: 'Playbook runs' }));
