@@ -30,18 +30,19 @@ impl From<TemplateError> for Flow {
     }
 }
 
-pub(crate) fn execute(src: &str, tree: &Tree, data: &Value) -> Result<String, TemplateError> {
-    let dot = Val::Json(data.clone());
+/// Runs the template with `dot` as its data (and `$`).
+pub(crate) fn execute(src: &str, tree: &Tree, dot: &Val) -> Result<String, TemplateError> {
     let mut state = State {
         src,
         tree,
-        vars: vec![("$".into(), dot.clone())],
+        root: dot,
+        vars: Vec::new(),
         out: String::new(),
         depth: 0,
         steps: 0,
         name: None,
     };
-    match state.walk(&dot, &tree.root) {
+    match state.walk(dot, &tree.root) {
         Ok(()) => Ok(state.out),
         Err(Flow::Err(e)) => Err(e),
         // The parser accepts break and continue only inside range.
@@ -52,6 +53,8 @@ pub(crate) fn execute(src: &str, tree: &Tree, data: &Value) -> Result<String, Te
 struct State<'t> {
     src: &'t str,
     tree: &'t Tree,
+    /// `$` outside `template` calls, kept out of `vars` so the data is not copied.
+    root: &'t Val,
     vars: Vec<(String, Val)>,
     out: String,
     depth: usize,
@@ -300,13 +303,15 @@ impl<'t> State<'t> {
         }
     }
 
+    fn var_ref(&self, name: &str) -> Option<&Val> {
+        match self.vars.iter().rev().find(|(n, _)| n == name) {
+            Some((_, v)) => Some(v),
+            None => (name == "$").then_some(self.root),
+        }
+    }
+
     fn lookup_var(&self, name: &str) -> Val {
-        self.vars
-            .iter()
-            .rev()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.clone())
-            .unwrap_or(Val::Missing)
+        self.var_ref(name).cloned().unwrap_or(Val::Missing)
     }
 
     fn set_var(&mut self, name: &str, value: Val) {
@@ -359,8 +364,8 @@ impl<'t> State<'t> {
             Arg::Function(pos, name) => self.function(dot, *pos, name, &cmd.args[1..], fin),
             Arg::Field(pos, fields) => self.field_chain(dot, *pos, first, fields, has_args),
             Arg::Variable(pos, parts) if parts.len() > 1 => {
-                let receiver = self.lookup_var(&parts[0]);
-                self.field_chain(&receiver, *pos, first, &parts[1..], has_args)
+                let receiver = self.var_ref(&parts[0]).unwrap_or(&Val::Missing);
+                self.field_chain(receiver, *pos, first, &parts[1..], has_args)
             }
             Arg::Chain(pos, inner, fields) => {
                 let receiver = self.chain_receiver(dot, *pos, inner)?;
@@ -458,11 +463,11 @@ impl<'t> State<'t> {
             Arg::Str(s) => Ok(Val::str(s.clone())),
             Arg::Field(pos, fields) => self.field_chain(dot, *pos, arg, fields, false),
             Arg::Variable(pos, parts) => {
-                let v = self.lookup_var(&parts[0]);
                 if parts.len() == 1 {
-                    Ok(v)
+                    Ok(self.lookup_var(&parts[0]))
                 } else {
-                    self.field_chain(&v, *pos, arg, &parts[1..], false)
+                    let v = self.var_ref(&parts[0]).unwrap_or(&Val::Missing);
+                    self.field_chain(v, *pos, arg, &parts[1..], false)
                 }
             }
             Arg::Chain(pos, inner, fields) => {

@@ -149,6 +149,10 @@ impl Template {
     }
 
     pub fn execute(&self, data: &Value) -> Result<String, TemplateError> {
+        self.execute_val(&value::Val::Json(data.clone()))
+    }
+
+    fn execute_val(&self, data: &value::Val) -> Result<String, TemplateError> {
         exec::execute(&self.source, &self.tree, data)
     }
 
@@ -166,18 +170,17 @@ pub fn render(source: &str, data: &Value) -> Result<String, TemplateError> {
 /// Templates every string inside a JSON value (keys stay as they are); an error names the path
 /// of the string that failed (`actions[0].http.url`). Strings without `{{` are kept as they are.
 pub fn render_strings(value: &Value, data: &Value) -> Result<Value, TemplateError> {
-    fn walk(value: &Value, data: &Value, path: &mut String) -> Result<Value, TemplateError> {
+    fn walk(value: &Value, data: &value::Val, path: &mut String) -> Result<Value, TemplateError> {
+        let render = |s: &str| Template::parse(s)?.execute_val(data);
         Ok(match value {
-            Value::String(s) if s.contains("{{") => {
-                Value::String(render(s, data).map_err(|mut e| {
-                    e.path = Some(if path.is_empty() {
-                        "$".into()
-                    } else {
-                        path.clone()
-                    });
-                    e
-                })?)
-            }
+            Value::String(s) if s.contains("{{") => Value::String(render(s).map_err(|mut e| {
+                e.path = Some(if path.is_empty() {
+                    "$".into()
+                } else {
+                    path.clone()
+                });
+                e
+            })?),
             Value::Array(items) => {
                 let mut out = Vec::with_capacity(items.len());
                 for (i, item) in items.iter().enumerate() {
@@ -204,7 +207,8 @@ pub fn render_strings(value: &Value, data: &Value) -> Result<Value, TemplateErro
             other => other.clone(),
         })
     }
-    walk(value, data, &mut String::new())
+    // The data is copied once for all the strings.
+    walk(value, &value::Val::Json(data.clone()), &mut String::new())
 }
 
 #[cfg(test)]
