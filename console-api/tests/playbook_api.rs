@@ -121,6 +121,13 @@ async fn runnable_playbooks_by_selectors_filters_and_scopes(pool: PgPool) {
     )
     .await;
     playbook(&pool, "restart-service", spec(json!({"configs": null, "components": [{"types": ["Service"]}], "filters": ["component.status == 'healthy'"]})), web_labels.clone()).await;
+    playbook(
+        &pool,
+        "standalone",
+        spec(json!({"configs": null})),
+        web_labels.clone(),
+    )
+    .await;
     api.access_scope(
         "web",
         Subject::Person(w.guest_id),
@@ -188,8 +195,13 @@ async fn runnable_playbooks_by_selectors_filters_and_scopes(pool: PgPool) {
         .await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 
+    // With no target: the playbooks that run without one.
+    let (status, rows) = api
+        .call(&w.admin, Method::GET, "/api/playbook/list", None)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{rows}");
+    assert_eq!(names(&rows), ["standalone"]);
     for query in [
-        String::new(),
         format!("config_id={web}&check_id={check}"),
         "config_id=nope".into(),
     ] {

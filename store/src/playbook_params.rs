@@ -418,39 +418,18 @@ pub fn check_spec(spec: &Value) -> Vec<Problem> {
     problems
 }
 
-fn check_actions(actions: &[Value], problems: &mut Vec<Problem>) {
+/// Each entry of the spec's list `key`: an object with a name no other
+/// entry has; `rest` checks the rest of it (its field, the entry, the object).
+fn check_named(
+    entries: &[Value],
+    key: &str,
+    problems: &mut Vec<Problem>,
+    mut rest: impl FnMut(String, &Value, &Map<String, Value>, &mut Vec<Problem>),
+) {
     let mut names = BTreeSet::new();
-    for (i, action) in actions.iter().enumerate() {
-        let field = format!("spec.actions[{i}]");
-        let Some(action) = action.as_object() else {
-            problems.push(Problem::new(field, messages::NOT_AN_OBJECT));
-            continue;
-        };
-        match action.get("name").and_then(Value::as_str).map(str::trim) {
-            None | Some("") => {
-                problems.push(Problem::new(format!("{field}.name"), messages::REQUIRED))
-            }
-            Some(name) if !names.insert(name.to_owned()) => problems.push(Problem::new(
-                format!("{field}.name"),
-                messages::DUPLICATE_NAME,
-            )),
-            Some(_) => {}
-        }
-        let kinds = ACTION_KINDS
-            .iter()
-            .filter(|k| action.get(**k).is_some_and(|v| !v.is_null()))
-            .count();
-        if kinds != 1 {
-            problems.push(Problem::new(field, messages::ACTION_KIND));
-        }
-    }
-}
-
-fn check_parameters(parameters: &[Value], problems: &mut Vec<Problem>) {
-    let mut names = BTreeSet::new();
-    for (i, parameter) in parameters.iter().enumerate() {
-        let field = format!("spec.parameters[{i}]");
-        let Some(object) = parameter.as_object() else {
+    for (i, entry) in entries.iter().enumerate() {
+        let field = format!("spec.{key}[{i}]");
+        let Some(object) = entry.as_object() else {
             problems.push(Problem::new(field, messages::NOT_AN_OBJECT));
             continue;
         };
@@ -464,52 +443,82 @@ fn check_parameters(parameters: &[Value], problems: &mut Vec<Problem>) {
             )),
             Some(_) => {}
         }
-        let parsed = match serde_json::from_value::<PlaybookParameter>(parameter.clone()) {
-            Ok(parsed) => parsed,
-            Err(e) => {
-                let at = if object.contains_key("type") && e.to_string().contains("variant") {
-                    format!("{field}.type")
-                } else {
-                    field
-                };
-                problems.push(Problem::new(at, e.to_string()));
-                continue;
+        rest(field, entry, object, problems);
+    }
+}
+
+fn check_actions(actions: &[Value], problems: &mut Vec<Problem>) {
+    check_named(
+        actions,
+        "actions",
+        problems,
+        |field, _, action, problems| {
+            let kinds = ACTION_KINDS
+                .iter()
+                .filter(|k| action.get(**k).is_some_and(|v| !v.is_null()))
+                .count();
+            if kinds != 1 {
+                problems.push(Problem::new(field, messages::ACTION_KIND));
             }
-        };
-        let props = properties(&parsed);
-        let field = format!("{field}.properties");
-        if let Some(pattern) = props_str(&props, "regex")
-            && Regex::new(pattern).is_err()
-        {
-            problems.push(Problem::new(format!("{field}.regex"), messages::BAD_REGEX));
+        },
+    );
+}
+
+fn check_parameters(parameters: &[Value], problems: &mut Vec<Problem>) {
+    check_named(parameters, "parameters", problems, check_parameter);
+}
+
+fn check_parameter(
+    field: String,
+    parameter: &Value,
+    object: &Map<String, Value>,
+    problems: &mut Vec<Problem>,
+) {
+    let parsed = match serde_json::from_value::<PlaybookParameter>(parameter.clone()) {
+        Ok(parsed) => parsed,
+        Err(e) => {
+            let at = if object.contains_key("type") && e.to_string().contains("variant") {
+                format!("{field}.type")
+            } else {
+                field
+            };
+            problems.push(Problem::new(at, e.to_string()));
+            return;
         }
-        let number = |key: &str| props.get(key).and_then(Value::as_f64);
-        if let (Some(min), Some(max)) = (number("minLength"), number("maxLength"))
-            && min > max
-        {
-            problems.push(Problem::new(
-                format!("{field}.minLength"),
-                messages::MIN_OVER_MAX,
-            ));
-        }
-        let bound: fn(&Value) -> Option<f64> = match type_of(&parsed) {
-            ParameterType::Bytes => bytes_bound,
-            ParameterType::Millicores => millicores_bound,
-            _ => Value::as_f64,
-        };
-        if let (Some(min), Some(max)) = (
-            props.get("min").and_then(bound),
-            props.get("max").and_then(bound),
-        ) && min > max
-        {
-            problems.push(Problem::new(format!("{field}.min"), messages::MIN_OVER_MAX));
-        }
-        if type_of(&parsed) == ParameterType::List && options(&props).is_empty() {
-            problems.push(Problem::new(
-                format!("{field}.options"),
-                messages::OPTIONS_REQUIRED,
-            ));
-        }
+    };
+    let props = properties(&parsed);
+    let field = format!("{field}.properties");
+    if let Some(pattern) = props_str(&props, "regex")
+        && Regex::new(pattern).is_err()
+    {
+        problems.push(Problem::new(format!("{field}.regex"), messages::BAD_REGEX));
+    }
+    let number = |key: &str| props.get(key).and_then(Value::as_f64);
+    if let (Some(min), Some(max)) = (number("minLength"), number("maxLength"))
+        && min > max
+    {
+        problems.push(Problem::new(
+            format!("{field}.minLength"),
+            messages::MIN_OVER_MAX,
+        ));
+    }
+    let bound: fn(&Value) -> Option<f64> = match type_of(&parsed) {
+        ParameterType::Bytes => bytes_bound,
+        ParameterType::Millicores => millicores_bound,
+        _ => Value::as_f64,
+    };
+    if let (Some(min), Some(max)) = (
+        props.get("min").and_then(bound),
+        props.get("max").and_then(bound),
+    ) && min > max
+    {
+        problems.push(Problem::new(format!("{field}.min"), messages::MIN_OVER_MAX));
+    }
+    if type_of(&parsed) == ParameterType::List && options(&props).is_empty() {
+        problems.push(Problem::new(
+            format!("{field}.options"),
+            messages::OPTIONS_REQUIRED,
+        ));
     }
 }
 

@@ -381,28 +381,33 @@ pub async fn playbook(
     .await?)
 }
 
-/// The playbooks the caller sees whose selectors select the target and for
-/// which `filters_pass` holds, by title.
+/// The playbooks the caller sees whose selectors select the target (with no
+/// target: that have no selectors) and for which `filters_pass` holds, by
+/// title.
 pub async fn for_target(
     pool: &PgPool,
     playbook_rules: Option<&[ScopeRule]>,
-    target: &Target,
+    target: Option<&Target>,
     filters_pass: impl Fn(&Playbook) -> bool,
 ) -> Result<Vec<RunnablePlaybook>, Error> {
     let candidates: Vec<Playbook> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT {PLAYBOOK_COLUMNS} FROM playbooks \
-         WHERE deleted_at IS NULL AND jsonb_typeof(spec -> $3) = 'array' \
+         WHERE deleted_at IS NULL AND ($3::text IS NULL OR jsonb_typeof(spec -> $3) = 'array') \
            AND ($1::jsonb IS NULL OR quarterdeck_scope_allows($1, labels, $2, name)) \
          ORDER BY title, name, id"
     )))
     .bind(rules_json(playbook_rules))
     .bind(crate::LOCAL_AGENT_ID)
-    .bind(target.kind.selectors())
+    .bind(target.map(|t| t.kind.selectors()))
     .fetch_all(pool)
     .await?;
     Ok(candidates
         .into_iter()
-        .filter(|p| p.selects(target) && filters_pass(p))
+        .filter(|p| match target {
+            Some(target) => p.selects(target),
+            None => !p.has_selectors(),
+        })
+        .filter(|p| filters_pass(p))
         .map(|p| p.summary)
         .collect())
 }

@@ -12,7 +12,7 @@ mod runs;
 
 use axum::Json;
 use axum::extract::State;
-use quarterdeck_crds::playbook::PlaybookParameter;
+use quarterdeck_crds::playbook::{ParameterType, PlaybookParameter};
 use quarterdeck_store::playbook_params;
 use quarterdeck_store::rbac::Kind;
 use quarterdeck_store::runnable_playbooks::{self, RunnablePlaybook};
@@ -37,7 +37,7 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
         .merge(runs::router())
 }
 
-/// The target of `GET /api/playbook/list`: exactly one.
+/// The target of `GET /api/playbook/list`: at most one.
 #[derive(Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
@@ -52,12 +52,13 @@ pub(crate) struct ListParams {
 
 /// The playbooks the caller sees whose `configs`, `checks` or `components`
 /// selectors select the target and whose CEL `filters` all pass, by title.
-/// Exactly one of `config_id`, `check_id` and `component_id`.
+/// At most one of `config_id`, `check_id` and `component_id`; with none, the
+/// playbooks that run without a target (no selectors).
 #[utoipa::path(get, path = "/api/playbook/list", tag = "playbooks",
     params(ListParams),
     responses(
         (status = 200, body = Vec<RunnablePlaybook>),
-        (status = 400, description = "Not exactly one target", body = ErrorBody),
+        (status = 400, description = "Several targets", body = ErrorBody),
         (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody),
         (status = 404, description = "The target is none the caller sees", body = ErrorBody)))]
@@ -75,19 +76,14 @@ pub(crate) async fn list(
         check_id: params.check_id,
         component_id: params.component_id,
     };
-    let Some((kind, id)) = ids.one()? else {
-        return Err(ApiError::invalid(
-            "config_id",
-            "one of config_id, check_id and component_id is required",
-        ));
-    };
     let visible = Visible::of(&caller);
-    let target = visible.target(&state, &caller, kind, id).await?;
-    let rows = runnable_playbooks::for_target(&state.db, visible.playbooks(), &target, |p| {
-        let env = context::environment(&caller, p, Some(&target), &Default::default());
-        context::filters_pass(p, &env)
-    })
-    .await?;
+    let target = visible.target_of(&state, &caller, ids).await?;
+    let rows =
+        runnable_playbooks::for_target(&state.db, visible.playbooks(), target.as_ref(), |p| {
+            let env = context::environment(&caller, p, target.as_ref(), &Default::default());
+            context::filters_pass(p, &env)
+        })
+        .await?;
     Ok(Json(rows))
 }
 
@@ -137,35 +133,34 @@ pub(crate) async fn params(
         check_id: body.check_id,
         component_id: body.component_id,
     };
-    let target = match ids.one()? {
-        Some((kind, id)) => Some(visible.target(&state, &caller, kind, id).await?),
-        None => None,
-    };
+    let target = visible.target_of(&state, &caller, ids).await?;
     let env = context::environment(&caller, &playbook, target.as_ref(), &Default::default());
     let mut params = context::parameters(&playbook)?;
     for parameter in &mut params {
-        if let Some(default) = &parameter.default {
-            // A default that does not render for this target (one written
-            // for another kind) is offered as written.
-            let rendered = context::render(default, &env).unwrap_or_else(|e| {
-                tracing::debug!(parameter = %parameter.name, error = %e, "default not templated");
-                default.clone()
-            });
-            let rendered = match playbook_params::type_of(parameter) {
-                quarterdeck_crds::playbook::ParameterType::Code => {
-                    let language = parameter
-                        .properties
-                        .as_ref()
-                        .and_then(|p| p.get("language"))
-                        .and_then(Value::as_str);
+        // A default that does not render for this target (one written for
+        // another kind) is offered as written.
+        let rendered = match context::render_default(parameter, &env) {
+            Ok(rendered) => rendered,
+            Err(e) => {
+                tracing::debug!(error = %e, "default not templated");
+                parameter.default.clone()
+            }
+        };
+        parameter.default = match (playbook_params::type_of(parameter), rendered) {
+            (ParameterType::Code, Some(rendered)) => {
+                let language = parameter
+                    .properties
+                    .as_ref()
+                    .and_then(|p| p.get("language"))
+                    .and_then(Value::as_str);
+                Some(
                     playbook_params::code_text(language, &rendered)
                         .map(Value::String)
-                        .unwrap_or(rendered)
-                }
-                _ => rendered,
-            };
-            parameter.default = Some(rendered);
-        }
+                        .unwrap_or(rendered),
+                )
+            }
+            (_, rendered) => rendered,
+        };
     }
     Ok(Json(ParamsResponse { params }))
 }

@@ -706,7 +706,8 @@ export interface paths {
         /**
          * The playbooks the caller sees whose `configs`, `checks` or `components`
          *     selectors select the target and whose CEL `filters` all pass, by title.
-         *     Exactly one of `config_id`, `check_id` and `component_id`.
+         *     At most one of `config_id`, `check_id` and `component_id`; with none, the
+         *     playbooks that run without a target (no selectors).
          */
         get: operations["list"];
         put?: never;
@@ -6983,7 +6984,7 @@ export interface operations {
                     "application/json": components["schemas"]["RunnablePlaybook"][];
                 };
             };
-            /** @description Not exactly one target */
+            /** @description Several targets */
             400: {
                 headers: {
                     [name: string]: unknown;

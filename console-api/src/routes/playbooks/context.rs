@@ -21,23 +21,15 @@ pub(super) struct TargetIds {
 }
 
 impl TargetIds {
-    pub fn one(&self) -> Result<Option<(TargetKind, Uuid)>, ApiError> {
-        let given: Vec<(TargetKind, Uuid)> = [
+    fn given(&self) -> Vec<(TargetKind, Uuid)> {
+        [
             (TargetKind::Config, self.config_id),
             (TargetKind::Check, self.check_id),
             (TargetKind::Component, self.component_id),
         ]
         .into_iter()
         .filter_map(|(kind, id)| id.map(|id| (kind, id)))
-        .collect();
-        match given.as_slice() {
-            [] => Ok(None),
-            [one] => Ok(Some(*one)),
-            _ => Err(ApiError::invalid(
-                "config_id",
-                "give only one of config_id, check_id and component_id",
-            )),
-        }
+        .collect()
     }
 }
 
@@ -70,6 +62,27 @@ impl Visible {
         runnable_playbooks::playbook(&state.db, self.playbooks(), id)
             .await?
             .ok_or_else(|| ApiError::NotFound(format!("no playbook {id}")))
+    }
+
+    /// The one target the ids name, if any (see [`Visible::target`]); 400
+    /// when they name several the caller sees.
+    pub async fn target_of(
+        &self,
+        state: &AppState,
+        caller: &Caller,
+        ids: TargetIds,
+    ) -> Result<Option<Target>, ApiError> {
+        let mut targets = Vec::new();
+        for (kind, id) in ids.given() {
+            targets.push(self.target(state, caller, kind, id).await?);
+        }
+        if targets.len() > 1 {
+            return Err(ApiError::invalid(
+                "config_id",
+                "give only one of config_id, check_id and component_id",
+            ));
+        }
+        Ok(targets.pop())
     }
 
     /// The target when the caller may read its kind and sees it, else 403
@@ -152,8 +165,22 @@ pub(super) fn filters_pass(playbook: &Playbook, env: &Map<String, Value>) -> boo
     })
 }
 
-/// A default's strings rendered as Go templates over `env`.
-pub(super) fn render(value: &Value, env: &Map<String, Value>) -> Result<Value, String> {
-    quarterdeck_templates::render_strings(value, &Value::Object(env.clone()))
-        .map_err(|e| e.to_string())
+/// A parameter's default with its strings rendered as Go templates over
+/// `env`, if it has one.
+pub(super) fn render_default(
+    parameter: &PlaybookParameter,
+    env: &Map<String, Value>,
+) -> Result<Option<Value>, ApiError> {
+    let Some(default) = &parameter.default else {
+        return Ok(None);
+    };
+    quarterdeck_templates::render_strings(default, &Value::Object(env.clone()))
+        .map(Some)
+        .map_err(|e| {
+            let field = format!("params.{}", parameter.name);
+            ApiError::invalid(
+                field.clone(),
+                format!("{field}: the default does not render: {e}"),
+            )
+        })
 }

@@ -138,10 +138,7 @@ pub(crate) async fn run(
         check_id: request.check_id,
         component_id: request.component_id,
     };
-    let target = match ids.one()? {
-        Some((kind, id)) => Some(visible.target(&state, &caller, kind, id).await?),
-        None => None,
-    };
+    let target = visible.target_of(&state, &caller, ids).await?;
     match &target {
         Some(target) => {
             let env = context::environment(&caller, &playbook, Some(target), &Map::new());
@@ -175,16 +172,7 @@ pub(crate) async fn run(
         if values.contains_key(&parameter.name) {
             continue;
         }
-        if let Some(default) = &parameter.default {
-            let rendered = context::render(default, &env).map_err(|e| {
-                ApiError::invalid(
-                    format!("params.{}", parameter.name),
-                    format!(
-                        "params.{}: the default does not render: {e}",
-                        parameter.name
-                    ),
-                )
-            })?;
+        if let Some(rendered) = context::render_default(parameter, &env)? {
             values.insert(parameter.name.clone(), rendered);
         }
     }
