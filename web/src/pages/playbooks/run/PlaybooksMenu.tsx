@@ -9,7 +9,7 @@ import { useRunnablePlaybooks } from './useRunnablePlaybooks';
 /** A Playbooks menu of what can run on a component or check, each opening
  * the Run Playbook dialog on it; for users with write on playbook_runs
  * (spec part 2, 2.9), and only when some playbook can run. */
-export function PlaybooksMenu({ target }: { target: RunTarget }) {
+export function PlaybooksMenu({ target, className }: { target: RunTarget; className?: string }) {
   const { authorizer } = useSession();
   const allowed = authorizer.can('playbook_runs', 'write');
   const playbooks = useRunnablePlaybooks(target, allowed);
@@ -17,7 +17,7 @@ export function PlaybooksMenu({ target }: { target: RunTarget }) {
   const [chosen, setChosen] = useState<RunnablePlaybook>();
   if (!allowed || !playbooks.data?.length) return null;
   return (
-    <>
+    <div className={className}>
       <Dropdown
         isOpen={isOpen}
         onOpenChange={setOpen}
@@ -42,6 +42,6 @@ export function PlaybooksMenu({ target }: { target: RunTarget }) {
         </DropdownList>
       </Dropdown>
       {chosen && <RunPlaybookModal playbook={chosen} target={target} onClose={() => setChosen(undefined)} />}
-    </>
+    </div>
   );
 }

@@ -8,7 +8,7 @@ export default function ComponentPage() {
   const { id = '' } = useParams();
   return (
     <RequireAccess resource="topologies" feature="topology">
-      <PlaybooksMenu target={{ component_id: id }} />
+      <PlaybooksMenu target={{ component_id: id }} className="pf-v6-u-px-lg pf-v6-u-pt-md" />
       <ComponentView key={id} id={id} base="/topology" />
     </RequireAccess>
   );
