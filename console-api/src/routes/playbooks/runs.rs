@@ -264,6 +264,22 @@ async fn visible_run(
     Ok((run, seen))
 }
 
+/// Refuses unless the caller sees the run and holds `right` on its playbook.
+async fn require_on_run(
+    state: &AppState,
+    caller: &Caller,
+    id: Uuid,
+    right: PlaybookRight,
+) -> Result<(), ApiError> {
+    require_some(caller, right)?;
+    let (_, seen) = visible_run(state, caller, id).await?;
+    if runnable_playbooks::holds(&caller.authorizer, &seen.playbook, right) {
+        Ok(())
+    } else {
+        Err(denied(right))
+    }
+}
+
 /// Secret parameters' values are never shown back.
 fn mask_secrets(seen: &VisibleRun, values: &mut Map<String, Value>) {
     let Ok(definitions) = context::parameters(&seen.playbook) else {
@@ -390,11 +406,7 @@ pub(crate) async fn approve(
     caller: Caller,
     Path(id): Path<Uuid>,
 ) -> Result<Json<Done>, ApiError> {
-    require_some(&caller, PlaybookRight::Approve)?;
-    let (_, seen) = visible_run(&state, &caller, id).await?;
-    if !runnable_playbooks::holds(&caller.authorizer, &seen.playbook, PlaybookRight::Approve) {
-        return Err(denied(PlaybookRight::Approve));
-    }
+    require_on_run(&state, &caller, id, PlaybookRight::Approve).await?;
     let outcome = playbook_runs::approve(&state.db, id, caller.person.id)
         .await
         .map_err(run_error)?;
@@ -420,11 +432,7 @@ pub(crate) async fn cancel(
     caller: Caller,
     Path(id): Path<Uuid>,
 ) -> Result<Json<Done>, ApiError> {
-    require_some(&caller, PlaybookRight::Run)?;
-    let (_, seen) = visible_run(&state, &caller, id).await?;
-    if !runnable_playbooks::holds(&caller.authorizer, &seen.playbook, PlaybookRight::Run) {
-        return Err(denied(PlaybookRight::Run));
-    }
+    require_on_run(&state, &caller, id, PlaybookRight::Run).await?;
     let outcome = playbook_runs::cancel(&state.db, id)
         .await
         .map_err(run_error)?;
