@@ -178,7 +178,12 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         }
     };
     let _ = admin.await;
-    for engine in engine.into_iter().chain(scrapes).chain(topologies).chain(playbooks) {
+    for engine in engine
+        .into_iter()
+        .chain(scrapes)
+        .chain(topologies)
+        .chain(playbooks)
+    {
         // On an error nothing will signal the engines to stop.
         if result.is_err() {
             engine.abort();
