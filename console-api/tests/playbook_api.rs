@@ -201,15 +201,38 @@ async fn runnable_playbooks_by_selectors_filters_and_scopes(pool: PgPool) {
         .await;
     assert_eq!(status, StatusCode::OK, "{rows}");
     assert_eq!(names(&rows), ["standalone"]);
-    for query in [
-        format!("config_id={web}&check_id={check}"),
-        "config_id=nope".into(),
-    ] {
-        let (status, body) = api
-            .call(&w.admin, Method::GET, &list(query.clone()), None)
-            .await;
-        assert_eq!(status, StatusCode::BAD_REQUEST, "{query}: {body}");
+    let (status, body) = api
+        .call(&w.admin, Method::GET, &list("config_id=nope".into()), None)
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+
+    // Several targets: the playbooks that run on every one of them.
+    let mut each = Vec::new();
+    for query in [format!("config_id={web}"), format!("check_id={check}")] {
+        let (status, rows) = api.call(&w.admin, Method::GET, &list(query), None).await;
+        assert_eq!(status, StatusCode::OK, "{rows}");
+        each.push(
+            names(&rows)
+                .into_iter()
+                .map(str::to_owned)
+                .collect::<Vec<_>>(),
+        );
     }
+    let (status, rows) = api
+        .call(
+            &w.admin,
+            Method::GET,
+            &list(format!("config_id={web}&check_id={check}")),
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{rows}");
+    let both: Vec<_> = each[0]
+        .iter()
+        .filter(|n| each[1].contains(n))
+        .cloned()
+        .collect();
+    assert_eq!(names(&rows), both);
 }
 
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]

@@ -52,13 +52,14 @@ pub(crate) struct ListParams {
 
 /// The playbooks the caller sees whose `configs`, `checks` or `components`
 /// selectors select the target and whose CEL `filters` all pass, by title.
-/// At most one of `config_id`, `check_id` and `component_id`; with none, the
-/// playbooks that run without a target (no selectors).
+/// With several of `config_id`, `check_id` and `component_id`, the playbooks
+/// that run on every one of them; with none, the playbooks that run without a
+/// target (no selectors).
 #[utoipa::path(get, path = "/api/playbook/list", tag = "playbooks",
     params(ListParams),
     responses(
         (status = 200, body = Vec<RunnablePlaybook>),
-        (status = 400, description = "Several targets", body = ErrorBody),
+        (status = 400, body = ErrorBody),
         (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody),
         (status = 404, description = "The target is none the caller sees", body = ErrorBody)))]
@@ -77,14 +78,27 @@ pub(crate) async fn list(
         component_id: params.component_id,
     };
     let visible = Visible::of(&caller);
-    let target = visible.target_of(&state, &caller, ids).await?;
-    let rows =
-        runnable_playbooks::for_target(&state.db, visible.playbooks(), target.as_ref(), |p| {
-            let env = context::environment(&caller, p, target.as_ref(), &Default::default());
+    let targets = visible.targets_of(&state, &caller, ids).await?;
+    let mut rows: Option<Vec<RunnablePlaybook>> = None;
+    for target in targets
+        .iter()
+        .map(Some)
+        .chain(targets.is_empty().then_some(None))
+    {
+        let found = runnable_playbooks::for_target(&state.db, visible.playbooks(), target, |p| {
+            let env = context::environment(&caller, p, target, &Default::default());
             context::filters_pass(p, &env)
         })
         .await?;
-    Ok(Json(rows))
+        rows = Some(match rows {
+            None => found,
+            Some(kept) => kept
+                .into_iter()
+                .filter(|p| found.iter().any(|f| f.id == p.id))
+                .collect(),
+        });
+    }
+    Ok(Json(rows.unwrap_or_default()))
 }
 
 /// The target the parameters' defaults are templated for: at most one.

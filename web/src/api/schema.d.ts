@@ -706,8 +706,9 @@ export interface paths {
         /**
          * The playbooks the caller sees whose `configs`, `checks` or `components`
          *     selectors select the target and whose CEL `filters` all pass, by title.
-         *     At most one of `config_id`, `check_id` and `component_id`; with none, the
-         *     playbooks that run without a target (no selectors).
+         *     With several of `config_id`, `check_id` and `component_id`, the playbooks
+         *     that run on every one of them; with none, the playbooks that run without a
+         *     target (no selectors).
          */
         get: operations["list"];
         put?: never;
@@ -6984,7 +6985,6 @@ export interface operations {
                     "application/json": components["schemas"]["RunnablePlaybook"][];
                 };
             };
-            /** @description Several targets */
             400: {
                 headers: {
                     [name: string]: unknown;

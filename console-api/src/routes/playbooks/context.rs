@@ -64,18 +64,29 @@ impl Visible {
             .ok_or_else(|| ApiError::NotFound(format!("no playbook {id}")))
     }
 
-    /// The one target the ids name, if any (see [`Visible::target`]); 400
-    /// when they name several the caller sees.
+    /// Every target the ids name (see [`Visible::target`]).
+    pub async fn targets_of(
+        &self,
+        state: &AppState,
+        caller: &Caller,
+        ids: TargetIds,
+    ) -> Result<Vec<Target>, ApiError> {
+        let mut targets = Vec::new();
+        for (kind, id) in ids.given() {
+            targets.push(self.target(state, caller, kind, id).await?);
+        }
+        Ok(targets)
+    }
+
+    /// The one target the ids name, if any; 400 when they name several the
+    /// caller sees.
     pub async fn target_of(
         &self,
         state: &AppState,
         caller: &Caller,
         ids: TargetIds,
     ) -> Result<Option<Target>, ApiError> {
-        let mut targets = Vec::new();
-        for (kind, id) in ids.given() {
-            targets.push(self.target(state, caller, kind, id).await?);
-        }
+        let mut targets = self.targets_of(state, caller, ids).await?;
         if targets.len() > 1 {
             return Err(ApiError::invalid(
                 "config_id",
