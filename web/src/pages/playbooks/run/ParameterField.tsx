@@ -2,6 +2,7 @@ import { Checkbox, FormGroup, FormHelperText, HelperText, HelperTextItem, TextAr
 import { MultiSelect, SimpleSelect } from '../../../components/Selects';
 import { isMultiline, labelOf, listOptions, typeOf, type ParamValue, type PlaybookParameter } from '../parameters';
 import { usePickerOptions } from './useRunPlaybookData';
+import { toggled } from '../../../lib/selection';
 
 interface Props {
   param: PlaybookParameter;
@@ -30,7 +31,7 @@ function Picker({ param, value, onChange, isInvalid }: Props & { isInvalid: bool
         options={options}
         values={values}
         isInvalid={isInvalid}
-        onToggle={(v) => onChange(values.includes(v) ? values.filter((x) => x !== v) : [...values, v])}
+        onToggle={(v) => onChange(toggled(values, v))}
       />
     );
   }
