@@ -66,6 +66,10 @@ const HIDDEN_COLUMNS: &[(&str, &str, &str)] = &[
 /// Tables of the schema the data API deliberately does not expose: (table, why).
 const NOT_EXPOSED: &[(&str, &str)] = &[
     ("component_rollups", "the topology call's summaries"),
+    (
+        "playbook_schedules",
+        "the slots of playbooks' schedule triggers (operator only)",
+    ),
     ("component_rollups_stale", "topologies to roll up"),
     (
         "scheduled_jobs",

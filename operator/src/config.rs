@@ -237,6 +237,19 @@ pub struct PlaybookArgs {
     /// replica takes over (retries or fails the running action) after it.
     #[arg(long = "playbook-lease", env = "QUARTERDECK_PLAYBOOK_LEASE", default_value = "30s", value_parser = humantime::parse_duration)]
     pub lease: std::time::Duration,
+
+    /// Start playbook runs from playbooks' `on` events (config, component,
+    /// canary) and schedules in this process (every replica takes a share).
+    #[arg(long = "playbook-triggers", env = "QUARTERDECK_PLAYBOOK_TRIGGERS", default_value_t = true, action = clap::ArgAction::Set)]
+    pub triggers: bool,
+
+    /// How long an event of the event queue that no consumer took is kept.
+    #[arg(long = "event-queue-retention", env = "QUARTERDECK_EVENT_QUEUE_RETENTION", default_value = "1d", value_parser = humantime::parse_duration)]
+    pub event_retention: std::time::Duration,
+
+    /// How long a failed event (no attempts left) is kept after its last attempt.
+    #[arg(long = "event-queue-failed-retention", env = "QUARTERDECK_EVENT_QUEUE_FAILED_RETENTION", default_value = "7d", value_parser = humantime::parse_duration)]
+    pub failed_event_retention: std::time::Duration,
 }
 
 impl Config {

@@ -120,6 +120,15 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
                 quarterdeck_runtime::shutdown_signal(),
             ))
         });
+    // The engines raise events whether or not this replica consumes them:
+    // the queue's retention runs wherever an engine does.
+    let triggers = engine_pool.clone().map(|pool| {
+        tokio::spawn(playbook::triggers::run(
+            pool,
+            playbook::triggers::Settings::from_args(&config.playbooks),
+            quarterdeck_runtime::shutdown_signal(),
+        ))
+    });
     let engine = engine_pool
         .clone()
         .zip(lookup)
@@ -183,6 +192,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         .chain(scrapes)
         .chain(topologies)
         .chain(playbooks)
+        .chain(triggers)
     {
         // On an error nothing will signal the engines to stop.
         if result.is_err() {

@@ -25,6 +25,8 @@ pub mod people;
 pub mod placement;
 pub mod playbook_params;
 pub mod playbook_runs;
+pub mod playbook_start;
+pub mod playbook_triggers;
 pub mod rbac;
 pub mod runnable_playbooks;
 pub mod scheduled;

@@ -84,6 +84,44 @@ pub fn type_of(parameter: &PlaybookParameter) -> ParameterType {
     parameter.type_.unwrap_or(ParameterType::Text)
 }
 
+/// A parameter's default with its strings rendered as Go templates over
+/// `env` (decision 78.5), if it has one.
+pub fn render_default(
+    parameter: &PlaybookParameter,
+    env: &Map<String, Value>,
+) -> Result<Option<Value>, Problem> {
+    let Some(default) = &parameter.default else {
+        return Ok(None);
+    };
+    quarterdeck_templates::render_strings(default, &Value::Object(env.clone()))
+        .map(Some)
+        .map_err(|e| {
+            Problem::new(
+                format!("params.{}", parameter.name),
+                format!("the default does not render: {e}"),
+            )
+        })
+}
+
+/// The values given, then each missing one's default rendered over `env`,
+/// checked by [`check_values`].
+pub fn with_defaults(
+    parameters: &[PlaybookParameter],
+    given: &Map<String, Value>,
+    env: &Map<String, Value>,
+) -> Result<Map<String, Value>, Problem> {
+    let mut values = given.clone();
+    for parameter in parameters {
+        if values.contains_key(&parameter.name) {
+            continue;
+        }
+        if let Some(rendered) = render_default(parameter, env)? {
+            values.insert(parameter.name.clone(), rendered);
+        }
+    }
+    check_values(parameters, &values)
+}
+
 /// Checks a run's parameter values (`params`, by name, the defaults already
 /// merged in) against the definitions and answers them as stored: text for
 /// every type but `configs` (a list of ids) and a `code` value given as

@@ -361,7 +361,7 @@ pub async fn target(
     }))
 }
 
-const PLAYBOOK_COLUMNS: &str = "id, name, namespace, title, category, icon, description, spec, coalesce(labels, '{}') AS labels";
+pub(crate) const PLAYBOOK_COLUMNS: &str = "id, name, namespace, title, category, icon, description, spec, coalesce(labels, '{}') AS labels";
 
 /// A live playbook the caller sees.
 pub async fn playbook(

@@ -153,7 +153,7 @@ pub(crate) async fn params(
     for parameter in &mut params {
         // A default that does not render for this target (one written for
         // another kind) is offered as written.
-        let rendered = match context::render_default(parameter, &env) {
+        let rendered = match playbook_params::render_default(parameter, &env) {
             Ok(rendered) => rendered,
             Err(e) => {
                 tracing::debug!(error = %e, "default not templated");

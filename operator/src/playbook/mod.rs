@@ -7,6 +7,7 @@
 mod actions;
 mod context;
 mod runner;
+pub mod triggers;
 
 use std::collections::HashMap;
 use std::future::Future;

@@ -4,6 +4,8 @@
 
 use quarterdeck_crds::playbook::PlaybookParameter;
 use quarterdeck_dataapi as rest;
+use quarterdeck_store::playbook_params::Problem;
+use quarterdeck_store::playbook_start;
 use quarterdeck_store::rbac::Kind;
 use quarterdeck_store::runnable_playbooks::{self, Playbook, Scopes, Target, TargetKind};
 use serde_json::{Map, Value, json};
@@ -124,42 +126,28 @@ impl Visible {
 
 /// The playbook's parameter definitions.
 pub(super) fn parameters(playbook: &Playbook) -> Result<Vec<PlaybookParameter>, ApiError> {
-    match playbook.spec.0.get("parameters") {
-        None | Some(Value::Null) => Ok(Vec::new()),
-        Some(list) => serde_json::from_value(list.clone()).map_err(|e| {
-            ApiError::invalid(
-                "spec.parameters",
-                format!("the playbook's spec.parameters do not parse: {e}"),
-            )
-        }),
-    }
+    playbook_start::parameters(playbook).map_err(problem)
 }
 
-/// What CEL `filters` and templates see: the target under its kind's name
-/// (`config`, `check`, `component`), `playbook`, `user` and `params`.
+/// A parameter problem as the 400 naming it.
+pub(super) fn problem(p: Problem) -> ApiError {
+    ApiError::invalid(p.field.clone(), p.to_string())
+}
+
+/// What CEL `filters` and templates see (the store's
+/// [`playbook_start::environment`]) with the caller as `user`.
 pub(super) fn environment(
     caller: &Caller,
     playbook: &Playbook,
     target: Option<&Target>,
     params: &Map<String, Value>,
 ) -> Map<String, Value> {
-    let p = &playbook.summary;
-    let mut env = Map::new();
-    env.insert(
-        "playbook".into(),
-        json!({"id": p.id, "name": p.name, "namespace": p.namespace, "title": p.title,
-               "category": p.category}),
-    );
-    env.insert(
-        "user".into(),
-        json!({"id": caller.person.id, "name": caller.person.name,
-               "email": caller.person.email}),
-    );
-    env.insert("params".into(), Value::Object(params.clone()));
-    if let Some(target) = target {
-        env.insert(target.kind.key().into(), target.context.clone());
-    }
-    env
+    playbook_start::environment(playbook, target, user(caller), params)
+}
+
+/// The caller as templates see `user`.
+pub(super) fn user(caller: &Caller) -> Value {
+    json!({"id": caller.person.id, "name": caller.person.name, "email": caller.person.email})
 }
 
 /// Whether every CEL filter of the playbook holds in `env` (an expression
@@ -174,24 +162,4 @@ pub(super) fn filters_pass(playbook: &Playbook, env: &Map<String, Value>) -> boo
             }
         }
     })
-}
-
-/// A parameter's default with its strings rendered as Go templates over
-/// `env`, if it has one.
-pub(super) fn render_default(
-    parameter: &PlaybookParameter,
-    env: &Map<String, Value>,
-) -> Result<Option<Value>, ApiError> {
-    let Some(default) = &parameter.default else {
-        return Ok(None);
-    };
-    quarterdeck_templates::render_strings(default, &Value::Object(env.clone()))
-        .map(Some)
-        .map_err(|e| {
-            let field = format!("params.{}", parameter.name);
-            ApiError::invalid(
-                field.clone(),
-                format!("{field}: the default does not render: {e}"),
-            )
-        })
 }

@@ -9,7 +9,8 @@ use axum::http::StatusCode;
 use chrono::SecondsFormat;
 use quarterdeck_crds::playbook::ParameterType;
 use quarterdeck_store::playbook_params;
-use quarterdeck_store::playbook_runs::{self, NewRun, Run, RunAction, RunError, RunStatus};
+use quarterdeck_store::playbook_runs::{self, Run, RunAction, RunError, RunStatus};
+use quarterdeck_store::playbook_start::{self, StartError};
 use quarterdeck_store::runnable_playbooks::{
     self, Approval, Named, PlaybookRight, RunnablePlaybook, VisibleRun,
 };
@@ -164,46 +165,21 @@ pub(crate) async fn run(
         }
         None => {}
     }
-    let definitions = context::parameters(&playbook)?;
     let given = request.params.unwrap_or_default();
-    let env = context::environment(&caller, &playbook, target.as_ref(), &given);
-    let mut values = given.clone();
-    for parameter in &definitions {
-        if values.contains_key(&parameter.name) {
-            continue;
-        }
-        if let Some(rendered) = context::render_default(parameter, &env)? {
-            values.insert(parameter.name.clone(), rendered);
-        }
-    }
-    let parameters = playbook_params::check_values(&definitions, &values)
-        .map_err(|p| ApiError::invalid(p.field.clone(), p.to_string()))?;
-    let (kind_id, check_id, component_id) = match &target {
-        Some(t) => match t.kind {
-            runnable_playbooks::TargetKind::Config => (Some(t.id), None, None),
-            runnable_playbooks::TargetKind::Check => (None, Some(t.id), None),
-            runnable_playbooks::TargetKind::Component => (None, None, Some(t.id)),
-        },
-        None => (None, None, None),
-    };
     let mut tx = state.db.begin().await?;
-    let (run_id, starts_at) = playbook_runs::create_run(
+    let (run_id, starts_at) = playbook_start::start(
         &mut tx,
-        NewRun {
-            playbook_id: playbook.summary.id,
-            spec: playbook.spec.0.clone(),
-            config_id: kind_id,
-            check_id,
-            component_id,
-            parameters: Value::Object(parameters),
-            request: None,
-            created_by: Some(caller.person.id),
-            parent_id: None,
-            timeout: None,
-        },
+        &playbook,
+        target.as_ref(),
+        &given,
+        context::user(&caller),
+        Some(caller.person.id),
     )
     .await
-    .map_err(run_error)?;
+    .map_err(|e| match e {
+        StartError::Parameter(p) => context::problem(p),
+        StartError::Run(e) => run_error(e),
+    })?;
     tx.commit().await?;
     tracing::info!(run = %run_id, playbook = %playbook.summary.name, "playbook run created");
     Ok((
