@@ -3,6 +3,7 @@
 //! `on` lists them (labels, CEL filter, selectors), schedule slots fire once
 //! across two consumers, failures are retried then kept, and the queue's
 //! retention. Also prints what raising events costs the engines' writes.
+#![allow(clippy::print_stdout)] // a test target: what it prints is its report
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -568,6 +569,15 @@ async fn the_retention_deletes_unconsumed_and_old_failed_events(pool: PgPool) {
     );
 }
 
+/// How long the scrape engine's write of `items` takes.
+async fn timed_write(pool: &PgPool, scraper: Uuid, items: Vec<Item>) -> Duration {
+    let started = Instant::now();
+    catalog::write(pool, scraper, items, Utc::now(), record::compare)
+        .await
+        .unwrap();
+    started.elapsed()
+}
+
 /// Prints what raising events adds to the engines' writes (no assertions on
 /// time): a catalog write of new items, one that turns them all unhealthy
 /// with a change, one that finds them unchanged, and check results that all change status, each
@@ -605,39 +615,9 @@ async fn the_cost_of_raising_events_is_printed(pool: PgPool) {
     for (round, on) in [false, true, false, true].into_iter().enumerate() {
         toggle(on).await;
         let scraper = scraper(&pool, &format!("bench-{round}")).await;
-        let started = Instant::now();
-        catalog::write(
-            &pool,
-            scraper,
-            items("healthy", 1),
-            Utc::now(),
-            record::compare,
-        )
-        .await
-        .unwrap();
-        let created = started.elapsed();
-        let started = Instant::now();
-        catalog::write(
-            &pool,
-            scraper,
-            items("unhealthy", 2),
-            Utc::now(),
-            record::compare,
-        )
-        .await
-        .unwrap();
-        let changed = started.elapsed();
-        let started = Instant::now();
-        catalog::write(
-            &pool,
-            scraper,
-            items("unhealthy", 2),
-            Utc::now(),
-            record::compare,
-        )
-        .await
-        .unwrap();
-        let unchanged = started.elapsed();
+        let created = timed_write(&pool, scraper, items("healthy", 1)).await;
+        let changed = timed_write(&pool, scraper, items("unhealthy", 2)).await;
+        let unchanged = timed_write(&pool, scraper, items("unhealthy", 2)).await;
         let checks = canary_checks(&pool, &names).await;
         let results: Vec<CheckResult> = checks.iter().map(|c| result(*c, false)).collect();
         let started = Instant::now();
