@@ -28,4 +28,5 @@ pub use kube_lookup::KubeLookup;
 pub use lookup::{BoxFuture, Connection, Lookup, LookupError, StaticLookup};
 pub use outcome::Outcome;
 pub use run::{Context, endpoint, run};
+pub use secrets::same_endpoint;
 pub use transform::Transformed;

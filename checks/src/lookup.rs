@@ -34,6 +34,8 @@ pub struct Connection {
     pub url: Option<String>,
     pub username: Option<String>,
     pub password: Option<String>,
+    /// A certificate, key or kubeconfig, as the connection's type reads it.
+    pub certificate: Option<String>,
     pub properties: BTreeMap<String, String>,
 }
 
@@ -43,6 +45,7 @@ impl fmt::Debug for Connection {
             .field("url", &self.url)
             .field("username", &self.username)
             .field("password", &self.password.as_ref().map(|_| "***"))
+            .field("certificate", &self.certificate.as_ref().map(|_| "***"))
             .field("properties", &self.properties)
             .finish()
     }

@@ -1,4 +1,4 @@
-//! How scripts run (exec checks and exec scrapers; playbook exec actions to come): with `bash -c`
+//! How scripts run (exec checks, exec scrapers and playbook exec actions): with `bash -c`
 //! (or `sh -c` where bash is missing), as an unprivileged user when the process
 //! runs as root, with a scrubbed environment, in a fresh working directory
 //! removed afterwards, within a time limit (the script's whole process group is
@@ -11,7 +11,7 @@ use std::process::{ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use nix::sys::signal::{Signal, killpg};
-use nix::unistd::{Gid, Pid, Uid, User, chown, geteuid};
+use nix::unistd::{Gid, Pid, Uid, User, geteuid};
 use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::process::{Child, Command};
 
@@ -48,19 +48,60 @@ pub struct Finished {
     pub elapsed: Duration,
 }
 
+/// Runs `script` in a fresh working directory, its `HOME`, removed afterwards.
 pub async fn run(script: Script<'_>) -> Result<Finished, CheckError> {
-    let account = account(script.user)?;
+    let dir = working_directory(script.user)?;
+    run_in(script, dir.path(), dir.path()).await
+}
+
+/// A fresh directory for a script run as `user`, owned as [`hand_over`]
+/// says, removed when dropped.
+pub fn working_directory(user: &str) -> Result<tempfile::TempDir, CheckError> {
     let dir = tempfile::Builder::new()
         .prefix("quarterdeck-script-")
         .tempdir()
         .map_err(|e| CheckError::from_err("creating the script's working directory", &e))?;
-    if let Some((uid, gid)) = account {
-        chown(dir.path(), Some(uid), Some(gid))
+    hand_over(dir.path(), user)?;
+    Ok(dir)
+}
+
+/// Gives `path` and everything under it (symbolic links themselves, not
+/// what they point to) to `user` when this process runs as root, so the
+/// script can change what was put there for it (a checkout).
+pub fn hand_over(path: &Path, user: &str) -> Result<(), CheckError> {
+    let Some((uid, gid)) = account(user)? else {
+        return Ok(());
+    };
+    let give = |p: &Path| {
+        std::os::unix::fs::lchown(p, Some(uid.as_raw()), Some(gid.as_raw()))
+            .map_err(|e| CheckError::from_err("handing the working directory over", &e))
+    };
+    let mut pending = vec![path.to_path_buf()];
+    while let Some(next) = pending.pop() {
+        give(&next)?;
+        let metadata = std::fs::symlink_metadata(&next)
             .map_err(|e| CheckError::from_err("handing the working directory over", &e))?;
+        if metadata.is_dir() {
+            let entries = std::fs::read_dir(&next)
+                .map_err(|e| CheckError::from_err("handing the working directory over", &e))?;
+            for entry in entries {
+                let entry = entry
+                    .map_err(|e| CheckError::from_err("handing the working directory over", &e))?;
+                pending.push(entry.path());
+            }
+        }
     }
+    Ok(())
+}
+
+/// Runs `script` with `HOME` at `home` in the directory `dir` (both made
+/// with [`working_directory`] or handed over with [`hand_over`]), which the
+/// caller removes.
+pub async fn run_in(script: Script<'_>, home: &Path, dir: &Path) -> Result<Finished, CheckError> {
+    let account = account(script.user)?;
     let started = Instant::now();
-    let mut child = match spawn("bash", &script, dir.path(), account) {
-        Err(e) if e.kind() == ErrorKind::NotFound => spawn("sh", &script, dir.path(), account),
+    let mut child = match spawn("bash", &script, home, dir, account) {
+        Err(e) if e.kind() == ErrorKind::NotFound => spawn("sh", &script, home, dir, account),
         other => other,
     }
     .map_err(|e| CheckError::from_err("starting the script", &e))?;
@@ -114,6 +155,7 @@ fn account(name: &str) -> Result<Option<(Uid, Gid)>, CheckError> {
 fn spawn(
     shell: &str,
     script: &Script<'_>,
+    home: &Path,
     dir: &Path,
     account: Option<(Uid, Gid)>,
 ) -> std::io::Result<Child> {
@@ -127,7 +169,7 @@ fn spawn(
                 .iter()
                 .filter_map(|name| Some((*name, std::env::var_os(name)?))),
         )
-        .env("HOME", dir)
+        .env("HOME", home)
         .envs(script.env.iter().map(|(k, v)| (k, v)))
         .current_dir(dir)
         .stdin(Stdio::null())

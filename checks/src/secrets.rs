@@ -265,7 +265,7 @@ fn optional(var: &EnvVar) -> bool {
 
 /// Whether `url` is the connection's own endpoint: the same scheme, host and
 /// port, or (for addresses that are not URLs) the same text.
-fn same_endpoint(connection: Option<&str>, url: &str) -> bool {
+pub fn same_endpoint(connection: Option<&str>, url: &str) -> bool {
     let Some(connection) = connection else {
         return false;
     };

@@ -302,6 +302,7 @@ async fn clones_over_http_with_the_credentials_of_a_connection_or_of_env_vars() 
                 username: Some(USER.into()),
                 password: Some(PASSWORD.into()),
                 properties: [("ref".to_owned(), "release".to_owned())].into(),
+                ..Connection::default()
             },
         )
         .with_secret("platform", "git", "password", PASSWORD);

@@ -16,6 +16,7 @@ pub struct StoredConnection {
     pub url: Option<String>,
     pub username: Option<String>,
     pub password: Option<String>,
+    pub certificate: Option<String>,
     pub properties: Json<Value>,
 }
 
@@ -26,7 +27,7 @@ pub async fn find(
     name: &str,
 ) -> Result<Option<StoredConnection>, Error> {
     Ok(sqlx::query_as(
-        "SELECT url, username, password, properties FROM connections \
+        "SELECT url, username, password, certificate, properties FROM connections \
          WHERE namespace = $1 AND name = $2 AND deleted_at IS NULL",
     )
     .bind(namespace)

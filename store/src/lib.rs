@@ -4,6 +4,7 @@
 //! API's (`quarterdeck-dataapi`), which builds its statements from its
 //! relation registry.
 
+pub mod artifacts;
 pub mod canary;
 pub mod catalog;
 pub mod catalog_queries;

@@ -210,7 +210,7 @@ pub(crate) async fn snapshot(
         .tree
         .components
         .first()
-        .map(|c| file_name(&c.name))
+        .map(|c| file_name(&c.name, "component"))
         .unwrap_or_default();
     let files = [
         ("components.json", pretty(&snapshot.tree.components)?),
@@ -237,8 +237,8 @@ fn pretty<T: serde::Serialize>(value: &T) -> Result<Vec<u8>, ApiError> {
     serde_json::to_vec_pretty(value).map_err(|e| ApiError::Internal(e.to_string()))
 }
 
-/// A name safe in a Content-Disposition file name.
-fn file_name(name: &str) -> String {
+/// A name safe in a Content-Disposition file name; `fallback` when nothing of it is.
+pub(crate) fn file_name(name: &str, fallback: &str) -> String {
     let safe: String = name
         .chars()
         .map(|c| {
@@ -250,7 +250,7 @@ fn file_name(name: &str) -> String {
         })
         .collect();
     if safe.is_empty() {
-        "component".to_owned()
+        fallback.to_owned()
     } else {
         safe
     }

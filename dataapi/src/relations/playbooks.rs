@@ -1,4 +1,5 @@
-//! Playbooks, their names, their runs, run actions and approvals.
+//! Playbooks, their names, their runs, run actions, approvals and the
+//! artifacts run actions kept.
 
 use super::*;
 
@@ -123,7 +124,38 @@ pub(super) static RELATIONS: &[Relation] = &[
         ],
     )
     .scoped(&[via("playbook_run_id", "playbook_runs")])
-    .embeds(&[one("run", "playbook_runs", "playbook_run_id"), AGENT]),
+    .embeds(&[
+        one("run", "playbook_runs", "playbook_run_id"),
+        AGENT,
+        many("artifacts", "artifacts", "playbook_run_action_id"),
+    ]),
+    // Files run actions kept, without their content (GET /api/artifacts/download/{id}).
+    Relation::new(
+        "artifacts",
+        "playbook_runs",
+        &[
+            ID,
+            r("playbook_run_action_id", Uuid),
+            r("check_id", Uuid),
+            not_null(r("path", Text)),
+            not_null(r("filename", Text)),
+            not_null(r("size", BigInt)),
+            r("content_type", Text),
+            r("checksum", Text),
+            r("expires_at", Timestamp),
+            CREATED_AT,
+            r("deleted_at", Timestamp),
+        ],
+    )
+    .scoped(&[
+        via("playbook_run_action_id", "playbook_run_actions"),
+        via("check_id", "checks"),
+    ])
+    .embeds(&[one(
+        "action",
+        "playbook_run_actions",
+        "playbook_run_action_id",
+    )]),
     Relation::new(
         "playbook_approvals",
         "playbook_runs",

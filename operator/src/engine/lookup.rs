@@ -74,10 +74,11 @@ impl DbLookup {
             url: stored.url,
             username: stored.username,
             password: stored.password,
+            certificate: stored.certificate,
             properties,
             ..StoredFields::default()
         };
-        // Checks read no type-specific fields from the connection, so its type is not needed here.
+        // Checks and playbooks read no type-specific fields, so its type is not needed here.
         let resolved = resolve(
             "",
             namespace,
@@ -92,6 +93,7 @@ impl DbLookup {
             url: resolved.url,
             username: resolved.username,
             password: resolved.password,
+            certificate: resolved.certificate,
             properties: resolved.properties,
         })
     }

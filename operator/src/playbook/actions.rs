@@ -1,15 +1,15 @@
-//! The action kinds the engine runs: `exec` (the checks' script sandbox,
-//! under the execution policy), `http` and `sql` (through the checks' own
-//! http, postgres and mysql kinds, so credentials, TLS and pinning behave as
-//! they do for checks). Other kinds fail the action, saying so.
+//! The action kinds the engine runs: `exec` ([`super::exec`]), `gitops`
+//! ([`super::gitops`]), `http` and `sql` (through the checks' own http,
+//! postgres and mysql kinds, so credentials, TLS and pinning behave as they
+//! do for checks). Other kinds fail the action, saying so.
 
 use std::time::Duration;
 
-use quarterdeck_checks::script::{self, Script};
-use quarterdeck_crds::playbook::{ExecAction, HttpAction, PlaybookAction, SqlAction};
+use quarterdeck_crds::playbook::{HttpAction, PlaybookAction, SqlAction};
 use quarterdeck_store::execution_policy;
 use quarterdeck_store::playbook_runs::claims::ClaimedRun;
 use serde_json::{Map, Value as Json, json};
+use uuid::Uuid;
 
 use super::context;
 use super::runner::Engine;
@@ -34,10 +34,11 @@ impl Failed {
 pub(crate) const SCRIPTS_DISABLED: &str = "exec actions of playbooks from the console are disabled by the execution policy; an admin can allow scripts from the console on the Feature Flags screen";
 
 /// Runs one attempt of the action `raw` (its spec as written, templated here
-/// with `data`) within `limit`.
+/// with `data`), whose row is `action_id`, within `limit`.
 pub(crate) async fn execute(
     engine: &Engine,
     run: &ClaimedRun,
+    action_id: Uuid,
     raw: &Json,
     data: &Map<String, Json>,
     limit: Duration,
@@ -54,7 +55,10 @@ pub(crate) async fn execute(
     let trusted = execution_policy::trusted_source(&run.playbook_source);
     match action.kind() {
         Some("exec") if let Some(exec) = &action.exec => {
-            exec_action(engine, run, exec, trusted, limit).await
+            super::exec::run(engine, run, exec, action_id, trusted, limit).await
+        }
+        Some("gitops") if let Some(gitops) = &action.gitops => {
+            super::gitops::run(engine, run, gitops, data, trusted).await
         }
         Some("http") if let Some(http) = &action.http => {
             http_action(engine, run, &action.name, http, trusted, limit).await
@@ -66,57 +70,6 @@ pub(crate) async fn execute(
             "action kind {kind} is not supported yet"
         ))),
         None => Err(Failed::new("the action sets no action kind")),
-    }
-}
-
-async fn exec_action(
-    engine: &Engine,
-    run: &ClaimedRun,
-    exec: &ExecAction,
-    trusted: bool,
-    limit: Duration,
-) -> Result<Json, Failed> {
-    if !trusted {
-        let policy = execution_policy::load(&engine.pool)
-            .await
-            .map_err(|e| Failed::new(format!("reading the execution policy: {e}")))?;
-        if !policy.console_scripts {
-            return Err(Failed::new(SCRIPTS_DISABLED));
-        }
-    }
-    let env = context::resolve(
-        engine,
-        &run.playbook_namespace,
-        exec.env.as_deref().unwrap_or_default(),
-        "exec.env",
-    )
-    .await
-    .map_err(Failed::new)?;
-    let finished = script::run(Script {
-        source: &exec.script,
-        env: &env,
-        // The engine's own limit stops it first, with the action's status.
-        timeout: limit + Duration::from_secs(1),
-        user: &engine.settings.script_user,
-    })
-    .await
-    .map_err(|e| Failed::new(e.0))?;
-    let code = finished.status.code();
-    let result = json!({
-        "stdout": finished.stdout,
-        "stderr": finished.stderr,
-        "exitCode": code,
-    });
-    match code {
-        Some(0) => Ok(result),
-        Some(code) => Err(Failed {
-            error: format!("the script exited with code {code}"),
-            result: Some(result),
-        }),
-        None => Err(Failed {
-            error: "the script was killed by a signal".into(),
-            result: Some(result),
-        }),
     }
 }
 
@@ -234,18 +187,11 @@ async fn driver(engine: &Engine, run: &ClaimedRun, sql: &SqlAction) -> Result<Dr
             let url = match (&sql.url, &sql.connection) {
                 (Some(url), _) if !url.trim().is_empty() => url.clone(),
                 (_, Some(connection)) => {
-                    let name = connection
-                        .strip_prefix("connection://")
-                        .unwrap_or(connection);
-                    let (namespace, name) = name
-                        .split_once('/')
-                        .unwrap_or((run.playbook_namespace.as_str(), name));
-                    let found = engine
-                        .lookup
-                        .connection(namespace, name)
+                    context::connection(engine, run, connection, "sql.connection")
                         .await
-                        .map_err(|e| Failed::new(format!("sql.connection: {e}")))?;
-                    found.url.unwrap_or_default()
+                        .map_err(Failed::new)?
+                        .url
+                        .unwrap_or_default()
                 }
                 _ => return Err(Failed::new("sql: set url or connection")),
             };

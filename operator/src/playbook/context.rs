@@ -122,6 +122,49 @@ pub(crate) async fn resolve(
     Ok(resolved)
 }
 
+/// The value of one variable, resolved as [`resolve`] does.
+pub(crate) async fn value(
+    engine: &Engine,
+    run: &ClaimedRun,
+    var: &EnvVar,
+    field: &str,
+) -> Result<String, String> {
+    let resolved = resolve(
+        engine,
+        &run.playbook_namespace,
+        std::slice::from_ref(var),
+        field,
+    )
+    .await?;
+    Ok(resolved
+        .into_iter()
+        .next()
+        .map(|(_, v)| v)
+        .unwrap_or_default())
+}
+
+/// The connection `reference` names (`connection://namespace/name`,
+/// `namespace/name`, or a name in the playbook's namespace); `field` names it in errors.
+pub(crate) async fn connection(
+    engine: &Engine,
+    run: &ClaimedRun,
+    reference: &str,
+    field: &str,
+) -> Result<quarterdeck_checks::Connection, String> {
+    let name = reference
+        .strip_prefix("connection://")
+        .unwrap_or(reference)
+        .trim_matches('/');
+    let (namespace, name) = name
+        .split_once('/')
+        .unwrap_or((run.playbook_namespace.as_str(), name));
+    engine
+        .lookup
+        .connection(namespace, name)
+        .await
+        .map_err(|e| format!("{field}: {e}"))
+}
+
 /// Sets `action` (and the results of the earlier ones) for the action about to run.
 pub(crate) fn set_action(
     data: &mut Map<String, Json>,

@@ -5,9 +5,16 @@
 //! and stops a run's action on a cancel request (LISTEN/NOTIFY).
 
 mod actions;
+mod artifacts;
 mod context;
+mod credentials;
+mod exec;
+mod git;
+mod gitops;
+mod patch;
 mod runner;
 pub mod triggers;
+mod workdir;
 
 use std::collections::HashMap;
 use std::future::Future;

@@ -230,7 +230,9 @@ impl Engine {
                     return Ok(Next::Stop);
                 };
                 context::set_action(data, action, index, attempts, earlier);
-                let ended = self.attempt(run, raw, action, data, signal).await;
+                let ended = self
+                    .attempt(run, action_id, raw, action, data, signal)
+                    .await;
                 (action_id, attempts, ended)
             }
         };
@@ -310,6 +312,7 @@ impl Engine {
     async fn attempt(
         &self,
         run: &ClaimedRun,
+        action_id: uuid::Uuid,
         raw: &Json,
         action: &PlaybookAction,
         data: &Map<String, Json>,
@@ -327,7 +330,7 @@ impl Engine {
             None => None,
         };
         let limit = own.map_or(left, |own| own.min(left));
-        let work = actions::execute(self, run, raw, data, limit);
+        let work = actions::execute(self, run, action_id, raw, data, limit);
         let stopped = async {
             loop {
                 match *signal.borrow_and_update() {

@@ -121,6 +121,38 @@ pub async fn clone(ctx: &Context, repo: &Repository<'_>) -> Result<Checkout, Scr
     })
 }
 
+/// A `git` command with a scrubbed environment (`HOME` at `home`), no
+/// prompts, no configuration or credential helper of the host, no `ext::`
+/// transport, and `credentials` (user name, password) handed to git through
+/// a helper that reads them from git's environment: never on a command line
+/// or in a file. The process is killed when dropped.
+pub fn command(home: &Path, credentials: Option<&(String, String)>) -> Command {
+    let mut command = Command::new("git");
+    command
+        .env_clear()
+        .envs(
+            ["PATH", "LANG"]
+                .iter()
+                .filter_map(|n| Some((n, std::env::var_os(n)?))),
+        )
+        .env("HOME", home)
+        .env("LC_ALL", "C")
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_SSH_COMMAND", "ssh -o BatchMode=yes")
+        // No helper of the host's configuration; `ext::` runs commands.
+        .args(["-c", "credential.helper=", "-c", "protocol.ext.allow=never"])
+        .stdin(Stdio::null())
+        .kill_on_drop(true);
+    if let Some((username, password)) = credentials {
+        command
+            .args(["-c", CREDENTIAL_HELPER])
+            .env("QD_GIT_USERNAME", username)
+            .env("QD_GIT_PASSWORD", password);
+    }
+    command
+}
+
 async fn run_clone(
     url: &Url,
     reference: Option<&str>,
@@ -132,27 +164,7 @@ async fn run_clone(
         .tempdir()
         .map_err(|e| ScrapeError::Source(format!("creating the clone's directory: {e}")))?;
     let dir = parent.path().join("repository");
-    let mut command = Command::new("git");
-    command
-        .env_clear()
-        .envs(
-            ["PATH", "LANG"]
-                .iter()
-                .filter_map(|n| Some((n, std::env::var_os(n)?))),
-        )
-        .env("HOME", parent.path())
-        .env("LC_ALL", "C")
-        .env("GIT_TERMINAL_PROMPT", "0")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_SSH_COMMAND", "ssh -o BatchMode=yes")
-        // No helper of the host's configuration; `ext::` runs commands.
-        .args(["-c", "credential.helper=", "-c", "protocol.ext.allow=never"]);
-    if let Some((username, password)) = credentials {
-        command
-            .args(["-c", CREDENTIAL_HELPER])
-            .env("QD_GIT_USERNAME", username)
-            .env("QD_GIT_PASSWORD", password);
-    }
+    let mut command = command(parent.path(), credentials);
     command.args([
         "clone",
         "--quiet",
@@ -200,16 +212,16 @@ async fn run_clone(
 
 /// A repository URL as written in a scraper, in go-getter's forms too:
 /// `git::https://…`, `github.com/owner/repo`, `git@host:owner/repo.git`, `?ref=`.
-struct Remote {
+pub struct Remote {
     /// Without credentials and query.
-    url: Url,
-    reference: Option<String>,
-    username: Option<String>,
-    password: Option<String>,
+    pub url: Url,
+    pub reference: Option<String>,
+    pub username: Option<String>,
+    pub password: Option<String>,
 }
 
 impl Remote {
-    fn parse(written: &str) -> Result<Self, ScrapeError> {
+    pub fn parse(written: &str) -> Result<Self, ScrapeError> {
         let invalid = |message: String| ScrapeError::Spec {
             field: "url".into(),
             message,

@@ -5,9 +5,10 @@
 
 use axum::Json;
 use axum::extract::State;
-use axum::http::StatusCode;
+use axum::http::{StatusCode, header};
 use chrono::SecondsFormat;
 use quarterdeck_crds::playbook::ParameterType;
+use quarterdeck_store::artifacts::{self, Artifact};
 use quarterdeck_store::playbook_params;
 use quarterdeck_store::playbook_runs::{self, Run, RunAction, RunError, RunStatus};
 use quarterdeck_store::playbook_start::{self, StartError};
@@ -36,6 +37,7 @@ pub(super) fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(approve))
         .routes(routes!(cancel))
         .routes(routes!(get_playbook_run_actions))
+        .routes(routes!(download_artifact))
 }
 
 /// What a secret parameter's value reads as once stored.
@@ -204,6 +206,8 @@ pub(crate) struct RunDetail {
     created_by_person: Option<Named>,
     /// In the order of the spec.
     actions: Vec<RunAction>,
+    /// The files its actions kept, by action (`playbook_run_action_id`).
+    artifacts: Vec<Artifact>,
     approvals: Vec<Approval>,
     /// Whether the caller may approve it now (pending approval, listed as an
     /// approver directly or through a team, `playbook:approve`).
@@ -287,6 +291,7 @@ pub(crate) async fn get_run(
 ) -> Result<Json<RunDetail>, ApiError> {
     let (run, seen) = visible_run(&state, &caller, id).await?;
     let actions = playbook_runs::run_actions(&state.db, id).await?;
+    let artifacts = artifacts::of_run(&state.db, id).await?;
     let approvals = runnable_playbooks::approvals(&state.db, id).await?;
     let can_approve = run.status == RunStatus::PendingApproval
         && runnable_playbooks::holds(&caller.authorizer, &seen.playbook, PlaybookRight::Approve)
@@ -301,6 +306,7 @@ pub(crate) async fn get_run(
         component: seen.component,
         created_by_person: seen.created_by,
         actions,
+        artifacts,
         approvals,
         can_approve,
         can_cancel,
@@ -447,5 +453,51 @@ pub(crate) async fn get_playbook_run_actions(
     visible_run(&state, &caller, params.run_id).await?;
     Ok(Json(
         playbook_runs::run_actions(&state.db, params.run_id).await?,
+    ))
+}
+
+/// A file an action of a run kept (`exec.artifacts`), as an attachment:
+/// visible when its run is (`GET /api/playbook/run/{id}`).
+#[utoipa::path(get, path = "/api/artifacts/download/{id}", tag = "playbooks",
+    params(("id" = Uuid, Path, description = "The artifact id")),
+    responses(
+        (status = 200, description = "The file, as an attachment, with its content type", content_type = "application/octet-stream", body = String),
+        (status = 400, description = "The id is not a UUID", body = ErrorBody),
+        (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody),
+        (status = 404, description = "No artifact of a run the caller sees", body = ErrorBody)))]
+#[tracing::instrument(skip_all, fields(person = %caller.person.id, artifact = %id))]
+pub(crate) async fn download_artifact(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<Uuid>,
+) -> Result<impl axum::response::IntoResponse, ApiError> {
+    let not_found = || ApiError::NotFound(format!("no artifact {id}"));
+    // Who may read runs at all is asked before the artifact is looked up.
+    caller.require(Resource::Playbooks, Action::Read)?;
+    let found = artifacts::download(&state.db, id)
+        .await?
+        .ok_or_else(not_found)?;
+    visible_run(&state, &caller, found.run_id)
+        .await
+        .map_err(|e| match e {
+            ApiError::NotFound(_) => not_found(),
+            other => other,
+        })?;
+    let name = crate::routes::topology::file_name(&found.artifact.filename, "artifact");
+    let content_type = found
+        .artifact
+        .content_type
+        .unwrap_or_else(|| "application/octet-stream".to_owned());
+    Ok((
+        [
+            (header::CONTENT_TYPE, content_type),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{name}\""),
+            ),
+            (header::X_CONTENT_TYPE_OPTIONS, "nosniff".to_owned()),
+        ],
+        found.content,
     ))
 }

@@ -26,6 +26,7 @@ import { PageSpinner } from '../../../components/PageSpinner';
 import { RequireAccess } from '../../../components/RequireAccess';
 import { PlaybookIcon } from '../PlaybookIcon';
 import { playbookPath, runPath } from '../paths';
+import { ActionArtifacts, type Artifact } from './ActionArtifacts';
 import { ActionOutput } from './ActionOutput';
 import { RunTarget } from './RunTarget';
 import { StatusLabel, elapsed, isFinished } from './runStatus';
@@ -50,7 +51,7 @@ function Field({ term, children }: { term: string; children: ReactNode }) {
   );
 }
 
-function ActionCard({ action }: { action: RunAction }) {
+function ActionCard({ action, artifacts }: { action: RunAction; artifacts: Artifact[] }) {
   return (
     <Card isCompact component="li" aria-label={`Action ${action.name}`}>
       <CardHeader>
@@ -72,6 +73,7 @@ function ActionCard({ action }: { action: RunAction }) {
       <CardBody>
         {action.error && <Alert isInline isPlain variant="danger" title={action.error} />}
         <ActionOutput result={action.result} />
+        <ActionArtifacts action={action.name} artifacts={artifacts} />
       </CardBody>
     </Card>
   );
@@ -229,7 +231,11 @@ function Run({ id }: { id: string }) {
         ) : (
           <Flex component="ol" direction={{ default: 'column' }} spaceItems={{ default: 'spaceItemsSm' }}>
             {run.actions.map((a) => (
-              <ActionCard key={a.id} action={a} />
+              <ActionCard
+                key={a.id}
+                action={a}
+                artifacts={run.artifacts.filter((f) => f.playbook_run_action_id === a.id)}
+              />
             ))}
           </Flex>
         )}
