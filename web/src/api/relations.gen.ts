@@ -1133,6 +1133,20 @@ export interface PlaybookRunActionsRow {
   updated_at: string;
 }
 
+export interface ArtifactsRow {
+  id: string;
+  playbook_run_action_id: string | null;
+  check_id: string | null;
+  path: string;
+  filename: string;
+  size: number;
+  content_type: string | null;
+  checksum: string | null;
+  expires_at: string | null;
+  created_at: string;
+  deleted_at: string | null;
+}
+
 export interface PlaybookApprovalsRow {
   id: string;
   run_id: string;
@@ -1621,6 +1635,7 @@ export interface Relations {
   playbook_names: PlaybookNamesRow;
   playbook_runs: PlaybookRunsRow;
   playbook_run_actions: PlaybookRunActionsRow;
+  artifacts: ArtifactsRow;
   playbook_approvals: PlaybookApprovalsRow;
   incident_rules: IncidentRulesRow;
   incidents: IncidentsRow;
@@ -1856,6 +1871,10 @@ export interface Embeds {
   playbook_run_actions: {
     run: { one: 'playbook_runs' };
     agent: { one: 'agents' };
+    artifacts: { many: 'artifacts' };
+  };
+  artifacts: {
+    action: { one: 'playbook_run_actions' };
   };
   playbook_approvals: {
     run: { one: 'playbook_runs' };

@@ -21,6 +21,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/artifacts/download/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A file an action of a run kept (`exec.artifacts`), as an attachment:
+         *     visible when its run is (`GET /api/playbook/run/{id}`).
+         */
+        get: operations["download_artifact"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/create_token": {
         parameters: {
             query?: never;
@@ -1021,6 +1041,25 @@ export interface components {
              */
             team_id?: string | null;
             team_name?: string | null;
+        };
+        /** @description An artifact as listed (without its content). */
+        Artifact: {
+            /** @description `sha256:<hex>` of the content. */
+            checksum?: string | null;
+            content_type?: string | null;
+            /** Format: date-time */
+            created_at: string;
+            filename: string;
+            /** Format: uuid */
+            id: string;
+            path: string;
+            /** Format: uuid */
+            playbook_run_action_id?: string | null;
+            /**
+             * Format: int64
+             * @description Bytes.
+             */
+            size: number;
         };
         /** @description true or false; left empty (false) when blank. */
         BooleanValue: {
@@ -4000,6 +4039,8 @@ export interface components {
             /** @description In the order of the spec. */
             actions: components["schemas"]["RunAction"][];
             approvals: components["schemas"]["Approval"][];
+            /** @description The files its actions kept, by action (`playbook_run_action_id`). */
+            artifacts: components["schemas"]["Artifact"][];
             /**
              * @description Whether the caller may approve it now (pending approval, listed as an
              *     approver directly or through a team, `playbook:approve`).
@@ -4483,6 +4524,63 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["About"];
+                };
+            };
+        };
+    };
+    download_artifact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The artifact id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, as an attachment, with its content type */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description The id is not a UUID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No artifact of a run the caller sees */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };

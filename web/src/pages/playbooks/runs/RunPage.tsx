@@ -231,11 +231,7 @@ function Run({ id }: { id: string }) {
         ) : (
           <Flex component="ol" direction={{ default: 'column' }} spaceItems={{ default: 'spaceItemsSm' }}>
             {run.actions.map((a) => (
-              <ActionCard
-                key={a.id}
-                action={a}
-                artifacts={run.artifacts.filter((f) => f.playbook_run_action_id === a.id)}
-              />
+              <ActionCard key={a.id} action={a} artifacts={run.artifacts.filter((f) => f.playbook_run_action_id === a.id)} />
             ))}
           </Flex>
         )}
