@@ -47,10 +47,16 @@ pub(crate) fn yq(yaml: &str, expression: &str) -> Result<String, String> {
     Ok(documents.join("---\n"))
 }
 
+/// Written as jq writes it with two-space indentation, keys in their order.
 fn pretty(value: &Val) -> Result<String, String> {
-    let json: serde_json::Value =
-        serde_json::from_str(&value.to_string()).map_err(|e| format!("the result: {e}"))?;
-    serde_json::to_string_pretty(&json).map_err(|e| format!("the result: {e}"))
+    let pp = jaq_json::write::Pp {
+        indent: Some("  ".to_owned()),
+        sep_space: true,
+        ..jaq_json::write::Pp::default()
+    };
+    let mut out = Vec::new();
+    jaq_json::write::write(&mut out, &pp, 0, value).map_err(|e| format!("the result: {e}"))?;
+    String::from_utf8(out).map_err(|e| format!("the result: {e}"))
 }
 
 fn apply(input: Val, expression: &str) -> Result<Val, String> {
