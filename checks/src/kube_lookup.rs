@@ -24,6 +24,24 @@ impl KubeLookup {
     }
 }
 
+/// The value of `var`: its literal `value`, else read through `cluster`; a
+/// reference without a cluster is [`LookupError::Unsupported`].
+pub async fn env_value(
+    cluster: Option<&KubeLookup>,
+    namespace: &str,
+    var: &EnvVar,
+) -> Result<String, LookupError> {
+    if let Some(value) = &var.value {
+        return Ok(value.clone());
+    }
+    match cluster {
+        Some(cluster) => cluster.env_var(namespace, var).await,
+        None => Err(LookupError::Unsupported(
+            "reading Secrets and ConfigMaps without a cluster".into(),
+        )),
+    }
+}
+
 impl Lookup for KubeLookup {
     fn env_var<'a>(
         &'a self,

@@ -24,7 +24,7 @@ mod units;
 
 pub use error::CheckError;
 pub use expr::{evaluate_cel, query_json_path};
-pub use kube_lookup::KubeLookup;
+pub use kube_lookup::{KubeLookup, env_value};
 pub use lookup::{BoxFuture, Connection, Lookup, LookupError, StaticLookup};
 pub use outcome::Outcome;
 pub use run::{Context, endpoint, run};

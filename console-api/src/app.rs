@@ -44,6 +44,8 @@ pub struct AppState {
     pub keyring: Keyring,
     /// The longest a connection test may take.
     pub connection_test_timeout: std::time::Duration,
+    /// The JWKS playbook webhooks verify tokens against, cached.
+    pub jwks: Arc<crate::webhook_auth::Jwks>,
 }
 
 impl AppState {
@@ -62,6 +64,7 @@ impl AppState {
             keyring: Keyring::parse(&Keyring::generate_key(), "a generated key")
                 .unwrap_or_else(|e| unreachable!("a generated key always parses: {e}")),
             connection_test_timeout: std::time::Duration::from_secs(15),
+            jwks: Arc::new(crate::webhook_auth::Jwks::new()),
         }
     }
 

@@ -18,6 +18,7 @@ mod run_results;
 mod server;
 mod summary_cache;
 mod web;
+mod webhook_auth;
 #[cfg(test)]
 mod yaml11_check;
 

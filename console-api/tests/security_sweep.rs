@@ -204,6 +204,19 @@ const ENDPOINTS: &[(&str, &str, Needs, &str)] = &[
         Needs::Right(Resource::PlaybookRuns, Action::Create),
         r#"{}"#,
     ),
+    // Authenticated by the playbook's own webhook credentials, not a session.
+    (
+        "GET",
+        "/api/playbook/webhook/{path}",
+        Needs::Nothing,
+        r#"{}"#,
+    ),
+    (
+        "POST",
+        "/api/playbook/webhook/{path}",
+        Needs::Nothing,
+        r#"{}"#,
+    ),
     (
         "GET",
         "/api/db/rpc/get_playbook_run_actions",

@@ -43,6 +43,8 @@ pub const MANAGER: &str = "quarterdeck-operator";
 const OWNED_STATUS_FIELDS: [&str; 1] = ["checks"];
 /// Error reason of a write the fence refused (not a condition reason: no status is written).
 const REASON_FENCED: &str = "Fenced";
+/// Ready (the row is stored) but another playbook answers its webhook path.
+const REASON_WEBHOOK_PATH_TAKEN: &str = "WebhookPathTaken";
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -388,11 +390,27 @@ async fn apply<K: Reconciled>(api: &Api<K>, obj: &K, ctx: &Context) -> Result<Ac
                 )
                 .await;
             }
-            let outcome = Outcome {
+            let mut outcome = Outcome {
                 ready: true,
                 reason: REASON_SYNCED,
                 message: format!("stored as {} {id}", K::TABLE.name()),
             };
+            if let Some(taken) = webhook_taken(obj, id, ctx).await {
+                outcome.reason = REASON_WEBHOOK_PATH_TAKEN;
+                outcome.message = format!("{}; {taken}", outcome.message);
+                if patch_status(api, obj, &outcome, Some(K::extra_status(&row))).await? {
+                    tracing::warn!(resource = %key(obj), "{taken}");
+                    publish(
+                        ctx,
+                        obj,
+                        EventType::Warning,
+                        REASON_WEBHOOK_PATH_TAKEN,
+                        taken,
+                    )
+                    .await;
+                }
+                return Ok(Action::requeue(ctx.timings.resync));
+            }
             patch_status(api, obj, &outcome, Some(K::extra_status(&row))).await?;
             Ok(Action::requeue(ctx.timings.resync))
         }
@@ -420,6 +438,23 @@ async fn apply<K: Reconciled>(api: &Api<K>, obj: &K, ctx: &Context) -> Result<Ac
             let message = "the database refused or could not be reached; retrying".to_owned();
             let _ = report(api, obj, ctx, REASON_PERSIST_FAILED, message).await;
             Err(Error::Persist(e))
+        }
+    }
+}
+
+/// Why the webhook path of `obj` (row `id`) is not served by it: an older
+/// live playbook has the same path and answers it (decision 82.4).
+async fn webhook_taken<K: Reconciled>(obj: &K, id: Uuid, ctx: &Context) -> Option<String> {
+    let path = obj.webhook_path()?;
+    match quarterdeck_store::runnable_playbooks::by_webhook_path(&ctx.db, path).await {
+        Ok(Some(holder)) if holder.summary.id != id => Some(format!(
+            "its webhook path {path:?} is answered by the older playbook {}/{}; it takes the path over when that one is deleted",
+            holder.summary.namespace, holder.summary.name
+        )),
+        Ok(_) => None,
+        Err(e) => {
+            tracing::warn!(error = %e, "looking up a playbook webhook path failed");
+            None
         }
     }
 }

@@ -98,7 +98,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         });
     let topologies = engine_pool
         .clone()
-        .zip(sources)
+        .zip(sources.clone())
         .filter(|_| config.topologies.topologies)
         .map(|(pool, sources)| {
             tokio::spawn(topology::run(
@@ -110,12 +110,12 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         });
     let playbooks = engine_pool
         .clone()
-        .zip(lookup.clone())
+        .zip(sources)
         .filter(|_| config.playbooks.playbooks)
-        .map(|(pool, lookup)| {
+        .map(|(pool, sources)| {
             tokio::spawn(playbook::run(
                 pool,
-                lookup,
+                sources,
                 playbook::Settings::from_args(&config.playbooks, &config.checks.script_user),
                 quarterdeck_runtime::shutdown_signal(),
             ))

@@ -12,13 +12,15 @@ use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::routing::{get, post};
-use quarterdeck_checks::StaticLookup;
-use quarterdeck_operator::playbook::{self, Settings};
-use quarterdeck_store::playbook_runs::{self, ActionStatus, NewRun, Run, RunAction, RunStatus};
-use serde_json::{Value, json};
+use quarterdeck_store::playbook_runs::{self, ActionStatus, RunAction, RunStatus};
+use serde_json::json;
 use sqlx::PgPool;
-use tokio::sync::oneshot;
 use uuid::Uuid;
+
+#[path = "support/playbooks.rs"]
+mod support;
+
+use support::{engine, finished, playbook, run_of, start};
 
 /// What the test server saw: each request's path and body.
 #[derive(Clone, Default)]
@@ -58,79 +60,6 @@ async fn serve() -> (String, Seen) {
     let address = listener.local_addr().unwrap();
     tokio::spawn(async move { axum::serve(listener, app).await });
     (format!("http://{address}"), seen)
-}
-
-/// An engine on `pool` as `replica`, until the sender is dropped or sent.
-fn engine(pool: &PgPool, replica: &str, lease: Duration) -> oneshot::Sender<()> {
-    let (stop, stopped) = oneshot::channel::<()>();
-    tokio::spawn(playbook::run(
-        pool.clone(),
-        Arc::new(StaticLookup::new()),
-        Settings {
-            concurrency: 20,
-            lease,
-            script_user: "nobody".into(),
-            replica: replica.into(),
-        },
-        async move {
-            let _ = stopped.await;
-        },
-    ));
-    stop
-}
-
-async fn playbook(pool: &PgPool, source: &str, spec: &Value) -> Uuid {
-    sqlx::query_scalar(
-        "INSERT INTO playbooks (name, title, spec, source) VALUES ($1, 'Test', $2, $3) RETURNING id",
-    )
-    .bind(format!("pb-{}", Uuid::new_v4()))
-    .bind(spec)
-    .bind(source)
-    .fetch_one(pool)
-    .await
-    .unwrap()
-}
-
-async fn start(
-    pool: &PgPool,
-    playbook_id: Uuid,
-    spec: &Value,
-    params: Value,
-    config_id: Option<Uuid>,
-) -> Uuid {
-    let mut tx = pool.begin().await.unwrap();
-    let (id, _) = playbook_runs::create_run(
-        &mut tx,
-        NewRun {
-            playbook_id,
-            spec: spec.clone(),
-            parameters: params,
-            config_id,
-            ..NewRun::default()
-        },
-    )
-    .await
-    .unwrap();
-    tx.commit().await.unwrap();
-    id
-}
-
-/// A run of a new playbook with `spec`.
-async fn run_of(pool: &PgPool, source: &str, spec: Value, params: Value) -> Uuid {
-    let playbook_id = playbook(pool, source, &spec).await;
-    start(pool, playbook_id, &spec, params, None).await
-}
-
-async fn finished(pool: &PgPool, id: Uuid, within: Duration) -> (Run, Vec<RunAction>) {
-    let deadline = Instant::now() + within;
-    loop {
-        let run = playbook_runs::get_run(pool, id).await.unwrap().unwrap();
-        if run.status.is_final() {
-            return (run, playbook_runs::run_actions(pool, id).await.unwrap());
-        }
-        assert!(Instant::now() < deadline, "run {id} still {:?}", run.status);
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
 }
 
 fn statuses(actions: &[RunAction]) -> Vec<(String, ActionStatus)> {
@@ -480,4 +409,79 @@ async fn a_delayed_action_waits_without_holding_the_run(pool: PgPool) {
     let waited = actions[1].start_time.unwrap() - actions[0].end_time.unwrap();
     assert!(waited >= chrono::Duration::milliseconds(1900), "{waited:?}");
     assert_eq!(actions[1].result.as_ref().unwrap()["stdout"], "later\n");
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn a_pod_action_fails_saying_so_without_a_cluster_or_under_the_policy(pool: PgPool) {
+    let spec = json!({"actions": [{"name": "job", "pod": {
+        "name": "job", "spec": {"containers": [{"name": "main", "image": "busybox"}]}
+    }}]});
+    let _engine = engine(&pool, "a", LEASE);
+    let id = run_of(&pool, "KubernetesCRD", spec.clone(), json!({})).await;
+    let (run, actions) = finished(&pool, id, WITHIN).await;
+    assert_eq!(run.status, RunStatus::Failed);
+    assert_eq!(
+        actions[0].error.as_deref(),
+        Some(
+            "pod actions need a Kubernetes cluster; this operator runs without one (--engine-only or --from-dir)"
+        )
+    );
+
+    let id = run_of(&pool, "UI", spec, json!({})).await;
+    let (run, actions) = finished(&pool, id, WITHIN).await;
+    assert_eq!(run.status, RunStatus::Failed);
+    assert_eq!(
+        actions[0].error.as_deref(),
+        Some(
+            "pod actions of playbooks from the console are disabled by the execution policy; an admin can allow scripts from the console on the Feature Flags screen"
+        )
+    );
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn a_webhooks_request_is_request_to_templates_and_if(pool: PgPool) {
+    let (url, seen) = serve().await;
+    let spec = json!({
+        "on": {"webhook": {"path": "deploy"}},
+        "actions": [
+            {"name": "notify", "if": "request.json.ref == 'main'", "http": {
+                "url": format!("{url}/hook/{{{{ .request.params.env }}}}"), "method": "POST",
+                "body": "{{ .request.method }} {{ .request.json.ref }} {{ index .request.headers \"x-event\" }}"}},
+            {"name": "skipped", "if": "request.json.ref == 'dev'", "exec": {"script": "true"}}
+        ]
+    });
+    let playbook_id = playbook(&pool, "KubernetesCRD", &spec).await;
+    let mut tx = pool.begin().await.unwrap();
+    let (id, _) = playbook_runs::create_run(
+        &mut tx,
+        playbook_runs::NewRun {
+            playbook_id,
+            spec: spec.clone(),
+            parameters: json!({}),
+            request: Some(json!({
+                "method": "POST", "url": "/api/playbook/webhook/deploy?env=prod",
+                "path": "/api/playbook/webhook/deploy", "params": {"env": "prod"},
+                "headers": {"x-event": "push"}, "content": "{\"ref\": \"main\"}",
+                "json": {"ref": "main"}
+            })),
+            ..playbook_runs::NewRun::default()
+        },
+    )
+    .await
+    .unwrap();
+    tx.commit().await.unwrap();
+    let _engine = engine(&pool, "a", LEASE);
+    let (run, actions) = finished(&pool, id, WITHIN).await;
+    assert_eq!(run.status, RunStatus::Completed, "{:?}", run.error);
+    assert_eq!(
+        statuses(&actions),
+        [
+            ("notify".into(), ActionStatus::Completed),
+            ("skipped".into(), ActionStatus::Skipped)
+        ]
+    );
+    assert_eq!(
+        seen.requests.lock().unwrap().clone(),
+        [("prod".to_owned(), "POST main push".to_owned())]
+    );
 }

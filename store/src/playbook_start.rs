@@ -60,7 +60,8 @@ pub fn environment(
 }
 
 /// Creates a run of `playbook` on `target` with the `given` parameters and
-/// the defaults of the others (rendered over [`environment`] with `user`);
+/// the defaults of the others (rendered over [`environment`] with `user`,
+/// and `request` when a webhook's request starts it, kept with the run);
 /// its id and when it starts.
 pub async fn start(
     tx: &mut PgConnection,
@@ -69,9 +70,13 @@ pub async fn start(
     given: &Map<String, Value>,
     user: Value,
     created_by: Option<Uuid>,
+    request: Option<Value>,
 ) -> Result<(Uuid, chrono::DateTime<chrono::Utc>), StartError> {
     let definitions = parameters(playbook).map_err(StartError::Parameter)?;
-    let env = environment(playbook, target, user, given);
+    let mut env = environment(playbook, target, user, given);
+    if let Some(request) = &request {
+        env.insert("request".into(), request.clone());
+    }
     let parameters =
         playbook_params::with_defaults(&definitions, given, &env).map_err(StartError::Parameter)?;
     let id_of = |kind: TargetKind| target.filter(|t| t.kind == kind).map(|t| t.id);
@@ -84,7 +89,7 @@ pub async fn start(
             check_id: id_of(TargetKind::Check),
             component_id: id_of(TargetKind::Component),
             parameters: Value::Object(parameters),
-            request: None,
+            request,
             created_by,
             parent_id: None,
             timeout: None,

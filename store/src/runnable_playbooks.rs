@@ -381,6 +381,20 @@ pub async fn playbook(
     .await?)
 }
 
+/// The live playbook whose `spec.on.webhook.path` is `path`: the oldest
+/// when several Kubernetes CRDs name it (a console playbook cannot take a
+/// path in use: migration 0035).
+pub async fn by_webhook_path(pool: &PgPool, path: &str) -> Result<Option<Playbook>, Error> {
+    Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {PLAYBOOK_COLUMNS} FROM playbooks \
+         WHERE deleted_at IS NULL AND spec #>> '{{on,webhook,path}}' = $1 \
+         ORDER BY created_at, id LIMIT 1"
+    )))
+    .bind(path)
+    .fetch_optional(pool)
+    .await?)
+}
+
 /// The playbooks the caller sees whose selectors select the target (with no
 /// target: that have no selectors) and for which `filters_pass` holds, by
 /// title.

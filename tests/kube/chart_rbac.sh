@@ -68,7 +68,8 @@ EOF
 
 cleanup() {
   { rendered; echo "---"; rendered --set "kubeProxy.writer.clusterRole=edit" \
-      --set "kubeProxy.writer.namespaces={$team}" --set operator.rbac.serviceAccountTokens=true; echo "---"; extra; } |
+      --set "kubeProxy.writer.namespaces={$team}" --set operator.rbac.serviceAccountTokens=true \
+      --set operator.rbac.playbookPods=true; echo "---"; extra; } |
     "${kubectl[@]}" delete --ignore-not-found --wait=false -f - >/dev/null 2>&1 || true
   "${kubectl[@]}" delete namespace --ignore-not-found --wait=false "$ns" "$team" "$other" >/dev/null 2>&1 || true
   rm -rf "$tmp"
@@ -146,6 +147,7 @@ can yes list namespaces "$operator"
 can yes list nodes "$operator"
 can yes list persistentvolumes "$operator"
 can no delete pods "$operator" -n "$team"
+can no create pods "$operator" -n "$team"                      # playbook pod actions: off by default
 
 say "kube proxy: impersonation of exactly its two users"
 can yes impersonate "users/$reader" "$api"
@@ -194,13 +196,15 @@ can no create canaries.$qd "console-access-$id" -n "$team"
 
 say "the writer given edit in a listed namespace, the operator TokenRequest"
 rendered --set "kubeProxy.writer.clusterRole=edit" --set "kubeProxy.writer.namespaces={$team}" \
-  --set operator.rbac.serviceAccountTokens=true | "${kubectl[@]}" apply -f - >/dev/null
+  --set operator.rbac.serviceAccountTokens=true --set operator.rbac.playbookPods=true | "${kubectl[@]}" apply -f - >/dev/null
 can yes create deployments.apps "$writer" -n "$team"
 can yes create canaries.$qd "$writer" -n "$team"
 can no create permissions.$qd "$writer" -n "$team"
 can no delete pods "$writer" -n kube-system
 can no create deployments.apps "$writer" -n "$other"
 can yes create serviceaccounts "$operator" -n "$team" --subresource=token
+can yes create pods "$operator" -n "$team"
+can yes get pods "$operator" -n "$team" --subresource=log
 
 say "PodDisruptionBudgets and ServiceMonitor: accepted by the server"
 command -v go >/dev/null || die "go not found: the ServiceMonitor CRD comes from the Prometheus Operator's Go module"

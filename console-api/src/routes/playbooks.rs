@@ -2,13 +2,15 @@
 //! config item, a check or a component (`GET /api/playbook/list`), their
 //! parameters with defaults templated for the target (`POST
 //! /api/playbook/{id}/params`), and runs: start, read, approve, cancel
-//! (`runs`). The SQL, the selectors' matching and the per-playbook rights
+//! (`runs`), and runs another system starts through a playbook's webhook
+//! (`webhook`). The SQL, the selectors' matching and the per-playbook rights
 //! are the store's (`quarterdeck_store::runnable_playbooks`), the
 //! parameters' rules too (`playbook_params`); CEL `filters` are evaluated
 //! here (`context`).
 
 mod context;
 mod runs;
+mod webhook;
 
 use axum::Json;
 use axum::extract::State;
@@ -35,6 +37,7 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(list))
         .routes(routes!(params))
         .merge(runs::router())
+        .merge(webhook::router())
 }
 
 /// The target of `GET /api/playbook/list`: at most one.

@@ -3,7 +3,7 @@
 //! hold encrypted values or refer to the cluster (`secret://name/key`), both
 //! resolved by `quarterdeck_connections::resolve`.
 
-use quarterdeck_checks::{BoxFuture, Connection, KubeLookup, Lookup, LookupError};
+use quarterdeck_checks::{BoxFuture, Connection, KubeLookup, Lookup, LookupError, env_value};
 use quarterdeck_connections::form::StoredFields;
 use quarterdeck_connections::keyring::Keyring;
 use quarterdeck_connections::resolve::{Cause, resolve};
@@ -25,18 +25,6 @@ impl DbLookup {
             cluster: kube.clone().map(KubeLookup::new),
             kube,
             keyring,
-        }
-    }
-
-    async fn resolve(&self, namespace: &str, var: &EnvVar) -> Result<String, LookupError> {
-        if let Some(value) = &var.value {
-            return Ok(value.clone());
-        }
-        match &self.cluster {
-            Some(cluster) => cluster.env_var(namespace, var).await,
-            None => Err(LookupError::Unsupported(
-                "reading Secrets and ConfigMaps without a cluster".into(),
-            )),
         }
     }
 
@@ -105,7 +93,7 @@ impl Lookup for DbLookup {
         namespace: &'a str,
         var: &'a EnvVar,
     ) -> BoxFuture<'a, Result<String, LookupError>> {
-        Box::pin(self.resolve(namespace, var))
+        Box::pin(env_value(self.cluster.as_ref(), namespace, var))
     }
 
     fn connection<'a>(

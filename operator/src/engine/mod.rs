@@ -31,9 +31,9 @@ use schedule::Schedule;
 
 pub use quarterdeck_checks::Outcome;
 
-/// What the scrape and topology engines' runs may use: credentials (for
-/// connections) and the cluster (for `kubernetes` sources and the status of
-/// Kubernetes resources).
+/// What the scrape, topology and playbook engines' runs may use: credentials
+/// (for connections) and the cluster (for `kubernetes` sources, the status of
+/// Kubernetes resources, and playbooks' `pod` actions).
 #[derive(Clone)]
 pub struct Sources {
     pub lookup: Arc<dyn quarterdeck_checks::Lookup>,

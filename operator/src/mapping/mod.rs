@@ -38,6 +38,11 @@ pub trait Reconciled:
     fn extra_status(_row: &Row) -> Json {
         json!({})
     }
+
+    /// The path of the webhook this resource serves, if any.
+    fn webhook_path(&self) -> Option<&str> {
+        None
+    }
 }
 
 /// The name, namespace and labels every row carries.
@@ -163,6 +168,11 @@ impl Reconciled for Playbook {
             ("spec", Value::Json(spec)),
         ]);
         Ok(row)
+    }
+
+    fn webhook_path(&self) -> Option<&str> {
+        let webhook = self.spec.on.as_ref()?.webhook.as_ref()?;
+        Some(webhook.path.as_str())
     }
 }
 

@@ -1,7 +1,10 @@
 //! The action kinds the engine runs: `exec` ([`super::exec`]), `gitops`
 //! ([`super::gitops`]), `http` and `sql` (through the checks' own http,
 //! postgres and mysql kinds, so credentials, TLS and pinning behave as they
-//! do for checks). Other kinds fail the action, saying so.
+//! do for checks), `pod` ([`pod`], under the execution policy as `exec`).
+//! Other kinds fail the action, saying so.
+
+mod pod;
 
 use std::time::Duration;
 
@@ -32,6 +35,30 @@ impl Failed {
 
 /// Why an `exec` action of a playbook from the console is refused.
 pub(crate) const SCRIPTS_DISABLED: &str = "exec actions of playbooks from the console are disabled by the execution policy; an admin can allow scripts from the console on the Feature Flags screen";
+
+/// Why a `pod` action of a playbook from the console is refused: a pod runs
+/// whatever its image holds, so the rule of scripts applies.
+pub(crate) const PODS_DISABLED: &str = "pod actions of playbooks from the console are disabled by the execution policy; an admin can allow scripts from the console on the Feature Flags screen";
+
+/// Refuses with `refusal` unless the playbook is from Kubernetes or the
+/// execution policy allows scripts from the console.
+pub(crate) async fn allow_code(
+    engine: &Engine,
+    trusted: bool,
+    refusal: &str,
+) -> Result<(), Failed> {
+    if trusted {
+        return Ok(());
+    }
+    let policy = execution_policy::load(&engine.pool)
+        .await
+        .map_err(|e| Failed::new(format!("reading the execution policy: {e}")))?;
+    if policy.console_scripts {
+        Ok(())
+    } else {
+        Err(Failed::new(refusal))
+    }
+}
 
 /// Runs one attempt of the action `raw` (its spec as written, templated here
 /// with `data`), whose row is `action_id`, within `limit`.
@@ -65,6 +92,10 @@ pub(crate) async fn execute(
         }
         Some("sql") if let Some(sql) = &action.sql => {
             sql_action(engine, run, &action.name, sql, trusted, limit).await
+        }
+        Some("pod") if let Some(spec) = &action.pod => {
+            allow_code(engine, trusted, PODS_DISABLED).await?;
+            pod::run(engine.kube.as_ref(), run, &action.name, spec).await
         }
         Some(kind) => Err(Failed::new(format!(
             "action kind {kind} is not supported yet"

@@ -1,7 +1,8 @@
 //! What templates and CEL see while a run runs: the target (`config`,
 //! `component` or `check`), `params`, `env` (the spec's variables, resolved
-//! as the checks resolve theirs), `run`, `playbook`, `action`, and earlier
-//! actions' results (`actions.<name>`, `getAction("name")` in CEL).
+//! as the checks resolve theirs), `run`, `playbook`, `request` (what started
+//! a webhook's run, else null), `action`, and earlier actions' results
+//! (`actions.<name>`, `getAction("name")` in CEL).
 
 use std::time::Duration;
 
@@ -98,6 +99,7 @@ pub(crate) async fn base(engine: &Engine, run: &ClaimedRun) -> Result<Map<String
         "playbook".into(),
         json!({"id": run.playbook_id, "name": run.playbook_name, "namespace": run.playbook_namespace}),
     );
+    data.insert("request".into(), run.request.clone().unwrap_or(Json::Null));
     Ok(data)
 }
 

@@ -10,13 +10,12 @@ use std::time::Duration;
 use quarterdeck_checks::script::{self, Script};
 use quarterdeck_crds::common::EnvVar;
 use quarterdeck_crds::playbook::ExecAction;
-use quarterdeck_store::execution_policy;
 use quarterdeck_store::playbook_runs::claims::ClaimedRun;
 use serde::Deserialize;
 use serde_json::{Value as Json, json};
 use uuid::Uuid;
 
-use super::actions::{Failed, SCRIPTS_DISABLED};
+use super::actions::{Failed, SCRIPTS_DISABLED, allow_code};
 use super::git::{self, Git};
 use super::runner::Engine;
 use super::{artifacts, context, credentials, workdir};
@@ -47,14 +46,7 @@ pub(crate) async fn run(
     trusted: bool,
     limit: Duration,
 ) -> Result<Json, Failed> {
-    if !trusted {
-        let policy = execution_policy::load(&engine.pool)
-            .await
-            .map_err(|e| Failed::new(format!("reading the execution policy: {e}")))?;
-        if !policy.console_scripts {
-            return Err(Failed::new(SCRIPTS_DISABLED));
-        }
-    }
+    allow_code(engine, trusted, SCRIPTS_DISABLED).await?;
     let user = &engine.settings.script_user;
     let mut env = context::resolve(
         engine,

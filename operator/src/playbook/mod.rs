@@ -28,7 +28,7 @@ use tokio::sync::{Semaphore, watch};
 use uuid::Uuid;
 
 use crate::config::PlaybookArgs;
-use crate::engine::wake;
+use crate::engine::{Sources, wake};
 
 /// The longest sleep between two claims.
 const POLL: Duration = Duration::from_secs(5);
@@ -104,10 +104,11 @@ impl InFlight {
 
 /// Runs the engine until `shutdown`; runs in flight then finish (for at most
 /// a minute; another replica takes over what is left when the lease ends).
-/// `lookup` resolves `EnvVar`s and named connections.
+/// `sources` resolve `EnvVar`s and named connections, and give `pod`
+/// actions their cluster.
 pub async fn run(
     pool: PgPool,
-    lookup: Arc<dyn quarterdeck_checks::Lookup>,
+    sources: Sources,
     settings: Settings,
     shutdown: impl Future<Output = ()>,
 ) {
@@ -117,7 +118,8 @@ pub async fn run(
     let mut listener = wake::listen(&pool, RUN_CHANNEL, "new playbook runs").await;
     let engine = Arc::new(runner::Engine {
         pool: pool.clone(),
-        lookup,
+        lookup: sources.lookup,
+        kube: sources.kube,
         settings: settings.clone(),
         in_flight: in_flight.clone(),
     });

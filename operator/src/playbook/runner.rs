@@ -20,6 +20,8 @@ use super::{InFlight, Settings, Signal};
 pub(crate) struct Engine {
     pub pool: PgPool,
     pub lookup: Arc<dyn quarterdeck_checks::Lookup>,
+    /// The cluster `pod` actions run in, when the operator has one.
+    pub kube: Option<kube::Client>,
     pub settings: Settings,
     pub in_flight: InFlight,
 }

@@ -4,7 +4,7 @@
 
 use kube::api::{DeleteParams, Patch, PatchParams, PostParams};
 use kube::{Api, ResourceExt};
-use quarterdeck_crds::{AccessScope, Canary, Topology};
+use quarterdeck_crds::{AccessScope, Canary, Playbook, Topology};
 use quarterdeck_operator::controller::{FINALIZER, MANAGER};
 use serde_json::{Value, json};
 use sqlx::PgPool;
@@ -379,5 +379,90 @@ async fn a_row_deleted_by_hand_comes_back_at_the_next_resync(pool: PgPool) {
         before["metadata"]["resourceVersion"], after["metadata"]["resourceVersion"],
         "the object did not change: the resync alone brought the row back"
     );
+    operator.shutdown().await;
+}
+
+/// A Playbook serving the webhook at `path`.
+fn webhook_playbook(ns: &str, name: &str, path: &str) -> Playbook {
+    serde_json::from_value(json!({
+        "apiVersion": "quarterdeck.dev/v1", "kind": "Playbook",
+        "metadata": {"name": name, "namespace": ns},
+        "spec": {"on": {"webhook": {"path": path}},
+                 "actions": [{"name": "say", "exec": {"script": "echo hi"}}]},
+    }))
+    .expect("a Playbook")
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn a_younger_playbook_of_a_webhook_path_in_use_says_so_until_it_is_free(pool: PgPool) {
+    let _serial = SERIAL.lock().await;
+    let cluster = Cluster::new("webhook").await;
+    let ns = cluster.ns.as_str();
+    let operator = Operator::start(
+        cluster.operator_client().await,
+        pool.clone(),
+        cluster.config("only", "1s"),
+    );
+    let playbooks: Api<Playbook> = Api::namespaced(cluster.admin.clone(), ns);
+    let path = format!("deploy-{ns}");
+    playbooks
+        .create(
+            &PostParams::default(),
+            &webhook_playbook(ns, "first", &path),
+        )
+        .await
+        .expect("create");
+    eventually("first Ready=True Synced", || async {
+        stored(&playbooks, "first")
+            .await
+            .is_some_and(|obj| ready(&obj) == Some(("True", "Synced")))
+    })
+    .await;
+    playbooks
+        .create(
+            &PostParams::default(),
+            &webhook_playbook(ns, "second", &path),
+        )
+        .await
+        .expect("create");
+    eventually("second Ready=True WebhookPathTaken", || async {
+        stored(&playbooks, "second")
+            .await
+            .is_some_and(|obj| ready(&obj) == Some(("True", "WebhookPathTaken")))
+    })
+    .await;
+    let second = stored(&playbooks, "second").await.expect("second");
+    let message = second["status"]["conditions"]
+        .as_array()
+        .and_then(|c| c.iter().find(|c| c["type"] == "Ready"))
+        .map(|c| c["message"].to_string())
+        .unwrap_or_default();
+    assert!(
+        message.contains(&format!("answered by the older playbook {ns}/first")),
+        "{message}"
+    );
+    let uid = second["metadata"]["uid"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    eventually("a WebhookPathTaken Warning Event", || async {
+        cluster
+            .events(&uid)
+            .await
+            .iter()
+            .any(|(reason, kind, _)| reason == "WebhookPathTaken" && kind == "Warning")
+    })
+    .await;
+
+    playbooks
+        .delete("first", &DeleteParams::default())
+        .await
+        .expect("delete");
+    eventually("second Synced once the path is free", || async {
+        stored(&playbooks, "second")
+            .await
+            .is_some_and(|obj| ready(&obj) == Some(("True", "Synced")))
+    })
+    .await;
     operator.shutdown().await;
 }

@@ -23,6 +23,8 @@ pub struct ClaimedRun {
     pub playbook_source: String,
     pub spec: Json,
     pub parameters: Option<Json>,
+    /// The request of a run its webhook started (credentials left out).
+    pub request: Option<Json>,
     pub config_id: Option<Uuid>,
     pub check_id: Option<Uuid>,
     pub component_id: Option<Uuid>,
@@ -78,7 +80,7 @@ pub async fn claim_due(
                     lease_until = now() + $3::interval, start_time = coalesce(start_time, now()) \
              WHERE r.id = ANY($1) RETURNING r.*) \
          SELECT c.id, c.playbook_id, p.name AS playbook_name, p.namespace AS playbook_namespace, \
-                p.source AS playbook_source, c.spec, c.parameters, c.config_id, c.check_id, \
+                p.source AS playbook_source, c.spec, c.parameters, c.request, c.config_id, c.check_id, \
                 c.component_id, c.created_by, c.created_at, c.timeout, c.start_time, c.scheduled_time, \
                 c.cancel_requested_at IS NOT NULL AS cancel_requested, now() AS claimed_at \
          FROM claimed c JOIN playbooks p ON p.id = c.playbook_id",

@@ -176,21 +176,35 @@ pub(crate) async fn run(
         &given,
         context::user(&caller),
         Some(caller.person.id),
+        None,
     )
     .await
-    .map_err(|e| match e {
-        StartError::Parameter(p) => context::problem(p),
-        StartError::Run(e) => run_error(e),
-    })?;
+    .map_err(start_error)?;
     tx.commit().await?;
     tracing::info!(run = %run_id, playbook = %playbook.summary.name, "playbook run created");
-    Ok((
+    Ok(created(run_id, starts_at))
+}
+
+/// Why a run was not started, as the API answers it.
+pub(super) fn start_error(e: StartError) -> ApiError {
+    match e {
+        StartError::Parameter(p) => context::problem(p),
+        StartError::Run(e) => run_error(e),
+    }
+}
+
+/// The answer to a run started.
+pub(super) fn created(
+    run_id: Uuid,
+    starts_at: chrono::DateTime<chrono::Utc>,
+) -> (StatusCode, Json<RunCreated>) {
+    (
         StatusCode::CREATED,
         Json(RunCreated {
             run_id,
             starts_at: starts_at.to_rfc3339_opts(SecondsFormat::Secs, true),
         }),
-    ))
+    )
 }
 
 /// A run with what the run page shows.
@@ -237,7 +251,10 @@ async fn visible_run(
         .await?
         .ok_or_else(not_found)?;
     run.spec = seen.playbook.spec.0.clone();
-    run.request = None;
+    // A webhook's request, without its credentials: for those who write runs, as in the data API.
+    if !reveal {
+        run.request = None;
+    }
     if let Some(Value::Object(values)) = &mut run.parameters {
         mask_secrets(&seen, values);
     }

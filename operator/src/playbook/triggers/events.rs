@@ -152,6 +152,7 @@ async fn handle(
                 &Map::new(),
                 Value::Null,
                 None,
+                None,
             )
             .await;
             match started {

@@ -79,7 +79,7 @@ async fn fire(tx: &mut PgConnection, entry: &DueSchedule, field: &str) -> Result
         Some(Value::Object(given)) => given.clone(),
         Some(_) => return Err(format!("{field}.parameters: must be an object")),
     };
-    let (run, _) = playbook_start::start(tx, &playbook, None, &given, Value::Null, None)
+    let (run, _) = playbook_start::start(tx, &playbook, None, &given, Value::Null, None, None)
         .await
         .map_err(|e| format!("{field}: {e}"))?;
     tracing::info!(%run, playbook = %playbook.summary.name, "playbook run started by its schedule");
