@@ -245,13 +245,7 @@ pub fn check_same_origin(
             public.origin().ascii_serialization()
         ));
     }
-    let json = header(CONTENT_TYPE)
-        .and_then(|v| v.split(';').next())
-        .map(|essence| essence.trim().to_ascii_lowercase())
-        .is_some_and(|e| {
-            e == "application/json" || (e.starts_with("application/") && e.ends_with("+json"))
-        });
-    if !json && !headers.contains_key(REQUESTED_WITH) {
+    if !json_body(headers) && !headers.contains_key(REQUESTED_WITH) {
         return refuse(
             "a write signed in by cookie needs a JSON body or the X-Requested-With header".into(),
         );
@@ -259,8 +253,30 @@ pub fn check_same_origin(
     Ok(())
 }
 
+/// Whether the Content-Type says JSON (`application/json` or `application/*+json`).
+pub fn json_body(headers: &HeaderMap) -> bool {
+    headers
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .map(|essence| essence.trim().to_ascii_lowercase())
+        .is_some_and(|e| {
+            e == "application/json" || (e.starts_with("application/") && e.ends_with("+json"))
+        })
+}
+
+/// The credentials of the Authorization header when its scheme is `scheme`
+/// (any case).
+pub(crate) fn authorization<'a>(headers: &'a HeaderMap, scheme: &str) -> Option<&'a str> {
+    let value = headers.get(AUTHORIZATION)?.to_str().ok()?;
+    let (given, credentials) = value.split_once(' ')?;
+    given
+        .eq_ignore_ascii_case(scheme)
+        .then_some(credentials.trim())
+}
+
 /// The user and password of a Basic credential.
-fn decode_basic(encoded: &str) -> Option<(String, String)> {
+pub(crate) fn decode_basic(encoded: &str) -> Option<(String, String)> {
     let decoded = String::from_utf8(STANDARD.decode(encoded).ok()?).ok()?;
     let (user, password) = decoded.split_once(':')?;
     Some((user.to_owned(), password.to_owned()))

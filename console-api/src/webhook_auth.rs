@@ -11,7 +11,6 @@ mod jwt;
 use std::time::Duration;
 
 use axum::http::HeaderMap;
-use axum::http::header::AUTHORIZATION;
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use quarterdeck_checks::KubeLookup;
@@ -19,6 +18,8 @@ use quarterdeck_crds::common::EnvVar;
 use quarterdeck_crds::playbook::{WebhookAuth, WebhookAuthSvix};
 use ring::hmac;
 use ring::rand::SystemRandom;
+
+use crate::auth::{authorization, decode_basic};
 
 pub use jwt::Jwks;
 
@@ -111,22 +112,13 @@ fn same(given: &[u8], expected: &[u8]) -> bool {
 }
 
 fn verify_basic(headers: &HeaderMap, username: &str, password: &str) -> Result<(), Refused> {
-    let encoded = header(headers, AUTHORIZATION.as_str())
-        .and_then(|v| {
-            v.strip_prefix("Basic ")
-                .or_else(|| v.strip_prefix("basic "))
-        })
+    let encoded = authorization(headers, "basic")
         .ok_or_else(|| refused("basic: no Basic Authorization header"))?;
-    let decoded = STANDARD
-        .decode(encoded.trim())
-        .map_err(|_| refused("basic: the credentials are not base64"))?;
-    let (user, pass) = match decoded.iter().position(|b| *b == b':') {
-        Some(at) => (&decoded[..at], &decoded[at + 1..]),
-        None => (&decoded[..], &[][..]),
-    };
+    let (user, pass) = decode_basic(encoded)
+        .ok_or_else(|| refused("basic: the credentials are not base64 of user:password"))?;
     // Both compared, so the time does not tell which was wrong.
-    let user_ok = same(user, username.as_bytes());
-    let pass_ok = same(pass, password.as_bytes());
+    let user_ok = same(user.as_bytes(), username.as_bytes());
+    let pass_ok = same(pass.as_bytes(), password.as_bytes());
     if user_ok && pass_ok {
         Ok(())
     } else {
@@ -281,7 +273,7 @@ mod tests {
         assert!(verify_basic(&sent("hook:s3cret"), "hook", "s3cret").is_ok());
         assert!(verify_basic(&sent("hook:s3cre"), "hook", "s3cret").is_err());
         assert!(verify_basic(&sent("hoo:s3cret"), "hook", "s3cret").is_err());
-        assert!(verify_basic(&sent("hook"), "hook", "").is_ok());
+        assert!(verify_basic(&sent("hook"), "hook", "").is_err());
         assert!(verify_basic(&HeaderMap::new(), "hook", "s3cret").is_err());
     }
 }

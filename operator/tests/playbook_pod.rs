@@ -126,7 +126,10 @@ async fn created(ns: &TestNamespace, run: Uuid) -> Pod {
         if let Some(pod) = pods.pop() {
             return pod;
         }
-        assert!(Instant::now() < deadline, "the run's pod: not within {WITHIN:?}");
+        assert!(
+            Instant::now() < deadline,
+            "the run's pod: not within {WITHIN:?}"
+        );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }

@@ -9,7 +9,6 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use axum::http::HeaderMap;
-use axum::http::header::AUTHORIZATION;
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use ring::signature::{self, RsaPublicKeyComponents, UnparsedPublicKey};
@@ -17,6 +16,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::Refused;
+use crate::auth::authorization;
 
 const TTL: Duration = Duration::from_secs(5 * 60);
 const REFETCH_AFTER: Duration = Duration::from_secs(30);
@@ -106,14 +106,7 @@ impl Jwks {
     }
 
     pub(super) async fn verify(&self, uri: &str, headers: &HeaderMap) -> Result<(), Refused> {
-        let token = headers
-            .get(AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| {
-                v.strip_prefix("Bearer ")
-                    .or_else(|| v.strip_prefix("bearer "))
-            })
-            .map(str::trim)
+        let token = authorization(headers, "bearer")
             .ok_or_else(|| refused("jwt: no Bearer Authorization header"))?;
         let mut parts = token.split('.');
         let (Some(head), Some(body), Some(sig), None) =

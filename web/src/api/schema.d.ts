@@ -839,6 +839,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/playbook/webhook/{path}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Starts a run of the playbook whose `spec.on.webhook.path` is `path`,
+         *     authenticated by its `authentication` (`basic`, `github`, `svix`, `jwt`;
+         *     every one it sets must pass; none: any request). The run starts pending
+         *     approval when the playbook lists approvers; its parameters take their
+         *     defaults (templated over `playbook` and `request`).
+         */
+        get: operations["webhook_get"];
+        put?: never;
+        /**
+         * As `GET`, with a body: kept as text for `.request.content`, and parsed
+         *     into `.request.json` when its Content-Type is JSON. The body is part of
+         *     what `github` and `svix` sign.
+         */
+        post: operations["webhook_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/playbook/{id}/params": {
         parameters: {
             query?: never;
@@ -7403,6 +7431,128 @@ export interface operations {
             };
             /** @description No run the caller sees */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    webhook_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The playbook's `spec.on.webhook.path` */
+                path: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunCreated"];
+                };
+            };
+            /** @description A parameter's default breaks its rules (the error names it) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Credentials missing or wrong (which is not said) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No live playbook has this webhook path */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The playbook's credentials cannot be read, or its JWKS fetched, now */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    webhook_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The playbook's `spec.on.webhook.path` */
+                path: string;
+            };
+            cookie?: never;
+        };
+        /** @description Any body, up to 1 MiB */
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+                "text/plain": string;
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunCreated"];
+                };
+            };
+            /** @description A body over 1 MiB, or a parameter's default that breaks its rules (the error names it) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Credentials missing or wrong (which is not said) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No live playbook has this webhook path */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The playbook's credentials cannot be read, or its JWKS fetched, now */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

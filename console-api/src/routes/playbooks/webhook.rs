@@ -11,10 +11,9 @@ use axum::Json;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::extract::rejection::BytesRejection;
-use axum::http::header::CONTENT_TYPE;
 use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use quarterdeck_checks::KubeLookup;
-use quarterdeck_crds::playbook::WebhookTrigger;
+use quarterdeck_crds::playbook::{WebhookAuth, WebhookTrigger};
 use quarterdeck_store::playbook_start;
 use quarterdeck_store::runnable_playbooks::{self, Playbook};
 use serde_json::{Map, Value, json};
@@ -22,6 +21,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::runs::{self, RunCreated};
+use crate::auth::json_body;
 use crate::body::Path;
 use crate::error::ErrorBody;
 use crate::webhook_auth::{CREDENTIAL_HEADERS, Refused, Verifier};
@@ -105,7 +105,12 @@ async fn receive(
         .transpose()
         .map_err(|e| ApiError::Internal(format!("spec.on.webhook of {}: {e}", name(&playbook))))?
         .ok_or_else(not_found)?;
-    match &trigger.authentication {
+    // `authentication: {}` sets no kind: no authentication either.
+    match trigger
+        .authentication
+        .as_ref()
+        .filter(|a| **a != WebhookAuth::default())
+    {
         None => tracing::warn!(
             playbook = %name(&playbook),
             "playbook webhook called without authentication: the playbook sets none"
@@ -178,15 +183,7 @@ fn request_of(method: &Method, uri: &Uri, headers: &HeaderMap, body: &[u8]) -> V
             .collect();
         kept.insert(name.as_str().to_owned(), Value::String(values.join(", ")));
     }
-    let is_json = headers
-        .get(CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(';').next())
-        .map(|essence| essence.trim().to_ascii_lowercase())
-        .is_some_and(|e| {
-            e == "application/json" || (e.starts_with("application/") && e.ends_with("+json"))
-        });
-    let json = if is_json {
+    let json = if json_body(headers) {
         serde_json::from_slice(body).unwrap_or(Value::Null)
     } else {
         Value::Null
