@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use quarterdeck_checks::{Connection, StaticLookup};
+use quarterdeck_operator::engine::Sources;
 use quarterdeck_operator::playbook::{self, Settings};
 use quarterdeck_store::playbook_runs::{self, NewRun, Run, RunAction, RunStatus};
 use serde_json::{Value, json};
@@ -23,7 +24,10 @@ fn engine(pool: &PgPool, lookup: StaticLookup) -> oneshot::Sender<()> {
     let (stop, stopped) = oneshot::channel::<()>();
     tokio::spawn(playbook::run(
         pool.clone(),
-        Arc::new(lookup),
+        Sources {
+            lookup: Arc::new(lookup),
+            kube: None,
+        },
         Settings {
             concurrency: 4,
             lease: Duration::from_secs(5),
