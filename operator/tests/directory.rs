@@ -50,7 +50,7 @@ async fn samples_apply_update_and_disappear(pool: PgPool) {
     assert_eq!(live(&pool, "canaries").await, 2);
     assert_eq!(live(&pool, "topologies").await, 1);
     assert_eq!(live(&pool, "config_scrapers").await, 1);
-    assert_eq!(live(&pool, "playbooks").await, 2);
+    assert_eq!(live(&pool, "playbooks").await, 3);
     // The sample's quoted 'on' key is the triggers field, as kubectl (YAML 1.1) reads it too.
     let event: Option<String> = sqlx::query_scalar(
         "SELECT spec->'on'->'config'->0->>'event' FROM playbooks WHERE name = 'restart-deployment'",

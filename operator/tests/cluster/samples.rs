@@ -14,7 +14,7 @@ const ROWS: [(&str, &str, i64); 6] = [
     ("Canary", "canaries", 2),
     ("Topology", "topologies", 1),
     ("ScrapeConfig", "config_scrapers", 1),
-    ("Playbook", "playbooks", 2),
+    ("Playbook", "playbooks", 3),
     ("Permission", "permissions", 1),
     ("AccessScope", "access_scopes", 2),
 ];
