@@ -31,22 +31,27 @@ pub trait Lookup: Send + Sync {
 /// A stored connection: where to connect and with which credentials.
 #[derive(Clone, Default, PartialEq, Eq)]
 pub struct Connection {
+    /// The connection's type (`postgres`, `email`, ...); empty when unknown.
+    pub kind: String,
     pub url: Option<String>,
     pub username: Option<String>,
     pub password: Option<String>,
     /// A certificate, key or kubeconfig, as the connection's type reads it.
     pub certificate: Option<String>,
     pub properties: BTreeMap<String, String>,
+    pub insecure_tls: bool,
 }
 
 impl fmt::Debug for Connection {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Connection")
+            .field("kind", &self.kind)
             .field("url", &self.url)
             .field("username", &self.username)
             .field("password", &self.password.as_ref().map(|_| "***"))
             .field("certificate", &self.certificate.as_ref().map(|_| "***"))
             .field("properties", &self.properties)
+            .field("insecure_tls", &self.insecure_tls)
             .finish()
     }
 }

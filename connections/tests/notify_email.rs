@@ -66,6 +66,7 @@ fn message(title: &str) -> Message {
     Message {
         title: title.into(),
         body: "node-1 has 3% free on /var — über-full".into(),
+        ..Message::default()
     }
 }
 

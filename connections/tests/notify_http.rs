@@ -167,6 +167,7 @@ fn message() -> Message {
     Message {
         title: "Disk almost full".into(),
         body: "node-1 has 3% free on /var".into(),
+        ..Message::default()
     }
 }
 

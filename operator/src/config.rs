@@ -250,6 +250,26 @@ pub struct PlaybookArgs {
     /// How long a failed event (no attempts left) is kept after its last attempt.
     #[arg(long = "event-queue-failed-retention", env = "QUARTERDECK_EVENT_QUEUE_FAILED_RETENTION", default_value = "7d", value_parser = humantime::parse_duration)]
     pub failed_event_retention: std::time::Duration,
+
+    /// Where `github` actions call GitHub's REST API (GitHub Enterprise
+    /// Server's `https://HOST/api/v3`; tests point it at a local server).
+    #[arg(
+        long = "playbook-github-api",
+        env = "QUARTERDECK_PLAYBOOK_GITHUB_API",
+        default_value = "https://api.github.com",
+        hide = true
+    )]
+    pub github_api: String,
+
+    /// Where `azureDevopsPipeline` actions call Azure DevOps' REST API (an
+    /// Azure DevOps Server's collection URL; tests point it at a local server).
+    #[arg(
+        long = "playbook-azure-devops-api",
+        env = "QUARTERDECK_PLAYBOOK_AZURE_DEVOPS_API",
+        default_value = "https://dev.azure.com",
+        hide = true
+    )]
+    pub azure_devops_api: String,
 }
 
 impl Config {

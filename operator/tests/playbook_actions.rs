@@ -33,6 +33,7 @@ fn engine(pool: &PgPool, lookup: StaticLookup) -> oneshot::Sender<()> {
             lease: Duration::from_secs(5),
             script_user: "nobody".into(),
             replica: "a".into(),
+            apis: Default::default(),
         },
         async move {
             let _ = stopped.await;

@@ -12,7 +12,7 @@ use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::routing::{get, post};
-use quarterdeck_store::playbook_runs::{self, ActionStatus, RunAction, RunStatus};
+use quarterdeck_store::playbook_runs::{self, ActionStatus, RunStatus};
 use serde_json::json;
 use sqlx::PgPool;
 use uuid::Uuid;
@@ -20,7 +20,7 @@ use uuid::Uuid;
 #[path = "support/playbooks.rs"]
 mod support;
 
-use support::{engine, finished, playbook, run_of, start};
+use support::{engine, finished, playbook, run_of, start, statuses};
 
 /// What the test server saw: each request's path and body.
 #[derive(Clone, Default)]
@@ -60,10 +60,6 @@ async fn serve() -> (String, Seen) {
     let address = listener.local_addr().unwrap();
     tokio::spawn(async move { axum::serve(listener, app).await });
     (format!("http://{address}"), seen)
-}
-
-fn statuses(actions: &[RunAction]) -> Vec<(String, ActionStatus)> {
-    actions.iter().map(|a| (a.name.clone(), a.status)).collect()
 }
 
 const LEASE: Duration = Duration::from_secs(5);
@@ -363,14 +359,14 @@ async fn a_console_playbook_runs_scripts_only_while_the_policy_allows(pool: PgPo
 
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
 async fn other_action_kinds_fail_saying_so(pool: PgPool) {
-    let spec = json!({"actions": [{"name": "q", "prometheus": {"query": "up"}}]});
+    let spec = json!({"actions": [{"name": "q", "report": {"title": "weekly"}}]});
     let id = run_of(&pool, "KubernetesCRD", spec, json!({})).await;
     let _engine = engine(&pool, "a", LEASE);
     let (run, actions) = finished(&pool, id, WITHIN).await;
     assert_eq!(run.status, RunStatus::Failed);
     assert_eq!(
         actions[0].error.as_deref(),
-        Some("action kind prometheus is not supported yet")
+        Some("action kind report is not supported yet")
     );
 }
 

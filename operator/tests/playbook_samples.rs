@@ -12,18 +12,16 @@ use axum::routing::get;
 use quarterdeck_connections::keyring::Keyring;
 use quarterdeck_operator::engine::Sources;
 use quarterdeck_operator::engine::lookup::DbLookup;
-use quarterdeck_operator::playbook::{self, Settings};
 use quarterdeck_store::playbook_runs::{Run, RunAction, RunStatus};
 use serde_json::{Map, Value, json};
 use sqlx::PgPool;
-use tokio::sync::oneshot;
 use uuid::Uuid;
 
 #[allow(dead_code)] // the playbook tests' helpers; this test uses part of them
 #[path = "support/playbooks.rs"]
 mod support;
 
-use support::{finished, playbook, start};
+use support::{engine_with, finished, playbook, settings, start};
 
 /// The sample's spec, as the operator stores it.
 fn sample_spec(file: &str) -> Value {
@@ -70,23 +68,14 @@ async fn run_sample(pool: &PgPool, file: &str, overrides: Value) -> (Run, Vec<Ru
     let spec = sample_spec(file);
     let playbook_id = playbook(pool, "KubernetesCRD", &spec).await;
     let id = start(pool, playbook_id, &spec, parameters(&spec, overrides), None).await;
-    let (stop, stopped) = oneshot::channel::<()>();
-    tokio::spawn(playbook::run(
-        pool.clone(),
+    let stop = engine_with(
+        pool,
         Sources {
             lookup: Arc::new(DbLookup::new(pool.clone(), None, keyring)),
             kube: None,
         },
-        Settings {
-            concurrency: 2,
-            lease: Duration::from_secs(5),
-            script_user: "nobody".into(),
-            replica: "samples".into(),
-        },
-        async move {
-            let _ = stopped.await;
-        },
-    ));
+        settings("samples", Duration::from_secs(5)),
+    );
     let finished = finished(pool, id, Duration::from_secs(60)).await;
     let _ = stop.send(());
     finished

@@ -941,6 +941,42 @@ pub struct ScraperRow {
     pub spec: Json<Value>,
 }
 
+/// The live scraper `reference` names: its id, `namespace/name`, or its
+/// name in `namespace`.
+pub async fn find_scraper(
+    pool: &PgPool,
+    reference: &str,
+    namespace: &str,
+) -> Result<Option<Uuid>, Error> {
+    let (namespace, name) = reference.split_once('/').unwrap_or((namespace, reference));
+    Ok(sqlx::query_scalar(
+        "SELECT id FROM config_scrapers WHERE deleted_at IS NULL \
+         AND (id::text = $1 OR (namespace = $2 AND name = $3)) ORDER BY id::text = $1 DESC LIMIT 1",
+    )
+    .bind(reference)
+    .bind(namespace)
+    .bind(name)
+    .fetch_optional(pool)
+    .await?)
+}
+
+/// The id of `scraper`'s item of type `config_type` and external id `external_id`.
+pub async fn item_id(
+    pool: &PgPool,
+    scraper: Uuid,
+    config_type: &str,
+    external_id: &str,
+) -> Result<Option<Uuid>, Error> {
+    Ok(sqlx::query_scalar(
+        "SELECT id FROM config_items WHERE scraper_id = $1 AND type = $2 AND external_id[1] = $3",
+    )
+    .bind(scraper)
+    .bind(config_type)
+    .bind(external_id)
+    .fetch_optional(pool)
+    .await?)
+}
+
 /// Every live scraper.
 pub async fn scrapers(pool: &PgPool) -> Result<Vec<ScraperRow>, Error> {
     Ok(sqlx::query_as(

@@ -13,11 +13,14 @@ use crate::Error;
 /// literal or a reference such as `secret://name/key`.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct StoredConnection {
+    #[sqlx(rename = "type")]
+    pub kind: String,
     pub url: Option<String>,
     pub username: Option<String>,
     pub password: Option<String>,
     pub certificate: Option<String>,
     pub properties: Json<Value>,
+    pub insecure_tls: bool,
 }
 
 /// The live connection `name` in `namespace`.
@@ -27,7 +30,7 @@ pub async fn find(
     name: &str,
 ) -> Result<Option<StoredConnection>, Error> {
     Ok(sqlx::query_as(
-        "SELECT url, username, password, certificate, properties FROM connections \
+        "SELECT type, url, username, password, certificate, properties, insecure_tls FROM connections \
          WHERE namespace = $1 AND name = $2 AND deleted_at IS NULL",
     )
     .bind(namespace)

@@ -354,23 +354,60 @@ fn compose(from_name: Option<&str>, from: &str, to: &[&str], m: &Message) -> Str
         .rsplit_once('@')
         .map(|(_, d)| d)
         .unwrap_or("quarterdeck");
-    let body = STANDARD.encode(m.body.as_bytes());
-    let body_lines: Vec<&str> = body
-        .as_bytes()
-        .chunks(76)
-        .map(|chunk| std::str::from_utf8(chunk).unwrap_or_default())
-        .collect();
-    [
+    let text = [
+        "Content-Type: text/plain; charset=utf-8".to_owned(),
+        "Content-Transfer-Encoding: base64".into(),
+        String::new(),
+        base64_lines(m.body.as_bytes()),
+    ];
+    let mut lines = vec![
         format!("From: {from_header}"),
         format!("To: {}", to.join(", ")),
         format!("Subject: {}", encoded_word(&m.title)),
         format!("Date: {}", chrono::Utc::now().to_rfc2822()),
         format!("Message-ID: <{}@{domain}>", rand::random::<u64>()),
         "MIME-Version: 1.0".into(),
-        "Content-Type: text/plain; charset=utf-8".into(),
-        "Content-Transfer-Encoding: base64".into(),
-        String::new(),
-        body_lines.join("\r\n"),
-    ]
-    .join("\r\n")
+    ];
+    if m.attachments.is_empty() {
+        lines.extend(text);
+        return lines.join("\r\n");
+    }
+    // Base64 never holds '=' followed by '_', so no part can contain the boundary.
+    let boundary = format!("=_quarterdeck_{:016x}", rand::random::<u64>());
+    lines.push(format!(
+        "Content-Type: multipart/mixed; boundary=\"{boundary}\""
+    ));
+    lines.push(String::new());
+    lines.push(format!("--{boundary}"));
+    lines.extend(text);
+    for attachment in &m.attachments {
+        let name = encoded_word(&attachment.filename).replace(['"', '\\'], "");
+        let content_type = attachment
+            .content_type
+            .as_deref()
+            .map(|t| t.replace(['\r', '\n'], ""))
+            .filter(|t| !t.trim().is_empty())
+            .unwrap_or_else(|| "application/octet-stream".into());
+        lines.extend([
+            format!("--{boundary}"),
+            format!("Content-Type: {content_type}; name=\"{name}\""),
+            format!("Content-Disposition: attachment; filename=\"{name}\""),
+            "Content-Transfer-Encoding: base64".into(),
+            String::new(),
+            base64_lines(&attachment.content),
+        ]);
+    }
+    lines.push(format!("--{boundary}--"));
+    lines.join("\r\n")
+}
+
+/// `bytes` in base64, in lines of 76 characters.
+fn base64_lines(bytes: &[u8]) -> String {
+    let encoded = STANDARD.encode(bytes);
+    encoded
+        .as_bytes()
+        .chunks(76)
+        .map(|chunk| std::str::from_utf8(chunk).unwrap_or_default())
+        .collect::<Vec<_>>()
+        .join("\r\n")
 }

@@ -17,11 +17,14 @@ use tokio::time::Instant;
 
 use crate::Resolved;
 
+mod address;
 mod chat;
 mod email;
 mod http;
 mod push;
 mod webhook;
+
+pub use address::from_url;
 
 /// The types that only send notifications.
 pub const NOTIFICATION_TYPES: &[&str] = &[
@@ -47,11 +50,28 @@ pub fn is_notification_type(kind: &str) -> bool {
     NOTIFICATION_TYPES.contains(&kind)
 }
 
+/// The properties that say where a connection's credentials are sent (the
+/// host of e-mail, Mattermost, Rocket.Chat, Teams, Zulip, Matrix, ntfy and
+/// Opsgenie, and its port); the rest only shape the message or pick its
+/// recipients.
+pub const ENDPOINT_PROPERTIES: &[&str] = &["host", "port"];
+
 /// A message to send.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Message {
     pub title: String,
     pub body: String,
+    /// Files sent with it; only e-mail carries them.
+    pub attachments: Vec<Attachment>,
+}
+
+/// A file sent with a message.
+#[derive(Debug, Clone, Default)]
+pub struct Attachment {
+    pub filename: String,
+    pub content: Vec<u8>,
+    /// `application/octet-stream` when unset.
+    pub content_type: Option<String>,
 }
 
 impl Message {
@@ -185,6 +205,12 @@ pub async fn send_with(
 ) -> Result<Sent, SendError> {
     let budget = Budget::new(timeout);
     let c = connection;
+    if !message.attachments.is_empty() && c.kind != "email" {
+        return Err(SendError::Unsupported(format!(
+            "{} connections do not send attachments; only e-mail does",
+            c.kind
+        )));
+    }
     let sent = match c.kind.as_str() {
         "generic_webhook" => webhook::generic(c, message, &budget).await,
         "discord" => webhook::discord(c, message, endpoints, &budget).await,
@@ -230,6 +256,7 @@ pub fn test_message(connection: &Resolved) -> Message {
             "This is a test message from Quarterdeck through the connection {}.",
             connection.name
         ),
+        attachments: Vec::new(),
     }
 }
 

@@ -55,10 +55,8 @@ pub struct PlaybookAction {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(schema_with = "crate::schema::free_form_object")]
     pub logs: Option<JsonObject>,
-    /// Writes a config item into the catalog, kept as written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "crate::schema::free_form_object")]
-    pub catalog: Option<JsonObject>,
+    pub catalog: Option<CatalogAction>,
     /// Renders a report, kept as written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(schema_with = "crate::schema::free_form_object")]
@@ -375,6 +373,34 @@ pub struct NotificationAttachment {
     pub content: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content_type: Option<String>,
+}
+
+/// Writes a config item into the catalog, attributed to a scraper.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CatalogAction {
+    /// Id, `namespace/name` or name (in the playbook's namespace) of the scraper the item belongs to.
+    pub scraper: String,
+    /// Name of the config item; with `type` it identifies the item, so writing it again updates it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Type of the config item, e.g. `SecurityAudit::Report`.
+    #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
+    pub type_: Option<String>,
+    /// Class of the config item, e.g. `Report`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub config_class: Option<String>,
+    /// The item's config: JSON or YAML text (or a structure); other text is kept as text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "crate::schema::any_value")]
+    pub config: Option<serde_json::Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub health: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub labels: Option<BTreeMap<String, String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<BTreeMap<String, String>>,
 }
 
 #[cfg(test)]

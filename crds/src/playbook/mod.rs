@@ -8,10 +8,10 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 pub use actions::{
-    ActionRetry, AzureDevopsPipeline, AzureDevopsPipelineAction, ExecAction, GitOpsAction,
-    GitOpsCommit, GitOpsFile, GitOpsPatch, GitOpsPullRequest, GitOpsRepo, GithubAction,
-    GithubWorkflow, HttpAction, NotificationAction, NotificationAttachment, PlaybookAction,
-    PodAction, PrometheusAction, RetryExponent, SqlAction,
+    ActionRetry, AzureDevopsPipeline, AzureDevopsPipelineAction, CatalogAction, ExecAction,
+    GitOpsAction, GitOpsCommit, GitOpsFile, GitOpsPatch, GitOpsPullRequest, GitOpsRepo,
+    GithubAction, GithubWorkflow, HttpAction, NotificationAction, NotificationAttachment,
+    PlaybookAction, PodAction, PrometheusAction, RetryExponent, SqlAction,
 };
 pub use triggers::{
     EventTrigger, PlaybookTriggers, ScheduleTrigger, WebhookAuth, WebhookAuthBasic,

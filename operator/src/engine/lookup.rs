@@ -64,11 +64,11 @@ impl DbLookup {
             password: stored.password,
             certificate: stored.certificate,
             properties,
+            insecure_tls: stored.insecure_tls,
             ..StoredFields::default()
         };
-        // Checks and playbooks read no type-specific fields, so its type is not needed here.
         let resolved = resolve(
-            "",
+            &stored.kind,
             namespace,
             name,
             &fields,
@@ -78,11 +78,13 @@ impl DbLookup {
         .await
         .map_err(|e| LookupError::Invalid(e.to_string()))?;
         Ok(Connection {
+            kind: resolved.kind,
             url: resolved.url,
             username: resolved.username,
             password: resolved.password,
             certificate: resolved.certificate,
             properties: resolved.properties,
+            insecure_tls: resolved.insecure_tls,
         })
     }
 }

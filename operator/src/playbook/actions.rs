@@ -1,13 +1,22 @@
 //! The action kinds the engine runs: `exec` ([`super::exec`]), `gitops`
 //! ([`super::gitops`]), `http` and `sql` (through the checks' own http,
 //! postgres and mysql kinds, so credentials, TLS and pinning behave as they
-//! do for checks), `pod` ([`pod`], under the execution policy as `exec`).
-//! Other kinds fail the action, saying so.
+//! do for checks), `pod` ([`pod`], under the execution policy as `exec`),
+//! and the kinds of the other submodules. Other kinds fail the action,
+//! saying so.
 
+mod azure_devops;
+mod catalog;
+mod github;
+mod notification;
 mod pod;
+mod prometheus;
+mod rest;
+mod sql_server;
 
 use std::time::Duration;
 
+use quarterdeck_crds::common::EnvVar;
 use quarterdeck_crds::playbook::{HttpAction, PlaybookAction, SqlAction};
 use quarterdeck_store::execution_policy;
 use quarterdeck_store::playbook_runs::claims::ClaimedRun;
@@ -60,6 +69,9 @@ pub(crate) async fn allow_code(
     }
 }
 
+/// Why a `logs` action fails.
+const NO_LOG_BACKENDS: &str = "logs actions are not supported yet: they read log backends (Loki, CloudWatch, OpenSearch, Kubernetes), and Quarterdeck has no log backends yet";
+
 /// Runs one attempt of the action `raw` (its spec as written, templated here
 /// with `data`), whose row is `action_id`, within `limit`.
 pub(crate) async fn execute(
@@ -97,6 +109,20 @@ pub(crate) async fn execute(
             allow_code(engine, trusted, PODS_DISABLED).await?;
             pod::run(engine.kube.as_ref(), run, &action.name, spec).await
         }
+        Some("notification") if let Some(n) = &action.notification => {
+            notification::run(engine, run, n, trusted, limit).await
+        }
+        Some("prometheus") if let Some(p) = &action.prometheus => {
+            prometheus::run(engine, run, &action.name, p, trusted, limit).await
+        }
+        Some("github") if let Some(g) = &action.github => {
+            github::run(engine, run, &action.name, g, trusted, limit).await
+        }
+        Some("azureDevopsPipeline") if let Some(a) = &action.azure_devops_pipeline => {
+            azure_devops::run(engine, run, &action.name, a, trusted, limit).await
+        }
+        Some("catalog") if let Some(c) = &action.catalog => catalog::run(engine, run, c).await,
+        Some("logs") => Err(Failed::new(NO_LOG_BACKENDS)),
         Some(kind) => Err(Failed::new(format!(
             "action kind {kind} is not supported yet"
         ))),
@@ -152,16 +178,10 @@ async fn http_action(
 ) -> Result<Json, Failed> {
     let mut headers = http.headers.clone().unwrap_or_default();
     if let Some(bearer) = &http.bearer {
-        let token = context::resolve(
-            engine,
-            &run.playbook_namespace,
-            std::slice::from_ref(bearer),
-            "http.bearer",
-        )
-        .await
-        .map_err(Failed::new)?;
-        let token = token.into_iter().next().map(|(_, v)| v).unwrap_or_default();
-        headers.push(quarterdeck_crds::common::EnvVar {
+        let token = context::value(engine, run, bearer, "http.bearer")
+            .await
+            .map_err(Failed::new)?;
+        headers.push(EnvVar {
             name: Some("Authorization".into()),
             value: Some(format!("Bearer {token}")),
             value_from: None,
@@ -194,6 +214,7 @@ async fn sql_action(
     let kind = match driver(engine, run, sql).await? {
         Driver::Postgres => "postgres",
         Driver::Mysql => "mysql",
+        Driver::SqlServer => return sql_server::run(engine, run, sql, trusted, limit).await,
     };
     let spec =
         json!({"name": name, "query": sql.query, "url": sql.url, "connection": sql.connection});
@@ -203,6 +224,7 @@ async fn sql_action(
 enum Driver {
     Postgres,
     Mysql,
+    SqlServer,
 }
 
 /// The action's `driver`, else the scheme of its URL or its connection's.
@@ -234,8 +256,9 @@ async fn driver(engine: &Engine, run: &ClaimedRun, sql: &SqlAction) -> Result<Dr
     match named.as_str() {
         "postgres" | "postgresql" | "pgx" => Ok(Driver::Postgres),
         "mysql" | "mariadb" => Ok(Driver::Mysql),
+        "sqlserver" | "mssql" => Ok(Driver::SqlServer),
         other => Err(Failed::new(format!(
-            "sql.driver {other:?} is not supported yet (postgres, mysql, mariadb)"
+            "sql.driver {other:?} is not supported yet (postgres, mysql, mariadb, sqlserver)"
         ))),
     }
 }

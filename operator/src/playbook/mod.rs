@@ -44,6 +44,24 @@ pub struct Settings {
     pub script_user: String,
     /// This replica's name in `claimed_by`.
     pub replica: String,
+    /// Where the actions that call a SaaS API call it.
+    pub apis: Apis,
+}
+
+/// The base URLs of the SaaS APIs actions call.
+#[derive(Clone, Debug)]
+pub struct Apis {
+    pub github: String,
+    pub azure_devops: String,
+}
+
+impl Default for Apis {
+    fn default() -> Self {
+        Self {
+            github: "https://api.github.com".into(),
+            azure_devops: "https://dev.azure.com".into(),
+        }
+    }
 }
 
 impl Settings {
@@ -55,6 +73,10 @@ impl Settings {
             lease: args.lease.max(Duration::from_secs(1)),
             script_user: script_user.to_owned(),
             replica: format!("{host}-{}", &Uuid::new_v4().simple().to_string()[..8]),
+            apis: Apis {
+                github: args.github_api.clone(),
+                azure_devops: args.azure_devops_api.clone(),
+            },
         }
     }
 }

@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 
 use quarterdeck_checks::StaticLookup;
 use quarterdeck_operator::engine::Sources;
-use quarterdeck_operator::playbook::{self, Settings};
-use quarterdeck_store::playbook_runs::{self, NewRun, Run, RunAction};
+use quarterdeck_operator::playbook::{self, Apis, Settings};
+use quarterdeck_store::playbook_runs::{self, ActionStatus, NewRun, Run, RunAction};
 use serde_json::Value;
 use sqlx::PgPool;
 use tokio::sync::oneshot;
@@ -25,23 +25,34 @@ pub fn engine_in(
     lease: Duration,
     kube: Option<kube::Client>,
 ) -> oneshot::Sender<()> {
-    let (stop, stopped) = oneshot::channel::<()>();
-    tokio::spawn(playbook::run(
-        pool.clone(),
+    engine_with(
+        pool,
         Sources {
             lookup: Arc::new(StaticLookup::new()),
             kube,
         },
-        Settings {
-            concurrency: 20,
-            lease,
-            script_user: "nobody".into(),
-            replica: replica.into(),
-        },
-        async move {
-            let _ = stopped.await;
-        },
-    ));
+        settings(replica, lease),
+    )
+}
+
+/// The engine's settings for the tests: 20 runs at once, the public SaaS APIs.
+pub fn settings(replica: &str, lease: Duration) -> Settings {
+    Settings {
+        concurrency: 20,
+        lease,
+        script_user: "nobody".into(),
+        replica: replica.into(),
+        apis: Apis::default(),
+    }
+}
+
+/// An engine on `pool` with `sources` and `settings`, until the sender is
+/// dropped or sent.
+pub fn engine_with(pool: &PgPool, sources: Sources, settings: Settings) -> oneshot::Sender<()> {
+    let (stop, stopped) = oneshot::channel::<()>();
+    tokio::spawn(playbook::run(pool.clone(), sources, settings, async move {
+        let _ = stopped.await;
+    }));
     stop
 }
 
@@ -102,4 +113,9 @@ pub async fn finished(pool: &PgPool, id: Uuid, within: Duration) -> (Run, Vec<Ru
         assert!(Instant::now() < deadline, "run {id} still {:?}", run.status);
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+}
+
+/// Each action's name and status, in order.
+pub fn statuses(actions: &[RunAction]) -> Vec<(String, ActionStatus)> {
+    actions.iter().map(|a| (a.name.clone(), a.status)).collect()
 }
