@@ -65,7 +65,6 @@ impl DbLookup {
             certificate: stored.certificate,
             properties,
             insecure_tls: stored.insecure_tls,
-            ..StoredFields::default()
         };
         let resolved = resolve(
             &stored.kind,

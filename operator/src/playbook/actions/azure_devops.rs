@@ -11,8 +11,8 @@ use quarterdeck_crds::playbook::AzureDevopsPipelineAction;
 use quarterdeck_store::playbook_runs::claims::ClaimedRun;
 use serde_json::{Map, Value as Json, json};
 
-use super::rest::{self, Call};
 use super::Failed;
+use super::rest::{self, Call};
 use crate::playbook::context;
 use crate::playbook::runner::Engine;
 

@@ -8,8 +8,8 @@ use quarterdeck_crds::playbook::GithubAction;
 use quarterdeck_store::playbook_runs::claims::ClaimedRun;
 use serde_json::{Value as Json, json};
 
-use super::rest::{self, Call};
 use super::Failed;
+use super::rest::{self, Call};
 use crate::playbook::context;
 use crate::playbook::runner::Engine;
 
