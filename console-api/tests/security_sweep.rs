@@ -219,6 +219,12 @@ const ENDPOINTS: &[(&str, &str, Needs, &str)] = &[
     ),
     (
         "GET",
+        "/api/artifacts/download/{id}",
+        Needs::Right(Resource::Playbooks, Action::Read),
+        r#"{}"#,
+    ),
+    (
+        "GET",
         "/api/db/rpc/get_playbook_run_actions",
         Needs::Right(Resource::Playbooks, Action::Read),
         r#"{}"#,
