@@ -12,6 +12,16 @@ use sqlx::PgPool;
 /// (table, column, why).
 const HIDDEN_COLUMNS: &[(&str, &str, &str)] = &[
     (
+        "artifacts",
+        "config_change_id",
+        "only playbook actions keep artifacts today",
+    ),
+    (
+        "artifacts",
+        "connection_id",
+        "artifacts are kept in the database, not a connection's store",
+    ),
+    (
         "people",
         "password_hash",
         "a secret: never read, and written only by the sign-in flows",
@@ -114,7 +124,10 @@ const NOT_EXPOSED: &[(&str, &str)] = &[
         "scopes",
         "Scope resources: no console screen reads them yet",
     ),
-    ("artifacts", "no console screen reads them yet"),
+    (
+        "artifact_contents",
+        "the bytes: read only by GET /api/artifacts/download/{id}",
+    ),
     (
         "view_panels",
         "a cache of view results; no console screen reads it yet",
