@@ -9,8 +9,7 @@ use std::time::{Duration, Instant};
 
 use quarterdeck_checks::{Connection, StaticLookup};
 use quarterdeck_operator::engine::Sources;
-use quarterdeck_operator::playbook::{self, Settings};
-use quarterdeck_store::playbook_runs::{self, NewRun, Run, RunAction, RunStatus};
+use quarterdeck_store::playbook_runs::{Run, RunAction, RunStatus};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use sqlx::PgPool;
@@ -18,28 +17,20 @@ use tempfile::TempDir;
 use tokio::sync::oneshot;
 use uuid::Uuid;
 
+#[allow(dead_code)] // the playbook tests' helpers; this test uses part of them
+#[path = "support/playbooks.rs"]
+mod support;
+
+use support::{engine_with, finished, playbook, settings, start};
+
 const WITHIN: Duration = Duration::from_secs(60);
 
 fn engine(pool: &PgPool, lookup: StaticLookup) -> oneshot::Sender<()> {
-    let (stop, stopped) = oneshot::channel::<()>();
-    tokio::spawn(playbook::run(
-        pool.clone(),
-        Sources {
-            lookup: Arc::new(lookup),
-            kube: None,
-        },
-        Settings {
-            concurrency: 4,
-            lease: Duration::from_secs(5),
-            script_user: "nobody".into(),
-            replica: "a".into(),
-            apis: Default::default(),
-        },
-        async move {
-            let _ = stopped.await;
-        },
-    ));
-    stop
+    let sources = Sources {
+        lookup: Arc::new(lookup),
+        kube: None,
+    };
+    engine_with(pool, sources, settings("a", Duration::from_secs(5)))
 }
 
 /// A finished run of a new playbook from `source` with `spec`.
@@ -50,38 +41,9 @@ async fn run(
     params: Value,
     config_id: Option<Uuid>,
 ) -> (Run, Vec<RunAction>) {
-    let playbook_id: Uuid = sqlx::query_scalar(
-        "INSERT INTO playbooks (name, title, spec, source) VALUES ($1, 'Test', $2, $3) RETURNING id",
-    )
-    .bind(format!("pb-{}", Uuid::new_v4()))
-    .bind(&spec)
-    .bind(source)
-    .fetch_one(pool)
-    .await
-    .unwrap();
-    let mut tx = pool.begin().await.unwrap();
-    let (id, _) = playbook_runs::create_run(
-        &mut tx,
-        NewRun {
-            playbook_id,
-            spec,
-            parameters: params,
-            config_id,
-            ..NewRun::default()
-        },
-    )
-    .await
-    .unwrap();
-    tx.commit().await.unwrap();
-    let deadline = Instant::now() + WITHIN;
-    loop {
-        let run = playbook_runs::get_run(pool, id).await.unwrap().unwrap();
-        if run.status.is_final() {
-            return (run, playbook_runs::run_actions(pool, id).await.unwrap());
-        }
-        assert!(Instant::now() < deadline, "run {id} still {:?}", run.status);
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let playbook_id = playbook(pool, source, &spec).await;
+    let id = start(pool, playbook_id, &spec, params, config_id).await;
+    finished(pool, id, WITHIN).await
 }
 
 fn git(dir: &Path, args: &[&str]) -> String {
