@@ -1,6 +1,7 @@
 # The servers the connection tests talk to, one file per server under
 # hack/lib/servers/. Source this, then call start_test_servers [NAME...]
-# (all of them when no name is given, or those in QD_SERVERS). Each
+# (all of them when no name is given and QD_SERVERS is unset, those in
+# QD_SERVERS when it is set, none when it is set and empty). Each
 # hack/lib/servers/NAME.sh defines server_NAME, which installs what it needs,
 # starts the server under $QD_SERVERS_DIR/NAME on a free loopback port, waits
 # until it answers, exports QD_TEST_<NAME>_... variables for the tests, and
@@ -20,7 +21,7 @@ test_server_names() {
 
 start_test_servers() {
   local names=("$@") name
-  [ ${#names[@]} -gt 0 ] || read -r -a names <<<"${QD_SERVERS:-$(test_server_names | tr '\n' ' ')}"
+  [ ${#names[@]} -gt 0 ] || read -r -a names <<<"${QD_SERVERS-$(test_server_names | tr '\n' ' ')}"
   QD_SERVERS_DIR=$(mktemp -d "${TMPDIR:-/tmp}/quarterdeck-servers.XXXXXX")
   chmod 755 "$QD_SERVERS_DIR"
   export QD_SERVERS_DIR

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use quarterdeck_checks::{Connection, StaticLookup};
 use quarterdeck_operator::engine::Sources;
+use quarterdeck_operator::playbook::{EksPodIdentity, PodIdentity, ServiceAccount, Settings};
 use quarterdeck_store::playbook_runs::{Run, RunAction, RunStatus};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
@@ -26,11 +27,38 @@ use support::{engine_with, finished, playbook, settings, start};
 const WITHIN: Duration = Duration::from_secs(60);
 
 fn engine(pool: &PgPool, lookup: StaticLookup) -> oneshot::Sender<()> {
+    engine_as(pool, lookup, PodIdentity::default())
+}
+
+/// An engine in a pod with `identity`.
+fn engine_as(pool: &PgPool, lookup: StaticLookup, identity: PodIdentity) -> oneshot::Sender<()> {
     let sources = Sources {
         lookup: Arc::new(lookup),
         kube: None,
     };
-    engine_with(pool, sources, settings("a", Duration::from_secs(5)))
+    let settings = Settings {
+        identity,
+        ..settings("a", Duration::from_secs(5))
+    };
+    engine_with(pool, sources, settings)
+}
+
+/// The stdout of a finished run of an exec action with `connections` and `script`.
+async fn exported(
+    pool: &PgPool,
+    source: &str,
+    connections: Value,
+    script: &str,
+) -> Result<String, String> {
+    let spec = json!({"actions": [{"name": "clouds", "exec": {"connections": connections, "script": script}}]});
+    let (run, actions) = run(pool, source, spec, json!({}), None).await;
+    match run.status {
+        RunStatus::Completed => Ok(actions[0].result.as_ref().unwrap()["stdout"]
+            .as_str()
+            .unwrap()
+            .to_owned()),
+        _ => Err(actions[0].error.clone().unwrap_or_default()),
+    }
 }
 
 /// A finished run of a new playbook from `source` with `spec`.
@@ -510,14 +538,312 @@ async fn exec_connections_export_kubeconfig_and_aws_credentials(pool: PgPool) {
         actions[0].result.as_ref().unwrap()["stdout"],
         "apiVersion: v1\nkind: Config\nAKIDEXAMPLE s3cret-key eu-west-1\n[default]\naws_access_key_id = AKIDEXAMPLE\naws_secret_access_key = s3cret-key\n"
     );
+}
 
-    let spec = json!({"actions": [{"name": "gcp", "exec": {
-        "connections": {"gcp": {"connection": "connection://g"}}, "script": "true"
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn exec_connections_export_gcp_azure_and_opensearch_credentials(pool: PgPool) {
+    let key = r#"{"type":"service_account","project_id":"shop-prod","private_key":"k"}"#;
+    let lookup = StaticLookup::new()
+        .with_connection(
+            "default",
+            "gcloud",
+            Connection {
+                kind: "google_cloud".into(),
+                certificate: Some(key.into()),
+                ..Connection::default()
+            },
+        )
+        .with_connection(
+            "default",
+            "tenant",
+            Connection {
+                kind: "azure".into(),
+                username: Some("client-1".into()),
+                password: Some("azure-s3cret".into()),
+                properties: [("tenantId".to_owned(), "tenant-9".to_owned())].into(),
+                ..Connection::default()
+            },
+        )
+        .with_secret("default", "search", "password", "search-s3cret");
+    let _engine = engine(&pool, lookup);
+    let out = exported(
+        &pool,
+        "KubernetesCRD",
+        json!({
+            "gcp": {"connection": "connection://gcloud"},
+            "azure": {"connection": "connection://tenant"},
+            "opensearch": {"url": "https://search.example:9200", "username": {"value": "reader"},
+                           "password": {"valueFrom": {"secretKeyRef": {"name": "search", "key": "password"}}}}
+        }),
+        "cat \"$GOOGLE_APPLICATION_CREDENTIALS\"; echo; echo \"$CLOUDSDK_AUTH_CREDENTIAL_FILE_OVERRIDE\" | grep -c gcp-credentials.json; \
+         echo \"$GOOGLE_CLOUD_PROJECT $CLOUDSDK_CORE_PROJECT\"; echo \"$AZURE_CLIENT_ID $AZURE_CLIENT_SECRET $AZURE_TENANT_ID\"; \
+         echo \"$OPENSEARCH_URL $OPENSEARCH_USERNAME $OPENSEARCH_PASSWORD\"",
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        out,
+        format!(
+            "{key}\n1\nshop-prod shop-prod\nclient-1 azure-s3cret tenant-9\nhttps://search.example:9200 reader search-s3cret\n"
+        )
+    );
+
+    // Fields as Mission Control spells them, without a connection.
+    let out = exported(
+        &pool,
+        "KubernetesCRD",
+        json!({"azure": {"clientID": {"value": "c"}, "clientSecret": {"value": "s"}, "tenantID": "t"}}),
+        "echo \"$AZURE_CLIENT_ID $AZURE_CLIENT_SECRET $AZURE_TENANT_ID\"",
+    )
+    .await
+    .unwrap();
+    assert_eq!(out, "c s t\n");
+
+    let refused = |connections: Value| exported(&pool, "KubernetesCRD", connections, "true");
+    assert_eq!(
+        refused(json!({"gcp": {"credentials": {"value": "not json"}}}))
+            .await
+            .unwrap_err(),
+        "exec.connections.gcp.credentials: not a service account key (JSON): expected ident at line 1 column 2"
+    );
+    assert_eq!(
+        refused(json!({"azure": {"clientID": {"value": "c"}, "clientSecret": {"value": "s"}}}))
+            .await
+            .unwrap_err(),
+        "exec.connections.azure: give tenantID or a connection with one"
+    );
+    assert_eq!(
+        refused(json!({"vault": {}})).await.unwrap_err(),
+        "exec.connections.vault is not a connection kind (kubernetes, aws, gcp, azure, opensearch, serviceAccount, eksPodIdentity, fromConfigItem)"
+    );
+    assert_eq!(
+        refused(json!({"kubernetes": {"kubeconfig": {"value": "a"}}, "serviceAccount": true}))
+            .await
+            .unwrap_err(),
+        "exec.connections.serviceAccount: the operator does not run in a pod with a service account token"
+    );
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn exec_connections_hand_the_pods_own_identity_only_to_playbooks_from_kubernetes(
+    pool: PgPool,
+) {
+    let mount = TempDir::new().unwrap();
+    std::fs::write(mount.path().join("token"), "sa-token\n").unwrap();
+    std::fs::write(mount.path().join("ca.crt"), "CA").unwrap();
+    std::fs::write(mount.path().join("eks-token"), "eks-token").unwrap();
+    let identity = PodIdentity {
+        service_account: Some(ServiceAccount {
+            server: "https://10.0.0.1:443".into(),
+            token_file: mount.path().join("token"),
+            ca_file: mount.path().join("ca.crt"),
+            namespace: Some("quarterdeck".into()),
+        }),
+        eks: Some(EksPodIdentity {
+            credentials_uri: "http://169.254.170.23/v1/credentials".into(),
+            token_file: mount.path().join("eks-token"),
+        }),
+    };
+    sqlx::query("UPDATE execution_policy SET console_scripts = true")
+        .execute(&pool)
+        .await
+        .unwrap();
+    let _engine = engine_as(&pool, StaticLookup::new(), identity);
+    let both = json!({"serviceAccount": true, "eksPodIdentity": true});
+    let out = exported(
+        &pool,
+        "KubernetesCRD",
+        both.clone(),
+        "cat \"$KUBECONFIG\"; echo; echo \"$AWS_CONTAINER_CREDENTIALS_FULL_URI\"; cat \"$AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE\"",
+    )
+    .await
+    .unwrap();
+    let (kubeconfig, rest) = out.split_once('\n').unwrap();
+    let kubeconfig: Value = serde_json::from_str(kubeconfig).unwrap();
+    assert_eq!(
+        kubeconfig["clusters"][0]["cluster"]["server"],
+        "https://10.0.0.1:443"
+    );
+    assert_eq!(
+        kubeconfig["clusters"][0]["cluster"]["certificate-authority-data"],
+        "Q0E="
+    );
+    assert_eq!(kubeconfig["users"][0]["user"]["token"], "sa-token");
+    assert_eq!(
+        kubeconfig["contexts"][0]["context"]["namespace"],
+        "quarterdeck"
+    );
+    assert_eq!(rest, "http://169.254.170.23/v1/credentials\neks-token");
+
+    // A console playbook may run scripts here, but not as the operator.
+    for kind in ["serviceAccount", "eksPodIdentity"] {
+        assert_eq!(
+            exported(&pool, "UI", json!({kind: true}), "true")
+                .await
+                .unwrap_err(),
+            format!(
+                "exec.connections.{kind}: only a playbook from a Kubernetes resource may hand the operator's own identity to a script"
+            )
+        );
+    }
+    assert_eq!(
+        exported(
+            &pool,
+            "UI",
+            json!({"serviceAccount": false}),
+            "echo ${KUBECONFIG:-none}"
+        )
+        .await
+        .unwrap(),
+        "none\n"
+    );
+    assert_eq!(
+        exported(
+            &pool,
+            "KubernetesCRD",
+            json!({"serviceAccount": true, "kubernetes": {"kubeconfig": {"value": "x"}}}),
+            "true"
+        )
+        .await
+        .unwrap_err(),
+        "exec.connections.serviceAccount: KUBECONFIG is set by exec.connections.kubernetes already"
+    );
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn exec_connections_from_a_config_item_use_its_scrapers_credentials(pool: PgPool) {
+    let lookup = StaticLookup::new().with_secret(
+        "default",
+        "cluster",
+        "kubeconfig",
+        "apiVersion: v1\nkind: Config\n",
+    );
+    let _engine = engine(&pool, lookup);
+    let item = |namespace: &'static str, spec: Value| {
+        let pool = pool.clone();
+        async move {
+            let scraper: Uuid = sqlx::query_scalar(
+                "INSERT INTO config_scrapers (name, namespace, spec) VALUES ($1, $2, $3) RETURNING id",
+            )
+            .bind(format!("s-{}", Uuid::new_v4()))
+            .bind(namespace)
+            .bind(spec)
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+            let id: Uuid = sqlx::query_scalar(
+                "INSERT INTO config_items (config_class, type, name, scraper_id) VALUES ('Deployment', 'Kubernetes::Deployment', 'web', $1) RETURNING id",
+            )
+            .bind(scraper)
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+            id.to_string()
+        }
+    };
+    let kube = item(
+        "default",
+        json!({"kubernetes": [{"clusterName": "prod", "kubeconfig": {"valueFrom": {"secretKeyRef": {"name": "cluster", "key": "kubeconfig"}}}}]}),
+    )
+    .await;
+    let out = exported(
+        &pool,
+        "KubernetesCRD",
+        json!({"fromConfigItem": kube}),
+        "cat \"$KUBECONFIG\"",
+    )
+    .await
+    .unwrap();
+    assert_eq!(out, "apiVersion: v1\nkind: Config\n");
+
+    let aws = item(
+        "default",
+        json!({"aws": [{"accessKey": {"value": "AKID"}, "secretKey": {"value": "sk"}, "region": ["eu-west-1", "us-east-1"], "compliance": true}]}),
+    )
+    .await;
+    let out = exported(
+        &pool,
+        "KubernetesCRD",
+        json!({"fromConfigItem": aws}),
+        "echo \"$AWS_ACCESS_KEY_ID $AWS_REGION\"",
+    )
+    .await
+    .unwrap();
+    assert_eq!(out, "AKID eu-west-1\n");
+
+    let elsewhere = item(
+        "prod",
+        json!({"kubernetes": [{"kubeconfig": {"value": "x"}}]}),
+    )
+    .await;
+    assert_eq!(
+        exported(
+            &pool,
+            "KubernetesCRD",
+            json!({"fromConfigItem": elsewhere}),
+            "true"
+        )
+        .await
+        .unwrap_err(),
+        format!(
+            "exec.connections.fromConfigItem: the scraper of config item {elsewhere} is in namespace prod, not the playbook's (default)"
+        )
+    );
+    let files = item("default", json!({"file": [{"paths": ["a.json"]}]})).await;
+    assert!(
+        exported(
+            &pool,
+            "KubernetesCRD",
+            json!({"fromConfigItem": files}),
+            "true"
+        )
+        .await
+        .unwrap_err()
+        .ends_with("has no kubernetes, aws, gcp or azure entry")
+    );
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn exec_setup_uses_the_runtimes_in_the_image_and_downloads_none(pool: PgPool) {
+    let _engine = engine(&pool, StaticLookup::new());
+    let python = Command::new("python3").arg("--version").output().unwrap();
+    let python = String::from_utf8_lossy(&python.stdout).trim().to_owned();
+    let major = python
+        .trim_start_matches("Python ")
+        .split('.')
+        .next()
+        .unwrap()
+        .to_owned();
+    let spec = json!({"actions": [{"name": "py", "exec": {
+        "setup": {"python": {"version": major}},
+        "script": "python3 -c 'print(6 * 7)'"
     }}]});
     let (run, actions) = self::run(&pool, "KubernetesCRD", spec, json!({}), None).await;
-    assert_eq!(run.status, RunStatus::Failed);
+    assert_eq!(run.status, RunStatus::Completed, "{actions:?}");
+    let result = actions[0].result.as_ref().unwrap();
+    assert_eq!(result["stdout"], "42\n");
+    assert_eq!(result["setup"]["python"], python);
+
+    let refused = |setup: Value| {
+        let pool = pool.clone();
+        async move {
+            let spec =
+                json!({"actions": [{"name": "rt", "exec": {"setup": setup, "script": "true"}}]});
+            let (run, actions) = self::run(&pool, "KubernetesCRD", spec, json!({}), None).await;
+            assert_eq!(run.status, RunStatus::Failed);
+            actions[0].error.clone().unwrap()
+        }
+    };
     assert_eq!(
-        actions[0].error.as_deref(),
-        Some("exec.connections.gcp is not supported yet (kubernetes and aws are)")
+        refused(json!({"bun": {}})).await,
+        "exec.setup.bun: bun is not in the operator's image, and this engine does not download runtimes"
+    );
+    assert_eq!(
+        refused(json!({"python": {"version": "1.5"}})).await,
+        format!("exec.setup.python.version: 1.5 asked, the operator's image has {python}")
+    );
+    assert_eq!(
+        refused(json!({"ruby": {}})).await,
+        "exec.setup.ruby: not a runtime (bun, python, powershell, playwright)"
     );
 }

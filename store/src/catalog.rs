@@ -977,6 +977,17 @@ pub async fn item_id(
     .await?)
 }
 
+/// The live scraper that found config item `item`.
+pub async fn scraper_of_item(pool: &PgPool, item: Uuid) -> Result<Option<ScraperRow>, Error> {
+    Ok(sqlx::query_as(
+        "SELECT s.id, s.name, s.namespace, s.source, s.spec FROM config_items i \
+         JOIN config_scrapers s ON s.id = i.scraper_id AND s.deleted_at IS NULL WHERE i.id = $1",
+    )
+    .bind(item)
+    .fetch_optional(pool)
+    .await?)
+}
+
 /// Every live scraper.
 pub async fn scrapers(pool: &PgPool) -> Result<Vec<ScraperRow>, Error> {
     Ok(sqlx::query_as(

@@ -1,7 +1,8 @@
 //! `exec`: the script runs in the checks' sandbox (as the script user, a
 //! scrubbed environment, its process group killed at the end), after its
 //! `checkout` is cloned into its working directory and its `connections`
-//! are exported to it; then its `artifacts` are collected. A playbook from
+//! are exported to it and its `setup` runtimes found; then its
+//! `artifacts` are collected. A playbook from
 //! the console runs scripts only while the execution policy allows them.
 
 use std::path::{Path, PathBuf};
@@ -12,7 +13,7 @@ use quarterdeck_crds::common::EnvVar;
 use quarterdeck_crds::playbook::ExecAction;
 use quarterdeck_store::playbook_runs::claims::ClaimedRun;
 use serde::Deserialize;
-use serde_json::{Value as Json, json};
+use serde_json::{Map, Value as Json, json};
 use uuid::Uuid;
 
 use super::actions::{Failed, SCRIPTS_DISABLED, allow_code};
@@ -48,6 +49,10 @@ pub(crate) async fn run(
 ) -> Result<Json, Failed> {
     allow_code(engine, trusted, SCRIPTS_DISABLED).await?;
     let user = &engine.settings.script_user;
+    let runtimes = match &exec.setup {
+        Some(asked) => setup(asked).await.map_err(Failed::new)?,
+        None => Map::new(),
+    };
     let mut env = context::resolve(
         engine,
         &run.playbook_namespace,
@@ -61,9 +66,17 @@ pub(crate) async fn run(
     let secrets = script::working_directory(user).map_err(|e| Failed::new(e.0))?;
     if let Some(connections) = &exec.connections {
         env.extend(
-            credentials::export(engine, run, connections, secrets.path())
-                .await
-                .map_err(Failed::new)?,
+            credentials::export(
+                &credentials::Scope {
+                    engine,
+                    run,
+                    trusted,
+                },
+                connections,
+                secrets.path(),
+            )
+            .await
+            .map_err(Failed::new)?,
         );
     }
     let dir = match &exec.checkout {
@@ -94,6 +107,9 @@ pub(crate) async fn run(
         "stderr": finished.stderr,
         "exitCode": code,
     });
+    if !runtimes.is_empty() {
+        result["setup"] = Json::Object(runtimes);
+    }
     let files = match artifacts::collect(
         exec.artifacts.as_deref().unwrap_or_default(),
         &dir,
@@ -132,6 +148,55 @@ pub(crate) async fn run(
             result: Some(result),
         }),
     }
+}
+
+/// `exec.setup`: this engine downloads no runtime, so each one asked for
+/// must be in the operator's image already (its `version`, when given, a
+/// prefix of the one found); the versions found go into the result.
+async fn setup(asked: &Map<String, Json>) -> Result<Map<String, Json>, String> {
+    let mut found = Map::new();
+    for (runtime, spec) in asked {
+        let field = format!("exec.setup.{runtime}");
+        let program = match runtime.as_str() {
+            "bun" => "bun",
+            "python" => "python3",
+            "powershell" => "pwsh",
+            "playwright" => "playwright",
+            _ => {
+                return Err(format!(
+                    "{field}: not a runtime (bun, python, powershell, playwright)"
+                ));
+            }
+        };
+        let out = tokio::process::Command::new(program)
+            .arg("--version")
+            .kill_on_drop(true)
+            .output()
+            .await
+            .ok()
+            .filter(|o| o.status.success())
+            .ok_or_else(|| format!("{field}: {program} is not in the operator's image, and this engine does not download runtimes"))?;
+        let text = if out.stdout.is_empty() {
+            out.stderr
+        } else {
+            out.stdout
+        };
+        let version = String::from_utf8_lossy(&text).trim().to_owned();
+        if let Some(wanted) = spec
+            .get("version")
+            .and_then(Json::as_str)
+            .filter(|v| !v.is_empty())
+        {
+            let number = version.rsplit(' ').next().unwrap_or_default();
+            if !number.trim_start_matches('v').starts_with(wanted) {
+                return Err(format!(
+                    "{field}.version: {wanted} asked, the operator's image has {version}"
+                ));
+            }
+        }
+        found.insert(runtime.clone(), Json::String(version));
+    }
+    Ok(found)
 }
 
 /// Clones `exec.checkout` into `home` (or its `destination` there): the

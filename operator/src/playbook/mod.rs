@@ -29,6 +29,7 @@ use uuid::Uuid;
 
 use crate::config::PlaybookArgs;
 use crate::engine::{Sources, wake};
+pub use credentials::{EksPodIdentity, PodIdentity, ServiceAccount};
 
 /// The longest sleep between two claims.
 const POLL: Duration = Duration::from_secs(5);
@@ -46,6 +47,8 @@ pub struct Settings {
     pub replica: String,
     /// Where the actions that call a SaaS API call it.
     pub apis: Apis,
+    /// The pod's own identities, for `exec.connections.serviceAccount` and `eksPodIdentity`.
+    pub identity: PodIdentity,
 }
 
 /// The base URLs of the SaaS APIs actions call.
@@ -77,6 +80,7 @@ impl Settings {
                 github: args.github_api.clone(),
                 azure_devops: args.azure_devops_api.clone(),
             },
+            identity: PodIdentity::from_environment(),
         }
     }
 }

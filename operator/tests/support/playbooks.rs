@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use quarterdeck_checks::StaticLookup;
 use quarterdeck_operator::engine::Sources;
-use quarterdeck_operator::playbook::{self, Apis, Settings};
+use quarterdeck_operator::playbook::{self, Apis, PodIdentity, Settings};
 use quarterdeck_store::playbook_runs::{self, ActionStatus, NewRun, Run, RunAction};
 use serde_json::Value;
 use sqlx::PgPool;
@@ -43,6 +43,7 @@ pub fn settings(replica: &str, lease: Duration) -> Settings {
         script_user: "nobody".into(),
         replica: replica.into(),
         apis: Apis::default(),
+        identity: PodIdentity::default(),
     }
 }
 
