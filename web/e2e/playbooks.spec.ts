@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, ADMIN_STATE, VIEWER_STATE } from './env';
+import { ADMIN, ADMIN_STATE, GUEST, USER_PASSWORD, VIEWER_STATE } from './env';
 import { allowConsoleScripts, expectToast, option } from './helpers';
 import { seed } from './seed';
 
@@ -266,4 +266,36 @@ test.describe('as a viewer', () => {
     await expect(page.getByRole('button', { name: 'Approve' })).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Cancel run' })).toHaveCount(0);
   });
+});
+
+test('a guest sees only the playbooks its access scope names, and only their runs', async ({ browser }) => {
+  await seed('access-scopes', [
+    { name: `${PREFIX}scope`, subject: { email: GUEST.email }, resources: ['playbook'], scopes: [{ names: [`${PREFIX}approve`] }] },
+  ]);
+  const context = await browser.newContext({ storageState: undefined });
+  try {
+    const page = await context.newPage();
+    await page.goto('/playbooks');
+    await page.getByRole('textbox', { name: 'Email' }).fill(GUEST.email);
+    await page.getByLabel('Password').fill(USER_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(row(page, SCALE)).toBeVisible();
+    await expect(row(page, RESTART)).toHaveCount(0);
+    await expect(row(page, DESCRIBE)).toHaveCount(0);
+
+    await page.goto('/playbooks/runs');
+    const runs = page.getByRole('grid', { name: 'Playbook runs' }).or(page.getByRole('table', { name: 'Playbook runs' }));
+    await expect(runs.getByRole('row').filter({ hasText: SCALE }).first()).toBeVisible();
+    await expect(runs.getByRole('row').filter({ hasText: RESTART })).toHaveCount(0);
+
+    await page.goto(`/playbooks/runs/${world.toApproveRun}`);
+    await expect(page.getByRole('region', { name: 'Approval' })).toBeVisible();
+    // A run of a playbook outside the scope reads as one that does not exist.
+    await page.goto(`/playbooks/runs/${world.completedRun}`);
+    await expect(page.getByText(`no playbook run ${world.completedRun}`)).toBeVisible();
+    await expect(page.getByText(`restarting ${PREFIX}config`)).toHaveCount(0);
+  } finally {
+    await context.close();
+    await seed('remove', { what: 'access_scopes', prefix: PREFIX });
+  }
 });
