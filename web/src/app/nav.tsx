@@ -1,3 +1,4 @@
+import AmbulanceIcon from '@patternfly/react-icons/dist/esm/icons/ambulance-icon';
 import CatalogIcon from '@patternfly/react-icons/dist/esm/icons/catalog-icon';
 import FlagIcon from '@patternfly/react-icons/dist/esm/icons/flag-icon';
 import HeartbeatIcon from '@patternfly/react-icons/dist/esm/icons/heartbeat-icon';
@@ -28,6 +29,7 @@ export interface NavItem {
 export const MAIN_NAV: NavItem[] = [
   { name: 'Dashboard', href: '/topology', icon: <TopologyIcon />, featureName: 'topology', resourceName: 'topologies' },
   { name: 'Health', href: '/health', icon: <HeartbeatIcon />, featureName: 'health', resourceName: 'canaries' },
+  { name: 'Incidents', href: '/incidents', icon: <AmbulanceIcon />, featureName: 'incidents', resourceName: 'incident' },
   { name: 'Catalog', href: '/catalog', icon: <CatalogIcon />, featureName: 'config', resourceName: 'database' },
   { name: 'Playbooks', href: '/playbooks', icon: <PlayIcon />, featureName: 'playbooks', resourceName: 'playbooks' },
 ];

@@ -83,6 +83,8 @@ export const routes: RouteObject[] = [
             ),
           },
           { path: 'health', ...inShell(() => import('../pages/health/HealthPage')) },
+          { path: 'incidents', ...inShell(() => import('../pages/incidents/list/IncidentsPage')) },
+          { path: 'incidents/:id', ...inShell(() => import('../pages/incidents/detail/IncidentPage')) },
           { path: 'playbooks', ...inShell(() => import('../pages/playbooks/list/PlaybooksPage')) },
           { path: 'playbooks/runs', ...inShell(() => import('../pages/playbooks/runs/RunsPage')) },
           { path: 'playbooks/runs/:id', ...inShell(() => import('../pages/playbooks/runs/RunPage')) },
