@@ -1,4 +1,4 @@
-import { Alert, AlertActionCloseButton, AlertGroup, Spinner } from '@patternfly/react-core';
+import { Alert, AlertActionCloseButton, AlertActionLink, AlertGroup, Spinner } from '@patternfly/react-core';
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 
 /** Toasts: bottom-right, 5 seconds; loading toasts stay (no close button)
@@ -7,14 +7,22 @@ export const TOAST_MS = 5000;
 
 type Kind = 'success' | 'error' | 'loading';
 
+/** A link in a toast. Toasts sit outside the router, so the caller says how to follow it. */
+export interface ToastLink {
+  text: string;
+  href: string;
+  follow(): void;
+}
+
 interface Toast {
   id: number;
   kind: Kind;
   text: string;
+  link?: ToastLink;
 }
 
 export interface Toaster {
-  success(text: string): number;
+  success(text: string, link?: ToastLink): number;
   error(text: string): number;
   loading(text: string): number;
   dismiss(id: number): void;
@@ -28,9 +36,9 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
   const dismiss = useCallback((id: number) => setToasts((all) => all.filter((t) => t.id !== id)), []);
   const toaster = useMemo<Toaster>(() => {
-    const add = (kind: Kind) => (text: string) => {
+    const add = (kind: Kind) => (text: string, link?: ToastLink) => {
       const id = nextId++;
-      setToasts((all) => [...all, { id, kind, text }]);
+      setToasts((all) => [...all, { id, kind, text, link }]);
       return id;
     };
     return { success: add('success'), error: add('error'), loading: add('loading'), dismiss };
@@ -50,6 +58,20 @@ export function ToastProvider({ children }: { children: ReactNode }) {
               timeout={TOAST_MS}
               onTimeout={() => dismiss(t.id)}
               actionClose={<AlertActionCloseButton title={t.text} onClose={() => dismiss(t.id)} />}
+              actionLinks={
+                t.link && (
+                  <AlertActionLink
+                    component="a"
+                    href={t.link.href}
+                    onClick={(e) => {
+                      e.preventDefault();
+                      t.link?.follow();
+                    }}
+                  >
+                    {t.link.text}
+                  </AlertActionLink>
+                )
+              }
             />
           ),
         )}

@@ -9,6 +9,7 @@ import {
   EmptyState,
   Modal,
   ModalBody,
+  ModalFooter,
   ModalHeader,
   Spinner,
   Tab,
@@ -18,6 +19,7 @@ import {
 import { useMemo, type ReactNode } from 'react';
 import { DateTime } from '../../../components/DateTime';
 import { ErrorPanel } from '../../../components/ErrorPanel';
+import { AttachEvidenceButton } from '../../incidents/link/AttachEvidenceButton';
 import { ConfigLink } from '../shared/ConfigLink';
 import { changeLines } from './diff';
 import { DiffViewer } from './DiffViewer';
@@ -124,6 +126,11 @@ export function ChangeDetails({ id, item, onClose }: { id: string; item?: Change
     <Modal variant="large" isOpen onClose={onClose} aria-labelledby="qd-change-title">
       <ModalHeader title="Change details" labelId="qd-change-title" />
       <ModalBody>{body}</ModalBody>
+      {row && (
+        <ModalFooter>
+          <AttachEvidenceButton subject={{ type: 'config_change', config_change_id: row.id, config_id: row.config_id }} />
+        </ModalFooter>
+      )}
     </Modal>
   );
 }

@@ -5,7 +5,15 @@ import { MemoryRouter, useLocation } from 'react-router';
 import { afterEach, expect, it, vi } from 'vitest';
 import { api } from '../../../api/client';
 import { dbSelect } from '../../../api/db';
+import { SessionContext, type Session } from '../../../app/session';
+import { createAuthorizer } from '../../../lib/authorizer';
 import { ChangesView } from './ChangesView';
+
+const READER = {
+  user: { id: 'p1', name: 'Pat' },
+  authorizer: createAuthorizer(['viewer'], { database: ['read'] }),
+  isEnabled: () => true,
+} as unknown as Session;
 
 vi.mock('../../../api/client', async (original) => ({
   ...(await original<typeof import('../../../api/client')>()),
@@ -59,12 +67,14 @@ function renderView(url: string, configId?: string) {
     ];
   });
   render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <MemoryRouter initialEntries={[url]}>
-        <ChangesView configId={configId} />
-        <Location />
-      </MemoryRouter>
-    </QueryClientProvider>,
+    <SessionContext.Provider value={READER}>
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <MemoryRouter initialEntries={[url]}>
+          <ChangesView configId={configId} />
+          <Location />
+        </MemoryRouter>
+      </QueryClientProvider>
+    </SessionContext.Provider>,
   );
 }
 

@@ -5,6 +5,7 @@ import type { Schemas } from '../../../api/client';
 import { HeaderDetail } from '../../../components/HeaderDetail';
 import { relativeAge } from '../../../lib/healthFormat';
 import { ConfigHealth } from '../shared/ConfigHealth';
+import { AttachEvidenceButton } from '../../incidents/link/AttachEvidenceButton';
 import { ConfigIcon } from '../shared/ConfigIcon';
 import { TagRow } from '../shared/TagChips';
 import { propertiesOf } from './properties';
@@ -65,6 +66,9 @@ export function ConfigHeader({ row, parents }: { row: ConfigHeaderRow; parents: 
             </Label>
           </FlexItem>
         )}
+        <FlexItem align={{ default: 'alignRight' }}>
+          <AttachEvidenceButton subject={{ type: 'config', config_id: row.id }} />
+        </FlexItem>
       </Flex>
       {row.description && <p className="pf-v6-u-mt-sm">{row.description}</p>}
       <DescriptionList isCompact isHorizontal isAutoFit className="pf-v6-u-mt-md">

@@ -15,11 +15,11 @@ afterEach(cleanup);
 const CHECK = { id: 'c1', deleted_at: null } as CheckSummary;
 const RUN_NOW = { isPending: false, mutate: () => undefined } as unknown as UseMutationResult<unknown, Error, void>;
 
-function renderFooter(roles: string[], rights: Rights, check: CheckSummary = CHECK) {
+function renderFooter(roles: string[], rights: Rights, check: CheckSummary = CHECK, incidents = true) {
   const session = {
     user: { id: 'p1', name: 'Pat' } as Schemas['Person'],
     authorizer: createAuthorizer(roles, rights),
-    isEnabled: () => true,
+    isEnabled: (feature: string) => incidents || feature !== 'incidents',
   };
   render(
     <SessionContext.Provider value={session}>
@@ -45,4 +45,17 @@ it('shows Run Now to whoever the server lets run checks, whatever the role', () 
 it('hides Run Now for a deleted check', () => {
   renderFooter(['admin'], { canaries: ['read', 'run'] }, { ...CHECK, deleted_at: '2024-01-01T00:00:00Z' });
   expect(screen.queryByRole('button', { name: 'Run Now' })).toBeNull();
+});
+
+it('shows Attach as Evidence to whoever may write incidents', () => {
+  renderFooter(['responder'], { incident: ['read', 'create', 'update'] });
+  expect(screen.getByRole('button', { name: 'Attach as Evidence' })).toBeTruthy();
+});
+
+it('hides Attach as Evidence without write on incidents or with the incidents feature off', () => {
+  renderFooter(['viewer'], { incident: ['read'] });
+  expect(screen.queryByRole('button', { name: 'Attach as Evidence' })).toBeNull();
+  cleanup();
+  renderFooter(['admin'], { incident: ['read', 'create'] }, CHECK, false);
+  expect(screen.queryByRole('button', { name: 'Attach as Evidence' })).toBeNull();
 });

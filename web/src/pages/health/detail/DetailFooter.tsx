@@ -5,6 +5,7 @@ import { useLinkClickHandler } from 'react-router';
 import { errorMessage } from '../../../api/errors';
 import { useSession } from '../../../app/session';
 import { useToast } from '../../../app/toast';
+import { AttachEvidenceButton } from '../../incidents/link/AttachEvidenceButton';
 import type { CanaryDefinition, CheckSummary } from './useCheckDetailData';
 
 /** Where the canary is edited: its editor, or for a Kubernetes CRD (read-only
@@ -28,7 +29,7 @@ function CanaryLink({ canary }: { canary: CanaryDefinition }) {
   );
 }
 
-/** Edit (or where the canary comes from) and Run Now. */
+/** Edit (or where the canary comes from), Run Now and Attach as Evidence. */
 export function DetailFooter({
   check,
   canary,
@@ -55,6 +56,7 @@ export function DetailFooter({
           Run Now
         </Button>
       )}
+      {check?.id && <AttachEvidenceButton subject={{ type: 'check', check_id: check.id }} />}
     </>
   );
 }
