@@ -1,14 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { dbInsert, dbSelect } from '../../../api/db';
 import { useDebounced } from '../../../app/useDebounced';
+import { nameFilter } from '../../catalog/scrapers/scraperList';
 import { DEFAULT_HYPOTHESIS_STATUS } from '../incidentModel';
 import type { EvidenceSubject, LinkForm, Pick } from './linkForm';
 
 /** Spec part 2 section 9: incident lookup debounce. */
 export const INCIDENT_LOOKUP_MS = 100;
-
-/** A PostgREST ilike pattern for text typed by the user (its wildcards and separators taken literally). */
-const likePattern = (text: string) => `*${text.replace(/[*,()\\%_]/g, ' ').trim()}*`;
 
 /** Incidents whose title holds the typed text (the newest first); the chosen incident's hypotheses; and the link flow. */
 export function useIncidentLink(incidentText: string, incident: Pick | null) {
@@ -21,7 +19,7 @@ export function useIncidentLink(incidentText: string, incident: Pick | null) {
         'incidents',
         {
           columns: ['id', 'incident_id', 'title', 'status'],
-          title: term ? `ilike.${likePattern(term)}` : undefined,
+          title: nameFilter(term),
           order: 'created_at.desc',
           limit: 20,
         },

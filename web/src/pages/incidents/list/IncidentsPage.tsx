@@ -11,6 +11,7 @@ import { RequireAccess } from '../../../components/RequireAccess';
 import { SimpleSelect } from '../../../components/Selects';
 import { TableStateRow } from '../../../components/TableStates';
 import { compactAge } from '../../../lib/format';
+import { withSearchChanges } from '../../../lib/searchChanges';
 import { SeverityLabel, StatusLabel } from '../IncidentLabels';
 import { INCIDENT_STATUSES, INCIDENT_TYPES, SEVERITIES, incidentPath, labelOf } from '../incidentModel';
 import { CreateIncidentModal } from './CreateIncidentModal';
@@ -28,15 +29,9 @@ function Incidents() {
   const [creating, setCreating] = useState(false);
   useTopBar('Incidents', incidents.refetch, incidents.isFetching);
   const update = (changes: Record<string, string | number | undefined>, paging = false) =>
-    setSearch((current) => {
-      const next = new URLSearchParams(current);
-      for (const [key, value] of Object.entries(changes)) {
-        if (value === undefined || value === '' || value === ALL) next.delete(key);
-        else next.set(key, String(value));
-      }
-      if (!paging) next.delete('page');
-      return next;
-    });
+    setSearch((current) =>
+      withSearchChanges(current, Object.fromEntries(Object.entries(changes).map(([k, v]) => [k, v === ALL ? undefined : v])), paging),
+    );
   const owners = withAll((people.data ?? []).map((p) => ({ value: p.id, label: p.name || (p.email ?? p.id) })));
   const { rows = [], total = 0 } = incidents.data ?? {};
   // Ages count to when the page was read.

@@ -13,6 +13,7 @@ import { TableStateRow } from '../../../components/TableStates';
 import { TimeRangePicker } from '../../../components/timerange/TimeRangePicker';
 import type { TimeRange } from '../../../components/timerange/timeRange';
 import { useTimeRangeParams } from '../../../components/timerange/useTimeRangeParams';
+import { withSearchChanges } from '../../../lib/searchChanges';
 import { PlaybookIcon } from '../PlaybookIcon';
 import { runPath } from '../paths';
 import { RunTarget } from './RunTarget';
@@ -31,15 +32,7 @@ function Runs() {
   const { runs, playbooks } = useRunsData(params, range);
   useTopBar('Playbook Runs', runs.refetch, runs.isFetching);
   const update = (changes: Record<string, string | number | undefined>, paging = false) =>
-    setSearch((current) => {
-      const next = new URLSearchParams(current);
-      for (const [key, value] of Object.entries(changes)) {
-        if (value === undefined || value === '') next.delete(key);
-        else next.set(key, String(value));
-      }
-      if (!paging) next.delete('page');
-      return next;
-    });
+    setSearch((current) => withSearchChanges(current, changes, paging));
   const playbookOptions = [{ value: ALL, label: 'All' }, ...(playbooks.data ?? []).map((p) => ({ value: p.id, label: p.title }))];
   const { rows = [], total = 0 } = runs.data ?? {};
 
