@@ -281,6 +281,14 @@ impl Context<'_> {
                 .map_err(RestError::from_sqlx)?,
             None => 0,
         };
+        if let Some(person) = self.caller.person_id {
+            // Triggers that record who acted read it (incident history, migration 0038).
+            sqlx::query("SELECT set_config('quarterdeck.actor', $1, true)")
+                .bind(person.to_string())
+                .execute(&mut **tx)
+                .await
+                .map_err(RestError::from_sqlx)?;
+        }
         let args = arguments(sql.params)?;
         let written: Written = sqlx::query_as_with(sqlx::AssertSqlSafe(sql.text), args)
             .persistent(false)

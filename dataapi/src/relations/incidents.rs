@@ -2,6 +2,24 @@
 
 use super::*;
 
+/// A caller access scopes restrict sees an incident when one of the resources
+/// its evidences link is visible to it (decision 86.8).
+const INCIDENT_SCOPE: &[ScopeBy] = &[ScopeBy::AnyChild {
+    child: "incident_resources",
+    remote: "incident_id",
+}];
+
+/// The columns of an incident the per-resource views repeat.
+const INCIDENT_HEADER: [Column; 7] = [
+    not_null(r("id", Uuid)),
+    not_null(r("incident_id", Text)),
+    not_null(r("title", Text)),
+    not_null(r("type", Text)),
+    not_null(r("severity", Text)),
+    not_null(r("status", Text)),
+    CREATED_AT,
+];
+
 pub(super) static RELATIONS: &[Relation] = &[
     Relation::new(
         "incident_rules",
@@ -36,14 +54,15 @@ pub(super) static RELATIONS: &[Relation] = &[
             not_null(CREATED_BY),
             w("commander_id", Uuid),
             w("communicator_id", Uuid),
-            w("acknowledged", Timestamp),
-            w("resolved", Timestamp),
-            w("closed", Timestamp),
+            r("acknowledged", Timestamp),
+            r("resolved", Timestamp),
+            r("closed", Timestamp),
             CREATED_AT,
             UPDATED_AT,
         ],
     )
     .writable()
+    .scoped(INCIDENT_SCOPE)
     .embeds(&[
         BY,
         one("commander", "people", "commander_id"),
@@ -72,6 +91,7 @@ pub(super) static RELATIONS: &[Relation] = &[
         ],
     )
     .writable()
+    .scoped(&[via("incident_id", "incidents")])
     .embeds(&[
         one("incident", "incidents", "incident_id"),
         one("parent", "hypotheses", "parent_id"),
@@ -106,6 +126,7 @@ pub(super) static RELATIONS: &[Relation] = &[
     )
     .writable()
     .scoped(&[
+        via("hypothesis_id", "hypotheses"),
         via("config_id", "config_items"),
         via("config_change_id", "config_changes"),
         via("config_analysis_id", "config_analysis"),
@@ -138,6 +159,7 @@ pub(super) static RELATIONS: &[Relation] = &[
         ],
     )
     .writable()
+    .scoped(&[via("incident_id", "incidents")])
     .embeds(&[
         one("incident", "incidents", "incident_id"),
         one("hypothesis", "hypotheses", "hypothesis_id"),
@@ -164,6 +186,7 @@ pub(super) static RELATIONS: &[Relation] = &[
         ],
     )
     .writable()
+    .scoped(&[via("incident_id", "incidents")])
     .embeds(&[
         one("incident", "incidents", "incident_id"),
         one("person", "people", "person_id"),
@@ -186,12 +209,113 @@ pub(super) static RELATIONS: &[Relation] = &[
             UPDATED_AT,
         ],
     )
-    .scoped(&[via("evidence_id", "evidences")])
+    .scoped(&[
+        via("incident_id", "incidents"),
+        via("evidence_id", "evidences"),
+    ])
     .embeds(&[
         one("incident", "incidents", "incident_id"),
         one("hypothesis", "hypotheses", "hypothesis_id"),
         one("evidence", "evidences", "evidence_id"),
         one("responder", "responders", "responder_id"),
         BY,
+    ]),
+    Relation::new(
+        "incident_resources",
+        "incident",
+        &[
+            not_null(r("incident_id", Uuid)),
+            not_null(r("hypothesis_id", Uuid)),
+            not_null(r("evidence_id", Uuid)),
+            r("config_id", Uuid),
+            r("config_change_id", Uuid),
+            r("config_analysis_id", Uuid),
+            r("component_id", Uuid),
+            r("check_id", Uuid),
+        ],
+    )
+    .scoped(&[
+        via("config_id", "config_items"),
+        via("config_change_id", "config_changes"),
+        via("config_analysis_id", "config_analysis"),
+        via("component_id", "components"),
+        via("check_id", "checks"),
+    ])
+    .embeds(&[
+        one("incident", "incidents", "incident_id"),
+        one("evidence", "evidences", "evidence_id"),
+    ]),
+    Relation::new(
+        "incident_summary",
+        "incident",
+        &[
+            not_null(r("id", Uuid)),
+            not_null(r("incident_id", Text)),
+            not_null(r("title", Text)),
+            not_null(r("description", Text)),
+            not_null(r("type", Text)),
+            not_null(r("severity", Text)),
+            not_null(r("status", Text)),
+            r("incident_rule_id", Uuid),
+            not_null(r("created_by", Uuid)),
+            r("commander_id", Uuid),
+            r("commander", Text),
+            r("communicator_id", Uuid),
+            r("communicator", Text),
+            r("acknowledged", Timestamp),
+            r("resolved", Timestamp),
+            r("closed", Timestamp),
+            CREATED_AT,
+            UPDATED_AT,
+            not_null(r("hypotheses", BigInt)),
+            // Evidences may link resources the caller does not see.
+            unrestricted(r("evidences", BigInt)),
+            not_null(r("responders", BigInt)),
+            not_null(r("comments", BigInt)),
+            not_null(r("age_seconds", BigInt)),
+        ],
+    )
+    .scoped(&[via("id", "incidents")])
+    .embeds(&[
+        one("commander_person", "people", "commander_id"),
+        one("communicator_person", "people", "communicator_id"),
+    ]),
+    Relation::new(
+        "incidents_by_component",
+        "incident",
+        &[
+            INCIDENT_HEADER[0],
+            INCIDENT_HEADER[1],
+            INCIDENT_HEADER[2],
+            INCIDENT_HEADER[3],
+            INCIDENT_HEADER[4],
+            INCIDENT_HEADER[5],
+            INCIDENT_HEADER[6],
+            not_null(r("component_id", Uuid)),
+        ],
+    )
+    .scoped(&[via("id", "incidents"), via("component_id", "components")])
+    .embeds(&[
+        one("incident", "incidents", "id"),
+        one("component", "components", "component_id"),
+    ]),
+    Relation::new(
+        "incidents_by_config",
+        "incident",
+        &[
+            INCIDENT_HEADER[0],
+            INCIDENT_HEADER[1],
+            INCIDENT_HEADER[2],
+            INCIDENT_HEADER[3],
+            INCIDENT_HEADER[4],
+            INCIDENT_HEADER[5],
+            INCIDENT_HEADER[6],
+            not_null(r("config_id", Uuid)),
+        ],
+    )
+    .scoped(&[via("id", "incidents"), via("config_id", "config_items")])
+    .embeds(&[
+        one("incident", "incidents", "id"),
+        one("config", "config_items", "config_id"),
     ]),
 ];
