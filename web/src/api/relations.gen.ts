@@ -1215,9 +1215,6 @@ export interface IncidentsInsert {
   created_by?: string;
   commander_id?: string | null;
   communicator_id?: string | null;
-  acknowledged?: string | null;
-  resolved?: string | null;
-  closed?: string | null;
 }
 
 export interface IncidentsUpdate {
@@ -1229,9 +1226,6 @@ export interface IncidentsUpdate {
   status?: string;
   commander_id?: string | null;
   communicator_id?: string | null;
-  acknowledged?: string | null;
-  resolved?: string | null;
-  closed?: string | null;
 }
 
 export interface HypothesesRow {
@@ -1410,6 +1404,65 @@ export interface IncidentHistoriesRow {
   created_by: string | null;
   created_at: string;
   updated_at: string;
+}
+
+export interface IncidentResourcesRow {
+  incident_id: string;
+  hypothesis_id: string;
+  evidence_id: string;
+  config_id: string | null;
+  config_change_id: string | null;
+  config_analysis_id: string | null;
+  component_id: string | null;
+  check_id: string | null;
+}
+
+export interface IncidentSummaryRow {
+  id: string;
+  incident_id: string;
+  title: string;
+  description: string;
+  type: string;
+  severity: string;
+  status: string;
+  incident_rule_id: string | null;
+  created_by: string;
+  commander_id: string | null;
+  commander: string | null;
+  communicator_id: string | null;
+  communicator: string | null;
+  acknowledged: string | null;
+  resolved: string | null;
+  closed: string | null;
+  created_at: string;
+  updated_at: string;
+  hypotheses: number;
+  evidences: number | null;
+  responders: number;
+  comments: number;
+  age_seconds: number;
+}
+
+export interface IncidentsByComponentRow {
+  id: string;
+  incident_id: string;
+  title: string;
+  type: string;
+  severity: string;
+  status: string;
+  created_at: string;
+  component_id: string;
+}
+
+export interface IncidentsByConfigRow {
+  id: string;
+  incident_id: string;
+  title: string;
+  type: string;
+  severity: string;
+  status: string;
+  created_at: string;
+  config_id: string;
 }
 
 export interface NotificationsRow {
@@ -1644,6 +1697,10 @@ export interface Relations {
   comments: CommentsRow;
   responders: RespondersRow;
   incident_histories: IncidentHistoriesRow;
+  incident_resources: IncidentResourcesRow;
+  incident_summary: IncidentSummaryRow;
+  incidents_by_component: IncidentsByComponentRow;
+  incidents_by_config: IncidentsByConfigRow;
   notifications: NotificationsRow;
   notification_silences: NotificationSilencesRow;
   notification_send_history: NotificationSendHistoryRow;
@@ -1930,6 +1987,22 @@ export interface Embeds {
     evidence: { one: 'evidences' };
     responder: { one: 'responders' };
     created_by: { one: 'people' };
+  };
+  incident_resources: {
+    incident: { one: 'incidents' };
+    evidence: { one: 'evidences' };
+  };
+  incident_summary: {
+    commander_person: { one: 'people' };
+    communicator_person: { one: 'people' };
+  };
+  incidents_by_component: {
+    incident: { one: 'incidents' };
+    component: { one: 'components' };
+  };
+  incidents_by_config: {
+    incident: { one: 'incidents' };
+    config: { one: 'config_items' };
   };
   notifications: {
     person: { one: 'people' };
