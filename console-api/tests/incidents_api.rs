@@ -8,6 +8,7 @@ mod common;
 use std::collections::BTreeMap;
 
 use common::Api;
+use quarterdeck_store::rbac::Role;
 use reqwest::{Client, Method, StatusCode};
 use serde_json::{Value, json};
 use sqlx::PgPool;
@@ -561,22 +562,13 @@ async fn deleting_a_hypothesis_removes_its_subtree_comments_and_evidences_and_ke
     );
 }
 
-const ROLES: [&str; 6] = [
-    "admin",
-    "editor",
-    "viewer",
-    "guest",
-    "commander",
-    "responder",
-];
-
 /// Every incident relation, per role: reads for all, writes (create, update,
 /// delete) for admin, editor, commander and responder (spec part 2 section 6).
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
 async fn each_role_reads_and_writes_the_incident_relations_as_the_matrix_says(pool: PgPool) {
     let w = World::start(pool).await;
     let writers = ["admin", "editor", "commander", "responder"];
-    for role in ROLES {
+    for role in Role::ALL.iter().map(|r| r.as_str()) {
         let email = format!("{role}-r@example.com");
         let person = w.api.person(&email, &[role], PASSWORD).await;
         let client = w.api.signed_in(&email, PASSWORD).await;

@@ -9,16 +9,22 @@ const INCIDENT_SCOPE: &[ScopeBy] = &[ScopeBy::AnyChild {
     remote: "incident_id",
 }];
 
-/// The columns of an incident the per-resource views repeat.
-const INCIDENT_HEADER: [Column; 7] = [
-    not_null(r("id", Uuid)),
-    not_null(r("incident_id", Text)),
-    not_null(r("title", Text)),
-    not_null(r("type", Text)),
-    not_null(r("severity", Text)),
-    not_null(r("status", Text)),
-    CREATED_AT,
-];
+/// The columns of the per-resource views: an incident's header and the
+/// resource its evidence links.
+const fn incident_header_and(resource: Column) -> [Column; 8] {
+    [
+        not_null(r("id", Uuid)),
+        not_null(r("incident_id", Text)),
+        not_null(r("title", Text)),
+        not_null(r("type", Text)),
+        not_null(r("severity", Text)),
+        not_null(r("status", Text)),
+        CREATED_AT,
+        resource,
+    ]
+}
+const BY_COMPONENT: [Column; 8] = incident_header_and(not_null(r("component_id", Uuid)));
+const BY_CONFIG: [Column; 8] = incident_header_and(not_null(r("config_id", Uuid)));
 
 pub(super) static RELATIONS: &[Relation] = &[
     Relation::new(
@@ -280,42 +286,16 @@ pub(super) static RELATIONS: &[Relation] = &[
         one("commander_person", "people", "commander_id"),
         one("communicator_person", "people", "communicator_id"),
     ]),
-    Relation::new(
-        "incidents_by_component",
-        "incident",
-        &[
-            INCIDENT_HEADER[0],
-            INCIDENT_HEADER[1],
-            INCIDENT_HEADER[2],
-            INCIDENT_HEADER[3],
-            INCIDENT_HEADER[4],
-            INCIDENT_HEADER[5],
-            INCIDENT_HEADER[6],
-            not_null(r("component_id", Uuid)),
-        ],
-    )
-    .scoped(&[via("id", "incidents"), via("component_id", "components")])
-    .embeds(&[
-        one("incident", "incidents", "id"),
-        one("component", "components", "component_id"),
-    ]),
-    Relation::new(
-        "incidents_by_config",
-        "incident",
-        &[
-            INCIDENT_HEADER[0],
-            INCIDENT_HEADER[1],
-            INCIDENT_HEADER[2],
-            INCIDENT_HEADER[3],
-            INCIDENT_HEADER[4],
-            INCIDENT_HEADER[5],
-            INCIDENT_HEADER[6],
-            not_null(r("config_id", Uuid)),
-        ],
-    )
-    .scoped(&[via("id", "incidents"), via("config_id", "config_items")])
-    .embeds(&[
-        one("incident", "incidents", "id"),
-        one("config", "config_items", "config_id"),
-    ]),
+    Relation::new("incidents_by_component", "incident", &BY_COMPONENT)
+        .scoped(&[via("id", "incidents"), via("component_id", "components")])
+        .embeds(&[
+            one("incident", "incidents", "id"),
+            one("component", "components", "component_id"),
+        ]),
+    Relation::new("incidents_by_config", "incident", &BY_CONFIG)
+        .scoped(&[via("id", "incidents"), via("config_id", "config_items")])
+        .embeds(&[
+            one("incident", "incidents", "id"),
+            one("config", "config_items", "config_id"),
+        ]),
 ];
