@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { childType, evidenceHref, historyText, hypothesisTree } from './incidentModel';
+import { childType, evidenceHref, historyText, hypothesisTree, statusChoices } from './incidentModel';
 import { incidentsParams } from './list/useIncidentsData';
 
 describe('childType', () => {
@@ -7,8 +7,13 @@ describe('childType', () => {
     expect(childType(undefined)).toBe('root');
     expect(childType('root')).toBe('factor');
     expect(childType('factor')).toBe('solution');
-    expect(childType('solution')).toBe('solution');
+    expect(childType('solution')).toBeNull();
   });
+});
+
+it('offers the statuses an incident may move to', () => {
+  expect(statusChoices('resolved').map((s) => s.value)).toEqual(['open', 'investigating', 'resolved', 'closed']);
+  expect(statusChoices('closed').map((s) => s.value)).toEqual(['closed']);
 });
 
 describe('hypothesisTree', () => {

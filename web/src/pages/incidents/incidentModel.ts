@@ -62,11 +62,27 @@ export function labelOf(list: readonly Choice[], value: string | null | undefine
   return list.find((c) => c.value === value)?.label ?? value ?? '';
 }
 
-/** Root, then factor, then solution: the type a new child of `parent` takes
- * (a solution's child is again a solution); root when there is no parent. */
-export function childType(parent: string | null | undefined): HypothesisType {
+/** Root, then factor, then solution: the type a new child of `parent` takes;
+ * root when there is no parent, none under a solution (decision 86.4). */
+export function childType(parent: string | null | undefined): HypothesisType | null {
   if (!parent) return 'root';
-  return parent === 'root' ? 'factor' : 'solution';
+  if (parent === 'root') return 'factor';
+  return parent === 'factor' ? 'solution' : null;
+}
+
+/** The statuses an incident in `status` may move to (decision 86.1), itself first; closed is final. */
+const NEXT_STATUSES: Record<string, readonly string[]> = {
+  new: ['open', 'investigating', 'mitigated', 'resolved', 'closed'],
+  open: ['investigating', 'mitigated', 'resolved', 'closed'],
+  investigating: ['open', 'mitigated', 'resolved', 'closed'],
+  mitigated: ['open', 'investigating', 'resolved', 'closed'],
+  resolved: ['open', 'investigating', 'closed'],
+  closed: [],
+};
+
+export function statusChoices(status: string): Choice[] {
+  const allowed = new Set([status, ...(NEXT_STATUSES[status] ?? [])]);
+  return INCIDENT_STATUSES.filter((s) => allowed.has(s.value));
 }
 
 /** A hypothesis as the tree needs it. */

@@ -20,11 +20,20 @@ import {
 } from '../incidentModel';
 import type { EvidenceRow, HypothesisRow, IncidentData } from './useIncidentData';
 
-/** Adds a hypothesis under `parent` (a root one without), its type the parent's child type unless changed. */
-function AddHypothesisModal({ data, parent, onClose }: { data: IncidentData; parent?: HypothesisRow; onClose(): void }) {
+/** Adds a hypothesis under `parent` (a root one without), of the type the tree gives it. */
+function AddHypothesisModal({
+  data,
+  parent,
+  type,
+  onClose,
+}: {
+  data: IncidentData;
+  parent?: HypothesisRow;
+  type: string;
+  onClose(): void;
+}) {
   const toast = useToast();
   const [title, setTitle] = useState('');
-  const [type, setType] = useState<string>(childType(parent?.type));
   const [submitted, setSubmitted] = useState(false);
   const error = submitted && !title.trim() ? 'Title is required' : undefined;
   const submit = () => {
@@ -52,7 +61,7 @@ function AddHypothesisModal({ data, parent, onClose }: { data: IncidentData; par
         <FieldError text={error} />
       </FormGroup>
       <FormGroup label="Type" fieldId="hypothesis-type">
-        <SimpleSelect id="hypothesis-type" label="Type" options={HYPOTHESIS_TYPES} value={type} onChange={setType} />
+        <span id="hypothesis-type">{labelOf(HYPOTHESIS_TYPES, type)}</span>
       </FormGroup>
     </FormModal>
   );
@@ -117,6 +126,7 @@ function Hypothesis({ node, data, onAdd }: { node: TreeNode<HypothesisRow>; data
   const [confirming, setConfirming] = useState(false);
   const h = node.item;
   const canWrite = authorizer.can('incident', 'write');
+  const child = childType(h.type);
   const evidences = (data.evidences.data ?? []).filter((e) => e.hypothesis_id === h.id);
   return (
     <li aria-label={`Hypothesis ${h.title}`} className="qd-hypothesis">
@@ -145,11 +155,13 @@ function Hypothesis({ node, data, onAdd }: { node: TreeNode<HypothesisRow>; data
         </FlexItem>
         {canWrite && (
           <>
-            <FlexItem>
-              <Button variant="link" isInline aria-label={`Add to ${h.title}`} onClick={() => onAdd(h)}>
-                Add {labelOf(HYPOTHESIS_TYPES, childType(h.type)).toLowerCase()}
-              </Button>
-            </FlexItem>
+            {child && (
+              <FlexItem>
+                <Button variant="link" isInline aria-label={`Add to ${h.title}`} onClick={() => onAdd(h)}>
+                  Add {labelOf(HYPOTHESIS_TYPES, child).toLowerCase()}
+                </Button>
+              </FlexItem>
+            )}
             <FlexItem>
               <Button variant="link" isInline isDanger aria-label={`Delete ${h.title}`} onClick={() => setConfirming(true)}>
                 Delete
@@ -210,7 +222,14 @@ export function HypothesisTree({ data }: { data: IncidentData }) {
           Add hypothesis
         </Button>
       )}
-      {adding && <AddHypothesisModal data={data} parent={adding.parent} onClose={() => setAdding(null)} />}
+      {adding && (
+        <AddHypothesisModal
+          data={data}
+          parent={adding.parent}
+          type={childType(adding.parent?.type) ?? 'root'}
+          onClose={() => setAdding(null)}
+        />
+      )}
     </>
   );
 }

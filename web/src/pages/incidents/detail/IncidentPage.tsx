@@ -23,7 +23,7 @@ import { PageSpinner } from '../../../components/PageSpinner';
 import { RequireAccess } from '../../../components/RequireAccess';
 import { SimpleSelect } from '../../../components/Selects';
 import { SeverityLabel, StatusLabel } from '../IncidentLabels';
-import { INCIDENT_STATUSES, INCIDENT_TYPES, SEVERITIES, labelOf } from '../incidentModel';
+import { INCIDENT_TYPES, SEVERITIES, labelOf, statusChoices } from '../incidentModel';
 import { HypothesisTree } from './HypothesisTree';
 import { Comments, Responders, Timeline } from './IncidentSides';
 import { useIncidentData, type IncidentData } from './useIncidentData';
@@ -58,7 +58,12 @@ function IncidentHeader({ incident, data }: { incident: Incident; data: Incident
       <DescriptionList isHorizontal isCompact columnModifier={{ default: '2Col' }} className="pf-v6-u-mt-md">
         <HeaderDetail term="Status">
           {canWrite ? (
-            <SimpleSelect label="Status" options={INCIDENT_STATUSES} value={incident.status} onChange={(status) => update({ status })} />
+            <SimpleSelect
+              label="Status"
+              options={statusChoices(incident.status)}
+              value={incident.status}
+              onChange={(status) => update({ status })}
+            />
           ) : (
             <StatusLabel status={incident.status} />
           )}

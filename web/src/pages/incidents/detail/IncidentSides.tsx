@@ -103,7 +103,7 @@ export function Comments({ data }: { data: IncidentData }) {
   );
 }
 
-/** What happened, newest first, from the incident's history. */
+/** What happened, newest first, from the incident's history: the server's description, else the event's name. */
 export function Timeline({ data }: { data: IncidentData }) {
   const events = data.history.data ?? [];
   if (events.length === 0) return <p>No events yet.</p>;
@@ -111,8 +111,7 @@ export function Timeline({ data }: { data: IncidentData }) {
     <ol aria-label="Timeline" className="qd-timeline">
       {events.map((h) => (
         <li key={h.id}>
-          <DateTime value={h.created_at} /> <strong>{historyText(h.type)}</strong>
-          {h.description ? `: ${h.description}` : ''}
+          <DateTime value={h.created_at} /> <strong>{h.description || historyText(h.type)}</strong>
           {h.created_by ? ` (${personName(h.created_by)})` : ''}
         </li>
       ))}

@@ -14,17 +14,20 @@ export function useIncidentLink(incidentText: string, incident: Pick | null) {
   const term = useDebounced(incidentText.trim(), INCIDENT_LOOKUP_MS);
   const incidents = useQuery({
     queryKey: ['db', 'incidents', 'lookup', term],
-    queryFn: ({ signal }) =>
-      dbSelect(
+    queryFn: ({ signal }) => {
+      // Title, INC id or description (decision 86.11).
+      const like = nameFilter(term);
+      return dbSelect(
         'incidents',
         {
           columns: ['id', 'incident_id', 'title', 'status'],
-          title: nameFilter(term),
+          or: like && `(title.${like},incident_id.${like},description.${like})`,
           order: 'created_at.desc',
           limit: 20,
         },
         signal,
-      ).catch(() => []),
+      ).catch(() => []);
+    },
   });
   const incidentId = incident?.kind === 'existing' ? incident.id : undefined;
   const hypotheses = useQuery({
