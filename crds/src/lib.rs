@@ -8,6 +8,7 @@ pub mod canary;
 pub mod common;
 pub mod generate;
 pub mod glob;
+pub mod incident_rule;
 pub mod messages;
 pub mod permission;
 pub mod playbook;

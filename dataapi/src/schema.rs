@@ -205,6 +205,7 @@ pub enum ScopeBy {
 pub enum Validator {
     AccessScope,
     Playbook,
+    IncidentRule,
 }
 
 /// One relation of the data API.

@@ -33,6 +33,7 @@ pub(crate) fn validate(validator: Validator, row: &Map<String, Value>) -> Result
     let problems = match validator {
         Validator::AccessScope => access_scope(row),
         Validator::Playbook => playbook(row),
+        Validator::IncidentRule => incident_rule(row),
     };
     let Some(first) = problems.first() else {
         return Ok(());
@@ -99,8 +100,19 @@ pub(crate) fn access_scope(row: &Map<String, Value>) -> Vec<Problem> {
 
 /// A console playbook's spec (`playbook_params::check_spec`); messages name the field.
 fn playbook(row: &Map<String, Value>) -> Vec<Problem> {
-    let spec = row.get("spec").unwrap_or(&Value::Null);
-    quarterdeck_store::playbook_params::check_spec(spec)
+    spec_problems(row, quarterdeck_store::playbook_params::check_spec)
+}
+
+/// An incident rule's spec (`incident_rules::check_spec`); messages name the field.
+fn incident_rule(row: &Map<String, Value>) -> Vec<Problem> {
+    spec_problems(row, quarterdeck_store::incident_rules::check_spec)
+}
+
+fn spec_problems(
+    row: &Map<String, Value>,
+    check: fn(&Value) -> Vec<quarterdeck_store::playbook_params::Problem>,
+) -> Vec<Problem> {
+    check(row.get("spec").unwrap_or(&Value::Null))
         .into_iter()
         .map(|p| Problem::new(&p.field, &p.to_string()))
         .collect()

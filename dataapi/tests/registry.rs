@@ -82,6 +82,10 @@ const NOT_EXPOSED: &[(&str, &str)] = &[
     ),
     ("component_rollups_stale", "topologies to roll up"),
     (
+        "incident_rule_incidents",
+        "which rule opened an incident for which resource, and its recovery (operator only)",
+    ),
+    (
         "scheduled_jobs",
         "which replica runs a periodic job when (operator only)",
     ),

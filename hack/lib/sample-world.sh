@@ -1,5 +1,6 @@
 # The people and teams config/samples refers to: the console's own rows, which
-# no custom resource creates, and a few connections for the Connections screen.
+# no custom resource creates, a few connections for the Connections screen and
+# the sample incident rule.
 # Source it, then call
 # seed_sample_world API_URL ADMIN_EMAIL:PASSWORD (each row only when missing;
 # the database connection is refreshed on every call, since the embedded
@@ -22,6 +23,19 @@ seed_sample_world() {
       "$api/api/auth/invite" >/dev/null
   fi
   seed_sample_connections "$api" "$auth"
+  seed_sample_incident_rule "$api" "$auth"
+}
+
+# The sample incident rule (config/samples/incident-rule-*.json: not a custom
+# resource, so created through the API rather than by the operator).
+seed_sample_incident_rule() {
+  local api=$1 auth=$2 file name
+  for file in config/samples/incident-rule-*.json; do
+    name=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["name"])' "$file")
+    if [ "$(curl -sf -u "$auth" "$api/api/db/incident_rules?name=eq.$name&deleted_at=is.null&select=id")" = "[]" ]; then
+      curl -sf -u "$auth" -H 'content-type: application/json' -d @"$file" "$api/api/db/incident_rules" >/dev/null
+    fi
+  done
 }
 
 # The database Quarterdeck uses as `url username password`: DATABASE_URL's, or

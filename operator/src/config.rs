@@ -109,6 +109,11 @@ pub struct Config {
     #[command(flatten)]
     pub playbooks: PlaybookArgs,
 
+    /// Open incidents from incident rules, and resolve and close them when
+    /// their resource recovers, in this process (every replica takes a share).
+    #[arg(long = "incident-rules", env = "QUARTERDECK_INCIDENT_RULES", default_value_t = true, action = clap::ArgAction::Set)]
+    pub incident_rules: bool,
+
     /// The keys that decrypt connections' secret values for checks.
     #[command(flatten)]
     pub connection_keys: quarterdeck_connections::keyring::KeyArgs,

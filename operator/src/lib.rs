@@ -9,6 +9,7 @@ pub mod controller;
 pub mod directory;
 pub mod engine;
 pub mod hardening;
+pub mod incidents;
 pub mod leader;
 pub mod mapping;
 pub mod metrics;
@@ -129,6 +130,16 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
             quarterdeck_runtime::shutdown_signal(),
         ))
     });
+    let incidents = engine_pool
+        .clone()
+        .filter(|_| config.incident_rules)
+        .map(|pool| {
+            tokio::spawn(incidents::run(
+                pool,
+                incidents::Settings::default(),
+                quarterdeck_runtime::shutdown_signal(),
+            ))
+        });
     let engine = engine_pool
         .clone()
         .zip(lookup)
@@ -193,6 +204,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         .chain(topologies)
         .chain(playbooks)
         .chain(triggers)
+        .chain(incidents)
     {
         // On an error nothing will signal the engines to stop.
         if result.is_err() {

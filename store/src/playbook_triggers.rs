@@ -20,7 +20,7 @@ use crate::runnable_playbooks::{PLAYBOOK_COLUMNS, Playbook};
 pub const MAX_ATTEMPTS: i32 = 5;
 
 /// The first retry's delay; each later one doubles it (10s, 20s, 40s, 80s).
-const BACKOFF_SECONDS: f64 = 10.0;
+pub(crate) const BACKOFF_SECONDS: f64 = 10.0;
 
 /// An event claimed from the queue.
 #[derive(Debug, Clone, sqlx::FromRow)]

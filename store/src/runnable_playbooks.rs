@@ -116,6 +116,13 @@ pub struct Target {
     item: Item,
 }
 
+impl Target {
+    /// Whether one of `selectors` selects it, with the matcher of playbooks' selectors.
+    pub fn selected_by(&self, selectors: &[ResourceSelector]) -> bool {
+        selectors.iter().any(|s| selects(s, &self.item))
+    }
+}
+
 #[derive(sqlx::FromRow)]
 struct TargetRow {
     context: Json<Value>,

@@ -44,6 +44,7 @@ pub(super) static RELATIONS: &[Relation] = &[
     )
     .writable()
     .guarded()
+    .validated(Validator::IncidentRule)
     .embeds(&[BY]),
     Relation::new(
         "incidents",

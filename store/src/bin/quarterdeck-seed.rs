@@ -49,6 +49,7 @@ enum Fixture {
     CatalogWorld,
     TopologyWorld,
     PlaybookWorld,
+    IncidentRule,
     Remove,
 }
 
@@ -138,6 +139,9 @@ async fn main() -> anyhow::Result<()> {
         }
         Fixture::PlaybookWorld => {
             serde_json::to_value(testing::playbook_world(&pool, &parse(a)?).await?)?
+        }
+        Fixture::IncidentRule => {
+            json!({ "id": testing::incident_rule(&pool, &parse(a)?).await? })
         }
         Fixture::Remove => {
             let remove: Remove = parse(a)?;

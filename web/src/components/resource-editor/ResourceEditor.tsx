@@ -16,6 +16,8 @@ export interface ResourceKind {
   schema: SpecSchema;
   /** Entities with a namespace (shown, disabled when editing). */
   hasNamespace?: boolean;
+  /** Entities without a labels column (incident rules): no Labels field. */
+  noLabels?: boolean;
   /** Entities with an icon: the picker's choices and how any other name
    * looks. It edits the spec's `icon`. */
   icons?: { choices: readonly IconChoice[]; render(name: string): ReactNode };
@@ -66,7 +68,7 @@ export function ResourceEditor({ kind, row, readOnly = false, isBusy, onSubmit, 
   const submit = () => {
     if (invalid || !parsed.value) return;
     const body = {
-      ...(typedLabels.labels ? { labels: typedLabels.labels } : {}),
+      ...(typedLabels.labels && !kind.noLabels ? { labels: typedLabels.labels } : {}),
       spec: parsed.value,
       ...kind.columns?.(parsed.value),
     };
@@ -103,30 +105,32 @@ export function ResourceEditor({ kind, row, readOnly = false, isBusy, onSubmit, 
           />
         </FormGroup>
       )}
-      <FormGroup label="Labels" fieldId={`${kind.id}-labels`}>
-        <TextArea
-          id={`${kind.id}-labels`}
-          className="pf-v6-u-font-family-monospace"
-          rows={4}
-          resizeOrientation="vertical"
-          spellCheck={false}
-          value={labels}
-          isDisabled={readOnly}
-          validated={typedLabels.problem ? 'warning' : 'default'}
-          onChange={(_e, v) => setLabels(v)}
-        />
-        <FormHelperText>
-          <HelperText>
-            {typedLabels.problem ? (
-              <HelperTextItem variant="warning">
-                {`${typedLabels.problem}: these labels are ignored${editing ? ' and the saved ones kept' : ''}`}
-              </HelperTextItem>
-            ) : (
-              <HelperTextItem>{'JSON, e.g. {"team": "payments"}'}</HelperTextItem>
-            )}
-          </HelperText>
-        </FormHelperText>
-      </FormGroup>
+      {!kind.noLabels && (
+        <FormGroup label="Labels" fieldId={`${kind.id}-labels`}>
+          <TextArea
+            id={`${kind.id}-labels`}
+            className="pf-v6-u-font-family-monospace"
+            rows={4}
+            resizeOrientation="vertical"
+            spellCheck={false}
+            value={labels}
+            isDisabled={readOnly}
+            validated={typedLabels.problem ? 'warning' : 'default'}
+            onChange={(_e, v) => setLabels(v)}
+          />
+          <FormHelperText>
+            <HelperText>
+              {typedLabels.problem ? (
+                <HelperTextItem variant="warning">
+                  {`${typedLabels.problem}: these labels are ignored${editing ? ' and the saved ones kept' : ''}`}
+                </HelperTextItem>
+              ) : (
+                <HelperTextItem>{'JSON, e.g. {"team": "payments"}'}</HelperTextItem>
+              )}
+            </HelperText>
+          </FormHelperText>
+        </FormGroup>
+      )}
       <YamlField
         id={`${kind.id}-spec`}
         label="Spec"
