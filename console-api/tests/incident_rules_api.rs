@@ -44,8 +44,8 @@ async fn incident_rule_specs_are_checked_on_write(pool: PgPool) {
         ),
         (
             json!({"template": {"owner": "me"}}),
-            "spec.template",
-            "spec.template: unknown field `owner`",
+            "spec.template.owner",
+            "spec.template.owner: unknown field `owner`",
         ),
     ] {
         let (status, error) = api

@@ -133,7 +133,12 @@ mod tests {
             paths(value, &path, out);
         }
         for key in ["anyOf", "allOf", "oneOf"] {
-            for s in schema.get(key).and_then(Value::as_array).into_iter().flatten() {
+            for s in schema
+                .get(key)
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
                 paths(s, prefix, out);
             }
         }
@@ -157,6 +162,9 @@ mod tests {
         let (mut want, mut have) = (Vec::new(), Vec::new());
         paths(&generated, "", &mut want);
         paths(&web, "", &mut have);
-        assert_eq!(have, want, "update web/src/pages/rules/incidentRuleSpec.schema.json");
+        assert_eq!(
+            have, want,
+            "update web/src/pages/rules/incidentRuleSpec.schema.json"
+        );
     }
 }

@@ -93,6 +93,9 @@ fn names(incidents: &[(String, String, String)]) -> Vec<&str> {
     incidents.iter().map(|i| i.0.as_str()).collect()
 }
 
+/// (rule, title, description, severity, status, created_by, commander's email).
+type IncidentRow = (Uuid, String, String, String, String, Uuid, Option<String>);
+
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
 async fn a_check_failing_in_the_check_engine_opens_the_rules_incident(pool: PgPool) {
     sqlx::query("INSERT INTO people (name, email) VALUES ('On Call', 'oncall@example.com')")
@@ -157,7 +160,7 @@ async fn a_check_failing_in_the_check_engine_opens_the_rules_incident(pool: PgPo
     assert_eq!(status.as_deref(), Some("unhealthy"));
 
     assert!(events::consume(&pool).await.unwrap() >= 1);
-    let rows: Vec<(Uuid, String, String, String, String, Uuid, Option<String>)> = sqlx::query_as(
+    let rows: Vec<IncidentRow> = sqlx::query_as(
         "SELECT i.incident_rule_id, i.title, i.description, i.severity, i.status, i.created_by, \
                 (SELECT email FROM people WHERE id = i.commander_id) \
          FROM incidents i",
@@ -231,7 +234,12 @@ async fn filters_and_selectors_choose_the_resources(pool: PgPool) {
     )
     .await;
     rule(&pool, "tcp-only", json!({"filter": {"category": ["tcp"]}})).await;
-    rule(&pool, "warnings", json!({"filter": {"status": ["warning"]}})).await;
+    rule(
+        &pool,
+        "warnings",
+        json!({"filter": {"status": ["warning"]}}),
+    )
+    .await;
     rule(
         &pool,
         "payments-component",
@@ -270,10 +278,7 @@ async fn filters_and_selectors_choose_the_resources(pool: PgPool) {
         .await
         .unwrap();
     events::consume(&pool).await.unwrap();
-    assert_eq!(
-        names(&incidents_of(&pool, ids[0]).await),
-        ["sev-high-http"]
-    );
+    assert_eq!(names(&incidents_of(&pool, ids[0]).await), ["sev-high-http"]);
     assert_eq!(
         names(&incidents_of(&pool, ids[1]).await),
         ["payments-component", "sev-low"]
@@ -349,7 +354,10 @@ async fn recovered_incidents_are_resolved_then_closed_after_their_timeouts(pool:
     .fetch_one(&pool)
     .await
     .unwrap();
-    assert_eq!((status_now.as_str(), resolved, closed), ("closed", true, true));
+    assert_eq!(
+        (status_now.as_str(), resolved, closed),
+        ("closed", true, true)
+    );
     assert_eq!(sweep::sweep(&pool).await.unwrap(), 0);
 }
 
@@ -402,10 +410,12 @@ async fn hours_of_operation_and_age_hold_back_a_rule(pool: PgPool) {
     .execute(&pool)
     .await
     .unwrap();
-    sqlx::query("UPDATE checks SET last_transition_time = last_transition_time - interval '1 hour'")
-        .execute(&pool)
-        .await
-        .unwrap();
+    sqlx::query(
+        "UPDATE checks SET last_transition_time = last_transition_time - interval '1 hour'",
+    )
+    .execute(&pool)
+    .await
+    .unwrap();
     assert_eq!(events::consume(&pool).await.unwrap(), 1);
     assert_eq!(
         names(&incidents_of(&pool, ids[0]).await),

@@ -2,9 +2,10 @@
 -- the events the rules engine consumes, and which rule opened which
 -- incident for which resource (dedupe and recovery).
 
--- Incidents need a creator; a rule's are created by this machine identity.
-INSERT INTO people (id, name, type)
-VALUES ('00000000-0000-0000-0000-000000000001', 'System', 'agent')
+-- Incidents need a creator; a rule's are created by this machine identity
+-- (no password: it never signs in; the reserved .invalid domain never delivers).
+INSERT INTO people (id, name, email, type)
+VALUES ('00000000-0000-0000-0000-000000000001', 'System', 'system@quarterdeck.invalid', 'agent')
 ON CONFLICT (id) DO NOTHING;
 
 -- The playbook consumer deletes the events it takes, so the rules engine has
@@ -13,14 +14,23 @@ ON CONFLICT (id) DO NOTHING;
 -- consumer's retry row (properties.playbook_id) is not copied again.
 CREATE FUNCTION quarterdeck_copy_incident_rule_events() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+    -- The copies' own insert fires this again: it must insert nothing then,
+    -- not even an empty statement (that would fire it once more).
+    IF NOT EXISTS (SELECT 1 FROM new_rows n WHERE n.name IN (
+                       'check.failed', 'check.passed',
+                       'component.healthy', 'component.unhealthy', 'component.warning', 'component.unknown',
+                       'config.healthy', 'config.unhealthy', 'config.warning', 'config.unknown')
+                   AND NOT coalesce(n.properties ? 'playbook_id', false))
+       OR NOT EXISTS (SELECT 1 FROM incident_rules WHERE deleted_at IS NULL) THEN
+        RETURN NULL;
+    END IF;
     INSERT INTO event_queue (name, properties, created_at)
     SELECT 'incident_rule.' || n.name, n.properties, n.created_at
     FROM new_rows n
     WHERE n.name IN ('check.failed', 'check.passed',
                      'component.healthy', 'component.unhealthy', 'component.warning', 'component.unknown',
                      'config.healthy', 'config.unhealthy', 'config.warning', 'config.unknown')
-      AND NOT coalesce(n.properties ? 'playbook_id', false)
-      AND EXISTS (SELECT 1 FROM incident_rules WHERE deleted_at IS NULL);
+      AND NOT coalesce(n.properties ? 'playbook_id', false);
     RETURN NULL;
 END $$;
 

@@ -72,8 +72,11 @@ impl Window {
 impl Rule {
     /// Reads a stored spec; every problem names its field (`spec.autoClose.timeout`).
     pub fn parse(id: Uuid, name: &str, spec: &Value) -> Result<Rule, Vec<Problem>> {
-        let spec: IncidentRuleSpec = serde_path_to_error::deserialize(spec.clone())
-            .map_err(|e| {
+        if !spec.is_object() {
+            return Err(vec![Problem::new("spec", "must be a mapping")]);
+        }
+        let spec: IncidentRuleSpec =
+            serde_path_to_error::deserialize(spec.clone()).map_err(|e| {
                 let path = e.path().to_string();
                 let field = if path == "." {
                     "spec".to_owned()
@@ -507,7 +510,10 @@ mod tests {
     use super::*;
 
     fn fields(spec: Value) -> Vec<String> {
-        check_spec(&spec).into_iter().map(|p| p.to_string()).collect()
+        check_spec(&spec)
+            .into_iter()
+            .map(|p| p.to_string())
+            .collect()
     }
 
     #[test]
@@ -527,18 +533,51 @@ mod tests {
     fn each_problem_names_its_field() {
         let cases = [
             (json!({"priority": "high"}), "spec.priority: invalid type"),
-            (json!({"template": {"owner": "x"}}), "spec.template: unknown field `owner`"),
-            (json!({"filter": {"age": "soon"}}), "spec.filter.age: invalid duration"),
-            (json!({"filter": {"status": ["down"]}}), "spec.filter.status: \"down\" is not one of"),
-            (json!({"template": {"severity": "P1"}}), "spec.template.severity: \"P1\" is not one of"),
-            (json!({"template": {"status": "closed"}}), "spec.template.status:"),
-            (json!({"template": {"commander_id": "bob"}}), "spec.template.commander_id: must be a person's id"),
-            (json!({"template": {"title": "{{ .check"}}), "spec.template.title: template:"),
-            (json!({"autoClose": {"timeout": "x"}}), "spec.autoClose.timeout: invalid duration"),
-            (json!({"autoResolve": {}}), "spec.autoResolve: missing field `timeout`"),
-            (json!({"hoursOfOperation": [{"start": "9am", "end": "17:00"}]}), "spec.hoursOfOperation[0].start:"),
-            (json!({"responders": {"email": ["a@b.c"]}}), "spec.responders: responders of incident rules are not supported yet"),
-            (json!([]), "spec: invalid type"),
+            (
+                json!({"template": {"owner": "x"}}),
+                "spec.template.owner: unknown field `owner`",
+            ),
+            (
+                json!({"filter": {"age": "soon"}}),
+                "spec.filter.age: invalid duration",
+            ),
+            (
+                json!({"filter": {"status": ["down"]}}),
+                "spec.filter.status: \"down\" is not one of",
+            ),
+            (
+                json!({"template": {"severity": "P1"}}),
+                "spec.template.severity: \"P1\" is not one of",
+            ),
+            (
+                json!({"template": {"status": "closed"}}),
+                "spec.template.status:",
+            ),
+            (
+                json!({"template": {"commander_id": "bob"}}),
+                "spec.template.commander_id: must be a person's id",
+            ),
+            (
+                json!({"template": {"title": "{{ .check"}}),
+                "spec.template.title: template:",
+            ),
+            (
+                json!({"autoClose": {"timeout": "x"}}),
+                "spec.autoClose.timeout: invalid duration",
+            ),
+            (
+                json!({"autoResolve": {}}),
+                "spec.autoResolve: missing field `timeout`",
+            ),
+            (
+                json!({"hoursOfOperation": [{"start": "9am", "end": "17:00"}]}),
+                "spec.hoursOfOperation[0].start:",
+            ),
+            (
+                json!({"responders": {"email": ["a@b.c"]}}),
+                "spec.responders: responders of incident rules are not supported yet",
+            ),
+            (json!([]), "spec: must be a mapping"),
         ];
         for (spec, expected) in cases {
             let problems = fields(spec.clone());
@@ -547,6 +586,15 @@ mod tests {
                 "{spec}: {problems:?}"
             );
         }
+    }
+
+    #[test]
+    fn the_sample_rule_reads() {
+        let sample: Value = serde_json::from_str(include_str!(
+            "../../config/samples/incident-rule-discard-port.json"
+        ))
+        .expect("json");
+        assert_eq!(fields(sample["spec"].clone()), Vec::<String>::new());
     }
 
     #[test]

@@ -521,49 +521,6 @@ pub async fn topology(pool: &PgPool, topology: &Topology) -> Result<Uuid, Error>
     Ok(id)
 }
 
-/// An incident rule (name, namespace, spec and source, as a [`Topology`]'s),
-/// replacing a live one of that name.
-pub async fn incident_rule(pool: &PgPool, rule: &Topology) -> Result<Uuid, Error> {
-    let mut tx = pool.begin().await?;
-    remove_incident_rules(&mut tx, &rule.name, false).await?;
-    let id = sqlx::query_scalar(
-        "INSERT INTO incident_rules (name, namespace, spec, source) VALUES ($1, $2, $3, $4::text) RETURNING id",
-    )
-    .bind(&rule.name)
-    .bind(&rule.namespace)
-    .bind(&rule.spec)
-    .bind(&rule.source)
-    .fetch_one(&mut *tx)
-    .await?;
-    tx.commit().await?;
-    Ok(id)
-}
-
-/// Deletes the incident rules named `name` (or whose name starts with it),
-/// with the incidents they opened.
-async fn remove_incident_rules(
-    tx: &mut Transaction<'_, Postgres>,
-    name: &str,
-    prefix: bool,
-) -> Result<u64, Error> {
-    let rules = "SELECT id FROM incident_rules WHERE CASE WHEN $2 THEN starts_with(name, $1) ELSE name = $1 END";
-    sqlx::query(sqlx::AssertSqlSafe(format!(
-        "DELETE FROM incidents WHERE incident_rule_id IN ({rules})"
-    )))
-    .bind(name)
-    .bind(prefix)
-    .execute(&mut **tx)
-    .await?;
-    Ok(sqlx::query(sqlx::AssertSqlSafe(format!(
-        "DELETE FROM incident_rules WHERE id IN ({rules})"
-    )))
-    .bind(name)
-    .bind(prefix)
-    .execute(&mut **tx)
-    .await?
-    .rows_affected())
-}
-
 /// Sets a system property (`logs.disable`, ...).
 pub async fn property(pool: &PgPool, name: &str, value: &str) -> Result<(), Error> {
     sqlx::query("INSERT INTO properties (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = $2")
@@ -1375,8 +1332,6 @@ pub enum Seeded {
     /// A [`topology_world`]: topologies with their components, links and job
     /// history, and the canaries, catalog rows and teams of the prefix.
     Topologies,
-    /// With the incidents they opened.
-    IncidentRules,
 }
 
 /// Deletes the rows of one kind whose name starts with `prefix` (a test's
@@ -1392,12 +1347,6 @@ pub async fn remove(pool: &PgPool, what: Seeded, prefix: &str) -> Result<u64, Er
         Seeded::Topologies => {
             let mut tx = pool.begin().await?;
             let removed = remove_topologies(&mut tx, prefix).await?;
-            tx.commit().await?;
-            return Ok(removed);
-        }
-        Seeded::IncidentRules => {
-            let mut tx = pool.begin().await?;
-            let removed = remove_incident_rules(&mut tx, prefix, true).await?;
             tx.commit().await?;
             return Ok(removed);
         }

@@ -160,7 +160,11 @@ async fn failing(pool: &PgPool, kind: ResourceKind, id: Uuid) -> Result<Option<F
     else {
         return Ok(None);
     };
-    if target.context.get("deleted_at").is_some_and(|d| !d.is_null()) {
+    if target
+        .context
+        .get("deleted_at")
+        .is_some_and(|d| !d.is_null())
+    {
         return Ok(None);
     }
     let key = if kind == ResourceKind::Check {
@@ -250,13 +254,11 @@ async fn open(
     data.insert("event".into(), event.as_json());
     let data = Value::Object(data);
     let render = |field: &'static str, text: Option<&String>, default: String| match text {
-        Some(t) => {
-            quarterdeck_templates::render(t, &data).map_err(|source| EventError::Template {
-                rule: rule.name.clone(),
-                field,
-                source,
-            })
-        }
+        Some(t) => quarterdeck_templates::render(t, &data).map_err(|source| EventError::Template {
+            rule: rule.name.clone(),
+            field,
+            source,
+        }),
         None => Ok(default),
     };
     let title = render(
@@ -286,7 +288,9 @@ async fn open(
         resource_id: failing.target.id,
         title,
         description,
-        incident_type: template.incident_type.unwrap_or_else(|| "availability".into()),
+        incident_type: template
+            .incident_type
+            .unwrap_or_else(|| "availability".into()),
         severity: template.severity.unwrap_or_else(|| "low".into()),
         status: template.status.unwrap_or_else(|| "open".into()),
         commander_id,

@@ -49,7 +49,6 @@ enum Fixture {
     CatalogWorld,
     TopologyWorld,
     PlaybookWorld,
-    IncidentRule,
     Remove,
 }
 
@@ -139,9 +138,6 @@ async fn main() -> anyhow::Result<()> {
         }
         Fixture::PlaybookWorld => {
             serde_json::to_value(testing::playbook_world(&pool, &parse(a)?).await?)?
-        }
-        Fixture::IncidentRule => {
-            json!({ "id": testing::incident_rule(&pool, &parse(a)?).await? })
         }
         Fixture::Remove => {
             let remove: Remove = parse(a)?;
