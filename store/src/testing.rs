@@ -490,10 +490,11 @@ pub async fn config_item(pool: &PgPool, item: &ConfigItem) -> Result<Uuid, Error
     Ok(id)
 }
 
-/// A topology; replaces topologies of the same namespace and name.
+/// A row of a table of named specs (a topology, an incident rule);
+/// replaces the row of the same namespace and name.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Topology {
+pub struct SpecRow {
     pub name: String,
     #[serde(default = "default_namespace")]
     pub namespace: String,
@@ -503,20 +504,36 @@ pub struct Topology {
     pub source: String,
 }
 
-pub async fn topology(pool: &PgPool, topology: &Topology) -> Result<Uuid, Error> {
+/// The tables [`spec_row`] writes.
+#[derive(Debug, Clone, Copy)]
+pub enum SpecTable {
+    Topologies,
+    IncidentRules,
+}
+
+pub async fn spec_row(pool: &PgPool, table: SpecTable, row: &SpecRow) -> Result<Uuid, Error> {
+    let table = match table {
+        SpecTable::Topologies => "topologies",
+        SpecTable::IncidentRules => "incident_rules",
+    };
     let mut tx = pool.begin().await?;
-    sqlx::query("DELETE FROM topologies WHERE namespace = $1 AND name = $2")
-        .bind(&topology.namespace)
-        .bind(&topology.name)
-        .execute(&mut *tx)
-        .await?;
-    let id = sqlx::query_scalar("INSERT INTO topologies (name, namespace, spec, source) VALUES ($1, $2, $3, $4::text) RETURNING id")
-        .bind(&topology.name)
-        .bind(&topology.namespace)
-        .bind(&topology.spec)
-        .bind(&topology.source)
-        .fetch_one(&mut *tx)
-        .await?;
+    // `table` is one of two constants.
+    sqlx::query(AssertSqlSafe(format!(
+        "DELETE FROM {table} WHERE namespace = $1 AND name = $2"
+    )))
+    .bind(&row.namespace)
+    .bind(&row.name)
+    .execute(&mut *tx)
+    .await?;
+    let id = sqlx::query_scalar(AssertSqlSafe(format!(
+        "INSERT INTO {table} (name, namespace, spec, source) VALUES ($1, $2, $3, $4::text) RETURNING id"
+    )))
+    .bind(&row.name)
+    .bind(&row.namespace)
+    .bind(&row.spec)
+    .bind(&row.source)
+    .fetch_one(&mut *tx)
+    .await?;
     tx.commit().await?;
     Ok(id)
 }
@@ -1332,6 +1349,7 @@ pub enum Seeded {
     /// A [`topology_world`]: topologies with their components, links and job
     /// history, and the canaries, catalog rows and teams of the prefix.
     Topologies,
+    IncidentRules,
 }
 
 /// Deletes the rows of one kind whose name starts with `prefix` (a test's
@@ -1355,6 +1373,7 @@ pub async fn remove(pool: &PgPool, what: Seeded, prefix: &str) -> Result<u64, Er
         Seeded::Permissions => "DELETE FROM permissions WHERE starts_with(name, $1)",
         Seeded::Properties => "DELETE FROM properties WHERE starts_with(name, $1)",
         Seeded::JobHistory => "DELETE FROM job_history WHERE starts_with(name, $1)",
+        Seeded::IncidentRules => "DELETE FROM incident_rules WHERE starts_with(name, $1)",
     };
     let done = sqlx::query(statement).bind(prefix).execute(pool).await?;
     Ok(done.rows_affected())

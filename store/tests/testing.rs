@@ -169,13 +169,15 @@ async fn catalog_rows_jobs_and_properties(pool: PgPool) {
     .unwrap();
     assert_eq!(relations, 2);
 
-    let topology = testing::Topology {
+    let topology = testing::SpecRow {
         name: "t".into(),
         namespace: "default".into(),
         spec: json!({}),
         source: "KubernetesCRD".into(),
     };
-    testing::topology(&pool, &topology).await.unwrap();
+    testing::spec_row(&pool, testing::SpecTable::Topologies, &topology)
+        .await
+        .unwrap();
     testing::property(&pool, "logs.disable", "true")
         .await
         .unwrap();

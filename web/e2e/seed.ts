@@ -133,6 +133,7 @@ interface Fixtures {
   component: { args: { name: string; type?: string; icon?: string; check?: string }; ids: Id };
   'config-item': { args: { name: string; configClass: string; type: string; check?: string }; ids: Id };
   topology: { args: { name: string; namespace?: string; spec?: unknown; source?: Source }; ids: Id };
+  'incident-rule': { args: { name: string; namespace?: string; spec?: unknown; source?: Source }; ids: Id };
   property: { args: { name: string; value: string }; ids: Record<string, never> };
   'job-history': { args: SeedJob[]; ids: { ids: string[] } };
   /** `items`: the first 20 items by index (the hub first); `chain`: root first. */
@@ -182,7 +183,7 @@ interface Fixtures {
   /** Deletes the seeded rows whose name starts with `prefix`. */
   remove: {
     args: {
-      what: 'canaries' | 'access_scopes' | 'permissions' | 'properties' | 'job_history' | 'catalog' | 'topologies';
+      what: 'canaries' | 'access_scopes' | 'permissions' | 'properties' | 'job_history' | 'catalog' | 'topologies' | 'incident_rules';
       prefix: string;
     };
     ids: { removed: number };

@@ -11,7 +11,7 @@ use std::io::Read;
 
 use anyhow::Context;
 use clap::{Parser, ValueEnum};
-use quarterdeck_store::testing;
+use quarterdeck_store::testing::{self, SpecTable};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -44,6 +44,7 @@ enum Fixture {
     Component,
     ConfigItem,
     Topology,
+    IncidentRule,
     Property,
     JobHistory,
     CatalogWorld,
@@ -121,7 +122,12 @@ async fn main() -> anyhow::Result<()> {
         Fixture::Canary => serde_json::to_value(testing::canary(&pool, &parse(a)?).await?)?,
         Fixture::Component => json!({ "id": testing::component(&pool, &parse(a)?).await? }),
         Fixture::ConfigItem => json!({ "id": testing::config_item(&pool, &parse(a)?).await? }),
-        Fixture::Topology => json!({ "id": testing::topology(&pool, &parse(a)?).await? }),
+        Fixture::Topology => {
+            json!({ "id": testing::spec_row(&pool, SpecTable::Topologies, &parse(a)?).await? })
+        }
+        Fixture::IncidentRule => {
+            json!({ "id": testing::spec_row(&pool, SpecTable::IncidentRules, &parse(a)?).await? })
+        }
         Fixture::Property => {
             let property: Property = parse(a)?;
             testing::property(&pool, &property.name, &property.value).await?;
