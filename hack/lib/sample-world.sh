@@ -26,11 +26,11 @@ seed_sample_world() {
   seed_sample_incident_rule "$api" "$auth"
 }
 
-# The sample incident rule (config/samples/incident-rule-*.json: not a custom
+# The sample incident rule (config/console-samples/incident-rule-*.json: not a custom
 # resource, so created through the API rather than by the operator).
 seed_sample_incident_rule() {
   local api=$1 auth=$2 file name
-  for file in config/samples/incident-rule-*.json; do
+  for file in config/console-samples/incident-rule-*.json; do
     name=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["name"])' "$file")
     if [ "$(curl -sf -u "$auth" "$api/api/db/incident_rules?name=eq.$name&deleted_at=is.null&select=id")" = "[]" ]; then
       curl -sf -u "$auth" -H 'content-type: application/json' -d @"$file" "$api/api/db/incident_rules" >/dev/null

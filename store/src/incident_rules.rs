@@ -591,7 +591,7 @@ mod tests {
     #[test]
     fn the_sample_rule_reads() {
         let sample: Value = serde_json::from_str(include_str!(
-            "../../config/samples/incident-rule-discard-port.json"
+            "../../config/console-samples/incident-rule-discard-port.json"
         ))
         .expect("json");
         assert_eq!(fields(sample["spec"].clone()), Vec::<String>::new());
