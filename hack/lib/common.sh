@@ -1,6 +1,7 @@
 # Shared helpers for hack/ scripts. Source it; do not run it.
 
-say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+# Each line carries the UTC time, so a slow step shows in any log.
+say() { printf '\033[1m==> %s %s\033[0m\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # Runs the commands given to it when the script exits, latest first (one EXIT
