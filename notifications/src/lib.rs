@@ -1,0 +1,8 @@
+//! Notification delivery's rules without IO (decision 89): which silences
+//! hold a resource ([`silence`]). The operator's engine and the console's
+//! silence preview both call them, so they cannot disagree.
+
+mod cel;
+pub mod silence;
+
+pub use quarterdeck_store::notifications::{ResourceFacts, Silence};
