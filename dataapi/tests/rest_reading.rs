@@ -384,3 +384,126 @@ async fn constraint_errors_name_columns_never_other_rows(pool: PgPool) {
     assert_eq!(error.message, "the row conflicts with an existing row");
     assert_eq!(error.details, None);
 }
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn notification_summaries_count_sends_and_name_recipients_without_secrets(pool: PgPool) {
+    let alice = person(&pool, "Alice", &["viewer"]).await;
+    let ops = team(&pool, "ops", &[alice]).await;
+    let services = json!([
+        {"name": "hook", "url": "generic+https://hooks.example.com/notify?token=abc123"},
+        {"url": "slack://xoxb-SECRET@ops"},
+        {"connection": "connection://default/teams-ops"},
+        {"email": "oncall@example.com"}
+    ]);
+    let rule: Uuid = sqlx::query_scalar(
+        "INSERT INTO notifications (name, events, team_id, custom_services) \
+         VALUES ('rule', '{check.failed}', $1, $2) RETURNING id",
+    )
+    .bind(ops)
+    .bind(&services)
+    .fetch_one(&pool)
+    .await
+    .expect("rule");
+    for statement in [
+        "INSERT INTO canaries (name, spec) VALUES ('web', '{}')",
+        "INSERT INTO checks (canary_id, type, name, deleted_at) \
+         SELECT id, 'http', 'home', NULL FROM canaries UNION ALL SELECT id, 'tcp', 'gone', now() FROM canaries",
+        "INSERT INTO notification_silences (name, filter) VALUES ('quiet', 'true')",
+    ] {
+        sqlx::query(statement)
+            .execute(&pool)
+            .await
+            .expect(statement);
+    }
+    sqlx::query(
+        "INSERT INTO notification_send_history (notification_id, source_event, resource_id, status, person_id, error, silenced_by, created_at) \
+         SELECT $1, 'check.failed', c.id, s.status, $2, s.error, \
+                CASE s.status WHEN 'silenced' THEN (SELECT id FROM notification_silences) END, s.at \
+         FROM checks c, (VALUES ('sent', NULL, timestamptz '2026-01-01T00:00:00Z'), \
+                                ('sent', NULL, timestamptz '2026-01-02T00:00:00Z'), \
+                                ('failed', 'connection refused', timestamptz '2026-01-03T00:00:00Z'), \
+                                ('pending', NULL, timestamptz '2026-01-04T00:00:00Z'), \
+                                ('silenced', NULL, timestamptz '2026-01-05T00:00:00Z')) s(status, error, at) \
+         WHERE c.name = 'home' OR s.status = 'failed'",
+    )
+    .bind(rule)
+    .bind(alice)
+    .execute(&pool)
+    .await
+    .expect("sends");
+
+    let viewer = reader(None);
+    let summary = rows_as(
+        &pool,
+        &viewer,
+        "notifications_summary",
+        "select=name,recipients,sent,failed,pending,silenced,last_sent,last_failed",
+    )
+    .await;
+    assert_eq!(
+        summary,
+        [json!({
+            "name": "rule", "recipients": ["ops", "hook", "slack", "connection://default/teams-ops", "email"],
+            "sent": 2, "failed": 2, "pending": 1, "silenced": 1,
+            "last_sent": "2026-01-02T00:00:00+00:00", "last_failed": "2026-01-03T00:00:00+00:00"
+        })]
+    );
+    assert!(
+        !summary[0].to_string().contains("SECRET") && !summary[0].to_string().contains("abc123")
+    );
+
+    let history = rows_as(
+        &pool,
+        &viewer,
+        "notification_send_history_summary",
+        "select=status,notification_name,resource_kind,resource_name,resource_type,resource_deleted_at,recipient,silenced_by_name,error\
+         &order=created_at,resource_name",
+    )
+    .await;
+    let row = |status: &str, name: &str, ty: &str, deleted: bool, silence: Value, error: Value| {
+        json!({
+            "status": status, "notification_name": "rule", "resource_kind": "check",
+            "resource_name": name, "resource_type": ty, "resource_deleted_at": deleted,
+            "recipient": "Alice", "silenced_by_name": silence, "error": error
+        })
+    };
+    let history: Vec<Value> = history
+        .into_iter()
+        .map(|mut r| {
+            r["resource_deleted_at"] = json!(!r["resource_deleted_at"].is_null());
+            r
+        })
+        .collect();
+    assert_eq!(
+        history,
+        [
+            row("sent", "home", "http", false, Value::Null, Value::Null),
+            row("sent", "home", "http", false, Value::Null, Value::Null),
+            row(
+                "failed",
+                "gone",
+                "tcp",
+                true,
+                Value::Null,
+                json!("connection refused")
+            ),
+            row(
+                "failed",
+                "home",
+                "http",
+                false,
+                Value::Null,
+                json!("connection refused")
+            ),
+            row("pending", "home", "http", false, Value::Null, Value::Null),
+            row(
+                "silenced",
+                "home",
+                "http",
+                false,
+                json!("quiet"),
+                Value::Null
+            ),
+        ]
+    );
+}

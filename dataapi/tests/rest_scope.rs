@@ -626,6 +626,43 @@ async fn relations_without_their_own_scope_follow_what_they_point_at(pool: PgPoo
             .len(),
         5
     );
+    // The summary views are scoped like their base tables; the rule's send
+    // counts span resources the guest does not see, so the guest gets null.
+    let history = rows_as(
+        &pool,
+        &guest,
+        "notification_send_history_summary",
+        "select=resource_name,resource_kind,notification_name&order=resource_name",
+    )
+    .await;
+    assert_eq!(
+        history,
+        [
+            json!({"resource_name": "home", "resource_kind": "check", "notification_name": "n"}),
+            json!({"resource_name": "login", "resource_kind": "check", "notification_name": "n"}),
+        ]
+    );
+    assert_eq!(
+        rows_as(
+            &pool,
+            &everyone,
+            "notification_send_history_summary",
+            "select=id"
+        )
+        .await
+        .len(),
+        5
+    );
+    assert_eq!(
+        rows_as(
+            &pool,
+            &guest,
+            "notifications_summary",
+            "select=name,sent,recipients"
+        )
+        .await,
+        [json!({"name": "n", "sent": null, "recipients": []})]
+    );
 
     assert_eq!(
         names_as(&pool, &guest, "notification_silences", "select=name").await,

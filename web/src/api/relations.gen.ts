@@ -1635,6 +1635,60 @@ export interface NotificationSendHistoryRow {
   created_at: string;
 }
 
+export interface NotificationsSummaryRow {
+  id: string;
+  name: string;
+  namespace: string;
+  events: string[];
+  title: string | null;
+  filter: string | null;
+  person_id: string | null;
+  team_id: string | null;
+  playbook_id: string | null;
+  repeat_interval: string | null;
+  group_by: string[] | null;
+  wait_for: number | null;
+  source: string;
+  error: string | null;
+  error_at: string | null;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+  recipients: string[];
+  sent: number | null;
+  failed: number | null;
+  pending: number | null;
+  silenced: number | null;
+  last_sent: string | null;
+  last_failed: string | null;
+}
+
+export interface NotificationSendHistorySummaryRow {
+  id: string;
+  notification_id: string;
+  notification_name: string;
+  notification_namespace: string;
+  status: string | null;
+  source_event: string;
+  resource_id: string;
+  resource_kind: string;
+  resource_name: string | null;
+  resource_type: string | null;
+  resource_deleted_at: string | null;
+  resource_health: string | null;
+  resource_status: string | null;
+  person_id: string | null;
+  playbook_run_id: string | null;
+  recipient: string | null;
+  silenced_by: string | null;
+  silenced_by_name: string | null;
+  error: string | null;
+  count: number;
+  retries: number;
+  first_observed: string;
+  created_at: string;
+}
+
 export interface Relations {
   people: PeopleRow;
   teams: TeamsRow;
@@ -1704,6 +1758,8 @@ export interface Relations {
   notifications: NotificationsRow;
   notification_silences: NotificationSilencesRow;
   notification_send_history: NotificationSendHistoryRow;
+  notifications_summary: NotificationsSummaryRow;
+  notification_send_history_summary: NotificationSendHistorySummaryRow;
 }
 
 export interface Inserts {
@@ -2024,6 +2080,19 @@ export interface Embeds {
     notification: { one: 'notifications' };
     person: { one: 'people' };
     playbook_run: { one: 'playbook_runs' };
+  };
+  notifications_summary: {
+    notification: { one: 'notifications' };
+    person: { one: 'people' };
+    team: { one: 'teams' };
+    playbook: { one: 'playbooks' };
+    created_by: { one: 'people' };
+  };
+  notification_send_history_summary: {
+    notification: { one: 'notifications' };
+    person: { one: 'people' };
+    playbook_run: { one: 'playbook_runs' };
+    silence: { one: 'notification_silences' };
   };
 }
 
