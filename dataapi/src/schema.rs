@@ -206,6 +206,8 @@ pub enum Validator {
     AccessScope,
     Playbook,
     IncidentRule,
+    Notification,
+    NotificationSilence,
 }
 
 /// One relation of the data API.

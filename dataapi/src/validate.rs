@@ -8,6 +8,8 @@ use quarterdeck_crds::messages::{access_scope as scope_messages, form};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+mod notifications;
+
 use super::error::{RestError, VALIDATION_FAILED};
 use super::schema::Validator;
 
@@ -34,6 +36,8 @@ pub(crate) fn validate(validator: Validator, row: &Map<String, Value>) -> Result
         Validator::AccessScope => access_scope(row),
         Validator::Playbook => playbook(row),
         Validator::IncidentRule => incident_rule(row),
+        Validator::Notification => notifications::rule(row),
+        Validator::NotificationSilence => notifications::silence(row),
     };
     let Some(first) = problems.first() else {
         return Ok(());

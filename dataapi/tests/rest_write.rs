@@ -768,3 +768,230 @@ async fn database_errors_never_echo_secret_columns(pool: PgPool) {
         }
     }
 }
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn notification_rules_and_silences_are_checked_field_by_field(pool: PgPool) {
+    let me = person(&pool, "Me", &["admin"]).await;
+    let rule = |change: Value| {
+        let mut body = json!({
+            "name": "r", "events": ["check.failed"], "person_id": me,
+            "filter": "check.type == 'http'", "title": "{{ .check.name }} failed",
+            "template": "{{ .check.name }}", "repeat_interval": "4h",
+            "group_by": ["resource"], "wait_for": 300_000_000_000_i64,
+            "inhibitions": [{"from": "Kubernetes::Deployment", "to": ["Kubernetes::Pod"], "direction": "outgoing"}]
+        });
+        for (k, v) in change.as_object().into_iter().flatten() {
+            body[k] = v.clone();
+        }
+        body
+    };
+    post(&pool, me, "notifications", "", "", rule(json!({})))
+        .await
+        .expect("a valid rule");
+    let cases = [
+        (
+            json!({"name": "r2", "person_id": null}),
+            "to",
+            "to: a notification needs a recipient",
+        ),
+        (
+            json!({"name": "r2", "person_id": null, "custom_services": []}),
+            "to",
+            "to: a notification needs a recipient",
+        ),
+        (
+            json!({"name": "r2", "wait_for": null}),
+            "group_by",
+            "group_by: groupBy needs waitFor",
+        ),
+        (
+            json!({"name": "r2", "filter": "check.type =="}),
+            "filter",
+            "filter: invalid CEL expression",
+        ),
+        (
+            json!({"name": "r2", "template": "{{ .check.name"}),
+            "template",
+            "template: ",
+        ),
+        (
+            json!({"name": "r2", "title": "{{ end }}"}),
+            "title",
+            "title: ",
+        ),
+        (
+            json!({"name": "r2", "repeat_interval": "often"}),
+            "repeat_interval",
+            "repeat_interval: invalid duration \"often\"",
+        ),
+        (
+            json!({"name": "r2", "wait_for": -1}),
+            "wait_for",
+            "wait_for: a duration must not be negative",
+        ),
+        (
+            json!({"name": "r2", "events": []}),
+            "events",
+            "events: a notification needs at least one event",
+        ),
+        (
+            json!({"name": "r2", "events": ["check.failed", "bogus"]}),
+            "events[1]",
+            "events[1]: \"bogus\" is not an event",
+        ),
+        (
+            json!({"name": "r2", "custom_services": "x"}),
+            "custom_services",
+            "custom_services: must be a list",
+        ),
+        (
+            json!({"name": "r2", "inhibitions": [{"from": "a", "to": [], "direction": "up"}]}),
+            "inhibitions[0].to",
+            "inhibitions[0].to: required",
+        ),
+    ];
+    for (change, field, message) in cases {
+        let error = post(&pool, me, "notifications", "", "", rule(change.clone()))
+            .await
+            .expect_err(message);
+        assert_eq!(
+            (error.status, error.code.as_str()),
+            (400, "PGRST400"),
+            "{change}"
+        );
+        let details = error.details.expect("details");
+        assert_eq!(details[0]["field"], json!(field), "{change}: {details}");
+        assert!(
+            error.message.starts_with(message),
+            "{change}: {}",
+            error.message
+        );
+    }
+    // A PATCH is checked on the whole row after the change.
+    let error = patch(
+        &pool,
+        me,
+        "notifications",
+        "name=eq.r",
+        "",
+        json!({"wait_for": null}),
+    )
+    .await
+    .expect_err("group_by without wait_for");
+    assert_eq!(error.message, "group_by: groupBy needs waitFor");
+
+    let silence = |change: Value| {
+        let mut body = json!({"name": "s", "filter": "check.name == 'home'",
+                              "selectors": [{"types": ["http"]}],
+                              "from": "2026-01-01T00:00:00Z", "until": "2026-01-02T00:00:00Z"});
+        for (k, v) in change.as_object().into_iter().flatten() {
+            body[k] = v.clone();
+        }
+        body
+    };
+    let cases = [
+        (
+            json!({"filter": null, "selectors": null}),
+            "resource",
+            "resource: a silence needs a resource, a filter or selectors",
+        ),
+        (
+            json!({"filter": "check.name =="}),
+            "filter",
+            "filter: invalid CEL expression",
+        ),
+        (
+            json!({"selectors": [{"types": "http"}]}),
+            "selectors[0]",
+            "selectors[0]: invalid type",
+        ),
+        (
+            json!({"selectors": {"types": ["http"]}}),
+            "selectors",
+            "selectors: must be a list",
+        ),
+        (
+            json!({"until": "2025-12-31T00:00:00Z"}),
+            "until",
+            "until: must be after from",
+        ),
+        (json!({"name": ""}), "name", "name: a silence needs a name"),
+    ];
+    for (change, field, message) in cases {
+        let error = post(
+            &pool,
+            me,
+            "notification_silences",
+            "",
+            "",
+            silence(change.clone()),
+        )
+        .await
+        .expect_err(message);
+        assert_eq!(
+            (error.status, error.code.as_str()),
+            (400, "PGRST400"),
+            "{change}"
+        );
+        let details = error.details.expect("details");
+        assert_eq!(details[0]["field"], json!(field), "{change}: {details}");
+        assert!(
+            error.message.starts_with(message),
+            "{change}: {}",
+            error.message
+        );
+    }
+    post(
+        &pool,
+        me,
+        "notification_silences",
+        "",
+        "",
+        silence(json!({"until": null})),
+    )
+    .await
+    .expect("indefinitely");
+
+    // Deleting is PATCH deleted_at, even of a row written before these checks.
+    sqlx::query("INSERT INTO notification_silences (name, filter) VALUES ('old', 'not CEL (')")
+        .execute(&pool)
+        .await
+        .expect("an old row");
+    for name in ["s", "old"] {
+        patch(
+            &pool,
+            me,
+            "notification_silences",
+            &format!("name=eq.{name}"),
+            "",
+            json!({"deleted_at": "2026-01-03T00:00:00Z"}),
+        )
+        .await
+        .expect("deleted");
+    }
+    let live = rows(
+        &pool,
+        "notification_silences",
+        "select=name&deleted_at=is.null",
+    )
+    .await;
+    assert!(live.is_empty(), "{live:?}");
+
+    // Rules and silences from Kubernetes are read-only here.
+    sqlx::query("INSERT INTO notifications (name, events, person_id, source) VALUES ('crd', '{check.failed}', $1, 'KubernetesCRD')")
+        .bind(me)
+        .execute(&pool)
+        .await
+        .expect("a CRD rule");
+    let error = patch(
+        &pool,
+        me,
+        "notifications",
+        "name=eq.crd",
+        "",
+        json!({"title": "x"}),
+    )
+    .await
+    .expect_err("read-only");
+    assert_eq!((error.status, error.code.as_str()), (403, "EREADONLY"));
+}

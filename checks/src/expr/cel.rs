@@ -42,6 +42,12 @@ fn program(source: &str) -> Result<Rc<Program>, String> {
     Ok(program)
 }
 
+/// Whether `source` compiles, for checks on write (nothing is evaluated).
+pub fn compile(source: &str) -> Result<(), String> {
+    catch_unwind(AssertUnwindSafe(|| program(source).map(|_| ())))
+        .unwrap_or_else(|_| Err(format!("invalid CEL expression {source:?}")))
+}
+
 pub fn evaluate(source: &str, env: &Map<String, Value>) -> Result<Value, String> {
     let run = || {
         let program = program(source)?;

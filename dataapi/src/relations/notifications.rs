@@ -41,6 +41,7 @@ pub(super) static RELATIONS: &[Relation] = &[
     )
     .writable()
     .guarded()
+    .validated(Validator::Notification)
     .scoped(&[
         via("playbook_id", "playbooks"),
         via("fallback_playbook_id", "playbooks"),
@@ -81,6 +82,7 @@ pub(super) static RELATIONS: &[Relation] = &[
     )
     .writable()
     .guarded()
+    .validated(Validator::NotificationSilence)
     .scoped(&[
         via("config_id", "config_items"),
         via("check_id", "checks"),
