@@ -114,6 +114,9 @@ pub struct Config {
     #[arg(long = "incident-rules", env = "QUARTERDECK_INCIDENT_RULES", default_value_t = true, action = clap::ArgAction::Set)]
     pub incident_rules: bool,
 
+    #[command(flatten)]
+    pub notifications: NotificationArgs,
+
     /// The keys that decrypt connections' secret values for checks.
     #[command(flatten)]
     pub connection_keys: quarterdeck_connections::keyring::KeyArgs,
@@ -219,6 +222,53 @@ pub struct TopologyArgs {
     /// Limit of one topology run, lookups included.
     #[arg(long = "topology-timeout", env = "QUARTERDECK_TOPOLOGY_TIMEOUT", default_value = "5m", value_parser = humantime::parse_duration)]
     pub topology_timeout: std::time::Duration,
+}
+
+/// The notification engine.
+#[derive(Debug, Clone, clap::Args)]
+pub struct NotificationArgs {
+    /// Deliver notifications in this process (every replica takes a share of
+    /// the events and of the sends).
+    #[arg(long = "notifications", env = "QUARTERDECK_NOTIFICATIONS", default_value_t = true, action = clap::ArgAction::Set)]
+    pub notifications: bool,
+
+    /// The longest wait between two looks at the events and the due sends.
+    #[arg(long = "notification-poll", env = "QUARTERDECK_NOTIFICATION_POLL", default_value = "1s", value_parser = humantime::parse_duration)]
+    pub poll: std::time::Duration,
+
+    /// Attempts at a send before it is recorded as failed.
+    #[arg(
+        long = "notification-attempts",
+        env = "QUARTERDECK_NOTIFICATION_ATTEMPTS",
+        default_value_t = 4,
+        value_parser = clap::value_parser!(i32).range(1..)
+    )]
+    pub attempts: i32,
+
+    /// The delay before a failed send's first retry; each later one doubles it.
+    #[arg(long = "notification-backoff", env = "QUARTERDECK_NOTIFICATION_BACKOFF", default_value = "10s", value_parser = humantime::parse_duration)]
+    pub backoff: std::time::Duration,
+
+    /// The time one send may take.
+    #[arg(long = "notification-send-timeout", env = "QUARTERDECK_NOTIFICATION_SEND_TIMEOUT", default_value = "30s", value_parser = humantime::parse_duration)]
+    pub send_timeout: std::time::Duration,
+
+    /// Sends delivered at once per process.
+    #[arg(
+        long = "notification-concurrency",
+        env = "QUARTERDECK_NOTIFICATION_CONCURRENCY",
+        default_value_t = 20,
+        value_parser = clap::value_parser!(u16).range(1..)
+    )]
+    pub concurrency: u16,
+
+    /// The e-mail connection (`namespace/name`) that sends to people, teams'
+    /// members and e-mail addresses.
+    #[arg(
+        long = "notification-mail-connection",
+        env = "QUARTERDECK_NOTIFICATION_MAIL_CONNECTION"
+    )]
+    pub mail_connection: Option<String>,
 }
 
 /// The playbook engine.

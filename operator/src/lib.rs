@@ -13,6 +13,7 @@ pub mod incidents;
 pub mod leader;
 pub mod mapping;
 pub mod metrics;
+pub mod notifications;
 pub mod playbook;
 pub mod scrape;
 pub mod topology;
@@ -140,6 +141,17 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
                 quarterdeck_runtime::shutdown_signal(),
             ))
         });
+    let notifications = engine_pool
+        .clone()
+        .zip(lookup.clone())
+        .filter(|_| config.notifications.notifications)
+        .map(|(pool, lookup)| {
+            tokio::spawn(notifications::run(
+                pool,
+                notifications::Settings::from_args(&config.notifications, lookup),
+                quarterdeck_runtime::shutdown_signal(),
+            ))
+        });
     let engine = engine_pool
         .clone()
         .zip(lookup)
@@ -205,6 +217,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         .chain(playbooks)
         .chain(triggers)
         .chain(incidents)
+        .chain(notifications)
     {
         // On an error nothing will signal the engines to stop.
         if result.is_err() {

@@ -3,8 +3,8 @@
 
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value, json};
-use sqlx::PgPool;
 use sqlx::types::Json;
+use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use crate::Error;
@@ -125,4 +125,311 @@ pub async fn live_silences(pool: &PgPool, at: DateTime<Utc>) -> Result<Vec<Silen
     .bind(at)
     .fetch_all(pool)
     .await?)
+}
+
+/// A notification rule as stored (`notifications`); durations in nanoseconds.
+#[derive(Debug, Clone, Default, sqlx::FromRow)]
+pub struct Rule {
+    pub id: Uuid,
+    pub name: String,
+    pub namespace: String,
+    pub events: Vec<String>,
+    pub title: Option<String>,
+    pub template: Option<String>,
+    pub filter: Option<String>,
+    pub person_id: Option<Uuid>,
+    pub team_id: Option<Uuid>,
+    pub playbook_id: Option<Uuid>,
+    /// `[{email | connection | url | webhook, properties}]`.
+    pub custom_services: Option<Json<Value>>,
+    pub properties: Option<Json<Value>>,
+    pub repeat_interval: Option<String>,
+    pub group_by: Option<Vec<String>>,
+    pub group_by_interval: Option<i64>,
+    pub wait_for: Option<i64>,
+    pub inhibitions: Option<Json<Value>>,
+    pub fallback_person_id: Option<Uuid>,
+    pub fallback_team_id: Option<Uuid>,
+    pub fallback_playbook_id: Option<Uuid>,
+    pub fallback_custom_services: Option<Json<Value>>,
+    pub fallback_delay: Option<i64>,
+}
+
+impl Rule {
+    /// `namespace/name`, as errors name it.
+    pub fn label(&self) -> String {
+        format!("{}/{}", self.namespace, self.name)
+    }
+}
+
+const RULE_COLUMNS: &str = "id, name, namespace, events, title, template, filter, person_id, team_id, \
+     playbook_id, custom_services, properties, repeat_interval, group_by, group_by_interval, \
+     wait_for, inhibitions, fallback_person_id, fallback_team_id, fallback_playbook_id, \
+     fallback_custom_services, fallback_delay";
+
+/// The rules not deleted.
+pub async fn live_rules(pool: &PgPool) -> Result<Vec<Rule>, Error> {
+    Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {RULE_COLUMNS} FROM notifications WHERE deleted_at IS NULL ORDER BY namespace, name"
+    )))
+    .fetch_all(pool)
+    .await?)
+}
+
+/// One rule, deleted or not.
+pub async fn rule(tx: &mut PgConnection, id: Uuid) -> Result<Option<Rule>, Error> {
+    Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {RULE_COLUMNS} FROM notifications WHERE id = $1"
+    )))
+    .bind(id)
+    .fetch_optional(tx)
+    .await?)
+}
+
+/// Records why a rule could not be applied (`None` clears it).
+pub async fn set_rule_error(pool: &PgPool, id: Uuid, error: Option<&str>) -> Result<(), Error> {
+    sqlx::query(
+        "UPDATE notifications SET error = $2, error_at = CASE WHEN $2 IS NULL THEN NULL ELSE now() END \
+         WHERE id = $1 AND error IS DISTINCT FROM $2",
+    )
+    .bind(id)
+    .bind(error)
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
+/// Records why a silence could not be held against a resource.
+pub async fn set_silence_error(pool: &PgPool, id: Uuid, error: &str) -> Result<(), Error> {
+    sqlx::query(
+        "UPDATE notification_silences SET error = $2 WHERE id = $1 AND error IS DISTINCT FROM $2",
+    )
+    .bind(id)
+    .bind(error)
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
+/// Send history statuses (decision 89.4).
+pub mod status {
+    pub const PENDING: &str = "pending";
+    pub const SENT: &str = "sent";
+    pub const FAILED: &str = "failed";
+    pub const SILENCED: &str = "silenced";
+    pub const REPEAT_SUPPRESSED: &str = "repeat-suppressed";
+    pub const INHIBITED: &str = "inhibited";
+    /// waitFor ended with the resource no longer failing.
+    pub const SKIPPED: &str = "skipped";
+}
+
+/// A row of the send history to write.
+#[derive(Debug, Clone, Default)]
+pub struct NewSend {
+    pub notification_id: Uuid,
+    pub status: &'static str,
+    pub source_event: String,
+    pub resource_id: Uuid,
+    pub resource_health: Option<String>,
+    pub resource_status: Option<String>,
+    pub silenced_by: Option<Uuid>,
+    pub body: Option<String>,
+    /// `{title, kind, event}`: what the delivery worker needs.
+    pub body_payload: Value,
+    pub not_before: Option<DateTime<Utc>>,
+    pub group_key: Option<String>,
+    pub first_observed: DateTime<Utc>,
+}
+
+pub async fn insert_send(tx: &mut PgConnection, send: &NewSend) -> Result<Uuid, Error> {
+    Ok(sqlx::query_scalar(
+        "INSERT INTO notification_send_history (notification_id, status, source_event, resource_id, \
+             resource_health, resource_status, silenced_by, body, body_payload, not_before, group_key, \
+             first_observed) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
+    )
+    .bind(send.notification_id)
+    .bind(send.status)
+    .bind(&send.source_event)
+    .bind(send.resource_id)
+    .bind(&send.resource_health)
+    .bind(&send.resource_status)
+    .bind(send.silenced_by)
+    .bind(&send.body)
+    .bind(Json(&send.body_payload))
+    .bind(send.not_before)
+    .bind(&send.group_key)
+    .bind(send.first_observed)
+    .fetch_one(tx)
+    .await?)
+}
+
+/// Whether the rule sent (or will send) this event for this resource since `since`.
+pub async fn sent_since(
+    tx: &mut PgConnection,
+    notification_id: Uuid,
+    resource_id: Uuid,
+    source_event: &str,
+    since: DateTime<Utc>,
+) -> Result<bool, Error> {
+    Ok(sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM notification_send_history \
+                        WHERE notification_id = $1 AND resource_id = $2 AND source_event = $3 \
+                          AND status IN ('sent', 'pending') AND created_at >= $4)",
+    )
+    .bind(notification_id)
+    .bind(resource_id)
+    .bind(source_event)
+    .bind(since)
+    .fetch_one(tx)
+    .await?)
+}
+
+/// Folds one more send into the rule's pending send of `group_key` created
+/// since `since` (its `count` grows); whether there was one.
+pub async fn fold_into_group(
+    tx: &mut PgConnection,
+    notification_id: Uuid,
+    group_key: &str,
+    since: DateTime<Utc>,
+) -> Result<bool, Error> {
+    let folded = sqlx::query(
+        "UPDATE notification_send_history SET count = count + 1 \
+         WHERE id = (SELECT id FROM notification_send_history \
+                     WHERE notification_id = $1 AND group_key = $2 AND status = 'pending' \
+                       AND created_at >= $3 ORDER BY created_at DESC LIMIT 1 FOR UPDATE)",
+    )
+    .bind(notification_id)
+    .bind(group_key)
+    .bind(since)
+    .execute(tx)
+    .await?;
+    Ok(folded.rows_affected() > 0)
+}
+
+/// A pending send the delivery worker claimed.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct DueSend {
+    pub id: Uuid,
+    pub notification_id: Uuid,
+    pub source_event: String,
+    pub resource_id: Uuid,
+    pub body: Option<String>,
+    pub body_payload: Option<Json<Value>>,
+    pub count: i32,
+    pub retries: i32,
+    pub created_at: DateTime<Utc>,
+}
+
+/// Claims up to `limit` pending sends that are due, oldest first; they stay
+/// locked until `tx` ends (each replica takes others).
+pub async fn claim_due(tx: &mut PgConnection, limit: i64) -> Result<Vec<DueSend>, Error> {
+    Ok(sqlx::query_as(
+        "SELECT id, notification_id, source_event, resource_id, body, body_payload, count, retries, \
+                created_at \
+         FROM notification_send_history \
+         WHERE status = 'pending' AND coalesce(not_before, created_at) <= now() \
+         ORDER BY coalesce(not_before, created_at) \
+         LIMIT $1 FOR UPDATE SKIP LOCKED",
+    )
+    .bind(limit)
+    .fetch_all(tx)
+    .await?)
+}
+
+/// An attempt's outcome: the status, the error, the attempts so far, how
+/// long it took, and when a retry is due (status `pending`).
+#[derive(Debug, Clone)]
+pub struct Attempt<'a> {
+    pub status: &'static str,
+    pub error: Option<&'a str>,
+    pub retries: i32,
+    pub duration_millis: Option<i32>,
+    pub retry_at: Option<DateTime<Utc>>,
+    pub person_id: Option<Uuid>,
+    pub playbook_run_id: Option<Uuid>,
+}
+
+/// Writes an attempt's outcome (and links the playbook run it started).
+pub async fn record_attempt(tx: &mut PgConnection, id: Uuid, a: &Attempt<'_>) -> Result<(), Error> {
+    sqlx::query(
+        "UPDATE notification_send_history SET status = $2, error = $3, retries = $4, \
+             duration_millis = coalesce($5, duration_millis), not_before = coalesce($6, not_before), \
+             person_id = coalesce($7, person_id), playbook_run_id = coalesce($8, playbook_run_id) \
+         WHERE id = $1",
+    )
+    .bind(id)
+    .bind(a.status)
+    .bind(a.error)
+    .bind(a.retries)
+    .bind(a.duration_millis)
+    .bind(a.retry_at)
+    .bind(a.person_id)
+    .bind(a.playbook_run_id)
+    .execute(&mut *tx)
+    .await?;
+    if let Some(run) = a.playbook_run_id {
+        sqlx::query("UPDATE playbook_runs SET notification_send_id = $2 WHERE id = $1")
+            .bind(run)
+            .bind(id)
+            .execute(tx)
+            .await?;
+    }
+    Ok(())
+}
+
+/// Whether the check, config item or component still fails (not healthy);
+/// `None` when it is gone.
+pub async fn still_failing(tx: &mut PgConnection, id: Uuid) -> Result<Option<bool>, Error> {
+    Ok(sqlx::query_scalar(
+        "SELECT coalesce(status, 'unknown') <> 'healthy' FROM checks WHERE id = $1 AND deleted_at IS NULL \
+         UNION ALL SELECT coalesce(health, 'unknown') <> 'healthy' FROM config_items WHERE id = $1 AND deleted_at IS NULL \
+         UNION ALL SELECT coalesce(health, 'unknown') <> 'healthy' FROM components WHERE id = $1 AND deleted_at IS NULL",
+    )
+    .bind(id)
+    .fetch_optional(tx)
+    .await?)
+}
+
+/// The e-mail addresses of a person, or of a team's members.
+pub async fn emails(
+    tx: &mut PgConnection,
+    person_id: Option<Uuid>,
+    team_id: Option<Uuid>,
+) -> Result<Vec<(Uuid, String)>, Error> {
+    Ok(sqlx::query_as(
+        "SELECT p.id, p.email FROM people p \
+         WHERE p.email IS NOT NULL AND p.deleted_at IS NULL \
+           AND (p.id = $1 OR p.id IN (SELECT person_id FROM team_members WHERE team_id = $2)) \
+         ORDER BY p.email",
+    )
+    .bind(person_id)
+    .bind(team_id)
+    .fetch_all(tx)
+    .await?)
+}
+
+/// The row of an incident or a playbook run (with its playbook) as
+/// templates and CEL see it, under `incident` or `run` and `playbook`.
+pub async fn event_rows(pool: &PgPool, kind: &str, id: Uuid) -> Result<Map<String, Value>, Error> {
+    let row: Option<Json<Value>> = match kind {
+        "incident" => {
+            sqlx::query_scalar("SELECT jsonb_build_object('incident', to_jsonb(i)) FROM incidents i WHERE i.id = $1")
+                .bind(id)
+                .fetch_optional(pool)
+                .await?
+        }
+        _ => sqlx::query_scalar(
+            "SELECT jsonb_build_object('run', to_jsonb(r) - 'spec', 'playbook', \
+                        jsonb_build_object('id', p.id, 'name', p.name, 'namespace', p.namespace, 'title', p.title)) \
+             FROM playbook_runs r JOIN playbooks p ON p.id = r.playbook_id WHERE r.id = $1",
+        )
+        .bind(id)
+        .fetch_optional(pool)
+        .await?,
+    };
+    Ok(match row.map(|r| r.0) {
+        Some(Value::Object(map)) => map,
+        _ => Map::new(),
+    })
 }

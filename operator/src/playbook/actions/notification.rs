@@ -10,7 +10,7 @@ use quarterdeck_store::playbook_runs::claims::ClaimedRun;
 use serde_json::{Value as Json, json};
 
 use super::Failed;
-use crate::playbook::context;
+use crate::notifications::channel;
 use crate::playbook::runner::Engine;
 
 pub(super) async fn run(
@@ -74,32 +74,12 @@ pub(super) async fn run(
 
 /// The connection `reference` names, resolved, with its type.
 async fn named(engine: &Engine, run: &ClaimedRun, reference: &str) -> Result<Resolved, Failed> {
-    let found = context::connection(engine, run, reference, "notification.connection")
-        .await
-        .map_err(Failed::new)?;
-    let name = reference.strip_prefix("connection://").unwrap_or(reference);
-    let name = match name.split_once('/') {
-        Some(_) => name.to_owned(),
-        None => format!("{}/{name}", run.playbook_namespace),
-    };
-    if !notify::is_notification_type(&found.kind) {
-        return Err(Failed::new(format!(
-            "notification.connection: {name} is a {} connection, not a notification channel",
-            if found.kind.is_empty() {
-                "typeless"
-            } else {
-                found.kind.as_str()
-            }
-        )));
-    }
-    Ok(Resolved {
-        kind: found.kind,
-        name,
-        url: found.url,
-        username: found.username,
-        password: found.password,
-        certificate: found.certificate,
-        insecure_tls: found.insecure_tls,
-        properties: found.properties,
-    })
+    channel::named(
+        engine.lookup.as_ref(),
+        reference,
+        &run.playbook_namespace,
+        "notification.connection",
+    )
+    .await
+    .map_err(Failed::new)
 }

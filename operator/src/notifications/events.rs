@@ -1,0 +1,307 @@
+//! The notification engine's events: the copies migration 0040 raises as
+//! `notification.<event>`, claimed `FOR UPDATE SKIP LOCKED` and each
+//! consumed in the transaction that writes its sends.
+
+use chrono::{DateTime, Utc};
+use quarterdeck_notifications::{rules, silence};
+use quarterdeck_store::Error;
+use quarterdeck_store::notifications::{
+    self as store, NewSend, ResourceFacts, Rule, Silence, status,
+};
+use quarterdeck_store::playbook_triggers::{self as queue, Event};
+use serde_json::{Map, Value, json};
+use sqlx::{Connection, PgConnection, PgPool};
+use uuid::Uuid;
+
+/// Events claimed per transaction.
+const BATCH: i64 = 100;
+
+/// What the engine reads once per batch.
+struct Loaded {
+    rules: Vec<Rule>,
+    silences: Vec<Silence>,
+}
+
+/// Claims and consumes due events until none is left; how many were taken.
+pub async fn consume(pool: &PgPool) -> Result<usize, Error> {
+    let rules = store::live_rules(pool).await?;
+    let mut names: Vec<String> = rules
+        .iter()
+        .flat_map(|r| r.events.iter().map(|e| format!("notification.{e}")))
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    if names.is_empty() {
+        return Ok(0);
+    }
+    let loaded = Loaded {
+        rules,
+        silences: store::live_silences(pool, Utc::now()).await?,
+    };
+    let mut taken = 0;
+    loop {
+        let mut tx = pool.begin().await?;
+        let events = queue::claim_events(&mut tx, &names, BATCH).await?;
+        if events.is_empty() {
+            return Ok(taken);
+        }
+        for event in &events {
+            let mut attempt = Connection::begin(&mut *tx).await?;
+            match handle(pool, &mut attempt, &loaded, event).await {
+                Ok(()) => attempt.commit().await?,
+                Err(e) => {
+                    attempt.rollback().await?;
+                    tracing::warn!(event = %event.id, name = %event.name, error = %e, "consuming a notification event failed; it is tried again later");
+                    queue::failed(&mut tx, event.id, &e.to_string()).await?;
+                }
+            }
+        }
+        tx.commit().await?;
+        taken += events.len();
+    }
+}
+
+/// The resource an event is about, as rules, silences and templates see it.
+struct Subject {
+    /// `check`, `config`, `component`, `incident` or `playbook`.
+    kind: String,
+    id: Uuid,
+    facts: Option<ResourceFacts>,
+    env: Map<String, Value>,
+}
+
+async fn subject(pool: &PgPool, event: &str, properties: &Event) -> Result<Option<Subject>, Error> {
+    let Some(id) = properties
+        .property("id")
+        .and_then(|id| id.parse::<Uuid>().ok())
+    else {
+        return Ok(None);
+    };
+    let kind = event.split('.').next().unwrap_or_default().to_owned();
+    let (facts, mut env) = match kind.as_str() {
+        "check" | "config" | "component" => match store::resource_facts(pool, id).await? {
+            Some(facts) => {
+                let env = facts.env.clone();
+                (Some(facts), env)
+            }
+            None => return Ok(None),
+        },
+        "incident" | "playbook" => {
+            let rows = store::event_rows(pool, &kind, id).await?;
+            if rows.is_empty() {
+                return Ok(None);
+            }
+            (None, rows)
+        }
+        _ => return Ok(None),
+    };
+    let mut event_json = properties.as_json();
+    if let Some(fields) = event_json.as_object_mut() {
+        fields.insert("name".into(), json!(event));
+    }
+    env.insert("event".into(), event_json);
+    Ok(Some(Subject {
+        kind,
+        id,
+        facts,
+        env,
+    }))
+}
+
+#[tracing::instrument(skip_all, fields(event = %event.id, name = %event.name))]
+async fn handle(
+    pool: &PgPool,
+    tx: &mut PgConnection,
+    loaded: &Loaded,
+    event: &Event,
+) -> Result<(), Error> {
+    let name = event
+        .name
+        .strip_prefix("notification.")
+        .unwrap_or(&event.name);
+    let Some(subject) = subject(pool, name, event).await? else {
+        // The resource is gone: nothing to tell about.
+        return queue::consumed(tx, event.id).await;
+    };
+    let now = Utc::now();
+    for rule in &loaded.rules {
+        match rules::matches(&rule.events, rule.filter.as_deref(), name, &subject.env) {
+            Ok(true) => {}
+            Ok(false) => continue,
+            Err(e) => {
+                store::set_rule_error(pool, rule.id, Some(&e.to_string())).await?;
+                continue;
+            }
+        }
+        match send_for(
+            pool,
+            tx,
+            loaded,
+            rule,
+            name,
+            &subject,
+            event.created_at,
+            now,
+        )
+        .await?
+        {
+            Ok(()) => store::set_rule_error(pool, rule.id, unsupported(rule).as_deref()).await?,
+            Err(e) => store::set_rule_error(pool, rule.id, Some(&e)).await?,
+        }
+    }
+    queue::consumed(tx, event.id).await
+}
+
+/// What a rule asks for that the engine does not do, said on the rule.
+fn unsupported(rule: &Rule) -> Option<String> {
+    let inhibits = rule
+        .inhibitions
+        .as_ref()
+        .is_some_and(|i| i.0.as_array().is_some_and(|a| !a.is_empty()));
+    let fallback = rule.fallback_person_id.is_some()
+        || rule.fallback_team_id.is_some()
+        || rule.fallback_playbook_id.is_some()
+        || rule.fallback_custom_services.is_some();
+    match (inhibits, fallback) {
+        (false, false) => None,
+        (true, false) => Some("inhibitions are not supported yet; sends are not inhibited".into()),
+        (false, true) => Some("fallback recipients are not supported yet".into()),
+        (true, true) => Some(
+            "inhibitions and fallback recipients are not supported yet; sends are not inhibited"
+                .into(),
+        ),
+    }
+}
+
+/// Writes the rule's send for the event: silenced, repeat-suppressed,
+/// folded into its group's pending send, or pending (after waitFor). The
+/// inner error is the rule's own (a template, a duration), said on it.
+#[allow(clippy::too_many_arguments)]
+async fn send_for(
+    pool: &PgPool,
+    tx: &mut PgConnection,
+    loaded: &Loaded,
+    rule: &Rule,
+    event: &str,
+    subject: &Subject,
+    observed: DateTime<Utc>,
+    now: DateTime<Utc>,
+) -> Result<Result<(), String>, Error> {
+    let data = Value::Object(subject.env.clone());
+    let title = match rule.title.as_deref().filter(|t| !t.trim().is_empty()) {
+        Some(t) => match quarterdeck_templates::render(t, &data) {
+            Ok(title) => title,
+            Err(e) => return Ok(Err(format!("title: {e}"))),
+        },
+        None => default_title(event, subject),
+    };
+    let body = match rule.template.as_deref().filter(|t| !t.trim().is_empty()) {
+        Some(t) => match quarterdeck_templates::render(t, &data) {
+            Ok(body) => body,
+            Err(e) => return Ok(Err(format!("template: {e}"))),
+        },
+        None => title.clone(),
+    };
+    let repeat = match rules::repeat_interval(rule.repeat_interval.as_deref()) {
+        Ok(repeat) => repeat,
+        Err(e) => return Ok(Err(e.to_string())),
+    };
+    let group_by = rule.group_by.clone().unwrap_or_default();
+    let group_key = if group_by.is_empty() {
+        None
+    } else {
+        match rules::group_key(&group_by, &subject.kind, &subject.env) {
+            Ok(key) => Some(key),
+            Err(e) => return Ok(Err(e.to_string())),
+        }
+    };
+    let row = subject.env.get(&subject.kind);
+    let field = |key: &str| {
+        row.and_then(|r| r.get(key))
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    };
+    let failing = is_failure(event);
+    let wait_for = rule.wait_for.filter(|w| *w > 0 && failing);
+    let mut send = NewSend {
+        notification_id: rule.id,
+        status: status::PENDING,
+        source_event: event.to_owned(),
+        resource_id: subject.id,
+        resource_health: field("health"),
+        resource_status: field("status"),
+        body: Some(body),
+        body_payload: json!({"title": title, "kind": subject.kind, "wait_for": wait_for.is_some()}),
+        not_before: Some(now + nanos(wait_for.unwrap_or(0))),
+        group_key: group_key.clone(),
+        first_observed: observed,
+        ..NewSend::default()
+    };
+    if let Some(facts) = &subject.facts {
+        let (holding, errors) = silence::first_match(&loaded.silences, facts, now);
+        for error in errors {
+            if let silence::SilenceError::Filter { silence, .. }
+            | silence::SilenceError::Selectors { silence, .. } = &error
+                && let Some(s) = loaded
+                    .silences
+                    .iter()
+                    .find(|s| format!("{}/{}", s.namespace, s.name) == *silence)
+            {
+                store::set_silence_error(pool, s.id, &error.to_string()).await?;
+            }
+        }
+        if let Some(holding) = holding {
+            send.status = status::SILENCED;
+            send.silenced_by = Some(holding.id);
+            send.not_before = None;
+            store::insert_send(tx, &send).await?;
+            return Ok(Ok(()));
+        }
+    }
+    if let Some(repeat) = repeat
+        && store::sent_since(tx, rule.id, subject.id, event, now - to_chrono(repeat)).await?
+    {
+        send.status = status::REPEAT_SUPPRESSED;
+        send.not_before = None;
+        store::insert_send(tx, &send).await?;
+        return Ok(Ok(()));
+    }
+    if let Some(key) = &group_key {
+        let window = rule.group_by_interval.or(rule.wait_for).unwrap_or(0);
+        if store::fold_into_group(tx, rule.id, key, now - nanos(window)).await? {
+            return Ok(Ok(()));
+        }
+    }
+    store::insert_send(tx, &send).await?;
+    Ok(Ok(()))
+}
+
+/// Events that say something fails (waitFor waits only on these).
+fn is_failure(event: &str) -> bool {
+    matches!(
+        event,
+        "check.failed"
+            | "component.unhealthy"
+            | "component.warning"
+            | "config.unhealthy"
+            | "config.warning"
+    )
+}
+
+fn default_title(event: &str, subject: &Subject) -> String {
+    let name = subject
+        .env
+        .get(&subject.kind)
+        .and_then(|r| r.get("name").or_else(|| r.get("title")))
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    format!("{event}: {} {name}", subject.kind)
+}
+
+fn nanos(n: i64) -> chrono::Duration {
+    chrono::Duration::nanoseconds(n)
+}
+
+fn to_chrono(d: std::time::Duration) -> chrono::Duration {
+    chrono::Duration::from_std(d).unwrap_or(chrono::Duration::MAX)
+}

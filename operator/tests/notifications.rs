@@ -1,0 +1,450 @@
+//! Notification delivery on real parts: a real PostgreSQL, checks failing
+//! through the store's health path (which raises the events), a local HTTP
+//! receiver for webhooks and the SMTP sink (hack/lib/servers/smtp.sh) for
+//! e-mail. Silences, repeat interval, groups, waitFor, retries with the
+//! attempts recorded, and two replicas never sending one twice.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::Router;
+use axum::http::StatusCode;
+use axum::routing::post;
+use chrono::Utc;
+use quarterdeck_checks::{Connection, StaticLookup};
+use quarterdeck_operator::notifications::{self, Settings, delivery, events};
+use quarterdeck_store::health::{self, CheckResult};
+use serde_json::{Value, json};
+use sqlx::PgPool;
+use uuid::Uuid;
+
+/// A webhook receiver on 127.0.0.1: what it received, and how many requests
+/// it still refuses with a 500 before it accepts.
+#[derive(Clone, Default)]
+struct Receiver {
+    bodies: Arc<Mutex<Vec<String>>>,
+    refuse: Arc<Mutex<usize>>,
+}
+
+impl Receiver {
+    async fn start() -> (Self, String) {
+        let receiver = Self::default();
+        let state = receiver.clone();
+        let app = Router::new().route(
+            "/hook",
+            post(move |body: String| {
+                let state = state.clone();
+                async move {
+                    let mut refuse = state.refuse.lock().unwrap();
+                    if *refuse > 0 {
+                        *refuse -= 1;
+                        return StatusCode::INTERNAL_SERVER_ERROR;
+                    }
+                    state.bodies.lock().unwrap().push(body);
+                    StatusCode::OK
+                }
+            }),
+        );
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}/hook", listener.local_addr().unwrap());
+        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+        (receiver, url)
+    }
+
+    fn bodies(&self) -> Vec<String> {
+        self.bodies.lock().unwrap().clone()
+    }
+}
+
+fn smtp_var(name: &str) -> String {
+    std::env::var(name).unwrap_or_else(|_| {
+        panic!("{name} is unset: run through `QD_SERVERS=smtp hack/with-servers.sh cargo test -p quarterdeck-operator --test notifications`")
+    })
+}
+
+/// The mail connection `default/mail`, to the SMTP sink in the clear.
+fn settings() -> Settings {
+    let mut mail = Connection {
+        kind: "email".into(),
+        ..Connection::default()
+    };
+    for (k, v) in [
+        ("host", smtp_var("QD_TEST_SMTP_HOST")),
+        ("port", smtp_var("QD_TEST_SMTP_PORT")),
+        ("from", "alerts@quarterdeck.test".to_owned()),
+        ("encryption", "None".to_owned()),
+        ("auth", "None".to_owned()),
+    ] {
+        mail.properties.insert(k.into(), v);
+    }
+    let lookup = StaticLookup::new().with_connection("default", "mail", mail);
+    Settings {
+        backoff: Duration::ZERO,
+        attempts: 3,
+        send_timeout: Duration::from_secs(10),
+        mail_connection: Some("default/mail".into()),
+        ..Settings::new(Arc::new(lookup))
+    }
+}
+
+/// The e-mails the SMTP sink received for `to`.
+fn mails_to(to: &str) -> Vec<Value> {
+    let dir = smtp_var("QD_TEST_SMTP_DIR");
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "json") {
+            let record: Value =
+                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            if record.to_string().contains(to) {
+                found.push(record);
+            }
+        }
+    }
+    found
+}
+
+async fn rule(pool: &PgPool, name: &str, fields: Value) -> Uuid {
+    let mut row = json!({"name": name, "events": ["check.failed"]});
+    row.as_object_mut()
+        .unwrap()
+        .extend(fields.as_object().unwrap().clone());
+    sqlx::query_scalar(
+        "INSERT INTO notifications SELECT * FROM jsonb_populate_record(NULL::notifications, \
+             jsonb_build_object('id', gen_random_uuid(), 'namespace', 'default', 'source', 'UI', \
+                                'created_at', now(), 'updated_at', now()) || $1) RETURNING id",
+    )
+    .bind(row)
+    .fetch_one(pool)
+    .await
+    .unwrap()
+}
+
+async fn checks(pool: &PgPool, names: &[&str]) -> Vec<Uuid> {
+    let canary: Uuid = sqlx::query_scalar(
+        "INSERT INTO canaries (name, namespace, spec) VALUES ($1, 'default', '{}') RETURNING id",
+    )
+    .bind(format!("canary-{}", Uuid::new_v4()))
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    let mut ids = Vec::new();
+    for name in names {
+        ids.push(
+            sqlx::query_scalar(
+                "INSERT INTO checks (canary_id, type, name) VALUES ($1, 'http', $2) RETURNING id",
+            )
+            .bind(canary)
+            .bind(name)
+            .fetch_one(pool)
+            .await
+            .unwrap(),
+        );
+    }
+    ids
+}
+
+/// A result through the store's health path (it raises check.failed/passed).
+async fn record(pool: &PgPool, check_id: Uuid, passed: bool) {
+    health::record(
+        pool,
+        &[CheckResult {
+            check_id,
+            time: Utc::now(),
+            passed,
+            duration_ms: 5,
+            message: String::new(),
+            error: (!passed).then(|| "refused".to_owned()),
+            details: json!({}),
+        }],
+    )
+    .await
+    .unwrap();
+}
+
+/// One engine pass: events consumed, due sends delivered.
+async fn pass(pool: &PgPool, settings: &Settings) {
+    events::consume(pool).await.unwrap();
+    delivery::deliver(pool, settings).await.unwrap();
+}
+
+/// (status, silenced_by, error, retries, count) of a resource's sends, oldest first.
+type SendRow = (String, Option<Uuid>, Option<String>, i32, i32);
+
+async fn sends(pool: &PgPool, resource: Uuid) -> Vec<SendRow> {
+    sqlx::query_as(
+        "SELECT status, silenced_by, error, retries, count FROM notification_send_history \
+         WHERE resource_id = $1 ORDER BY created_at, id",
+    )
+    .bind(resource)
+    .fetch_all(pool)
+    .await
+    .unwrap()
+}
+
+fn statuses(rows: &[SendRow]) -> Vec<&str> {
+    rows.iter().map(|r| r.0.as_str()).collect()
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn a_failing_check_is_sent_to_a_webhook_and_by_email_to_a_person(pool: PgPool) {
+    let (receiver, url) = Receiver::start().await;
+    let email = format!("oncall-{}@quarterdeck.test", Uuid::new_v4().simple());
+    let person: Uuid =
+        sqlx::query_scalar("INSERT INTO people (name, email) VALUES ('On Call', $1) RETURNING id")
+            .bind(&email)
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+    rule(
+        &pool,
+        "api-down",
+        json!({"title": "{{ .check.name }} is down", "template": "{{ .canary.name }}: {{ .check.status }}",
+               "filter": "check.type == 'http'", "person_id": person,
+               "custom_services": [{"url": url}]}),
+    )
+    .await;
+    let id = checks(&pool, &["api"]).await[0];
+    let settings = settings();
+    record(&pool, id, false).await;
+    pass(&pool, &settings).await;
+
+    let bodies = receiver.bodies();
+    assert_eq!(bodies.len(), 1, "{bodies:?}");
+    assert!(bodies[0].contains("api is down"), "{}", bodies[0]);
+    assert!(bodies[0].contains("unhealthy"), "{}", bodies[0]);
+    let mails = mails_to(&email);
+    assert_eq!(mails.len(), 1);
+    assert!(mails[0].to_string().contains("api is down"));
+    let rows = sends(&pool, id).await;
+    assert_eq!(statuses(&rows), ["sent"]);
+    assert_eq!(rows[0].3, 1, "one attempt");
+    let (person_id, duration): (Option<Uuid>, Option<i32>) = sqlx::query_as(
+        "SELECT person_id, duration_millis FROM notification_send_history WHERE resource_id = $1",
+    )
+    .bind(id)
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    assert_eq!(person_id, Some(person));
+    assert!(duration.is_some());
+
+    // A passing check is no check.failed: nothing more is sent.
+    record(&pool, id, true).await;
+    pass(&pool, &settings).await;
+    assert_eq!(receiver.bodies().len(), 1);
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn a_silence_stops_the_next_send_and_the_history_says_silenced(pool: PgPool) {
+    let (receiver, url) = Receiver::start().await;
+    rule(
+        &pool,
+        "all-checks",
+        json!({"custom_services": [{"url": url}]}),
+    )
+    .await;
+    let ids = checks(&pool, &["web", "db"]).await;
+    let settings = settings();
+    record(&pool, ids[0], false).await;
+    pass(&pool, &settings).await;
+    assert_eq!(receiver.bodies().len(), 1);
+
+    let silence: Uuid = sqlx::query_scalar(
+        "INSERT INTO notification_silences (name, check_id, until) \
+         VALUES ('web-maintenance', $1, now() + interval '1 hour') RETURNING id",
+    )
+    .bind(ids[0])
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    record(&pool, ids[0], true).await;
+    record(&pool, ids[0], false).await;
+    record(&pool, ids[1], false).await;
+    pass(&pool, &settings).await;
+
+    let web = sends(&pool, ids[0]).await;
+    assert_eq!(statuses(&web), ["sent", "silenced"]);
+    assert_eq!(web[1].1, Some(silence));
+    assert_eq!(
+        statuses(&sends(&pool, ids[1]).await),
+        ["sent"],
+        "another check is not silenced"
+    );
+    assert_eq!(receiver.bodies().len(), 2);
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn repeat_interval_and_group_by_suppress_duplicates(pool: PgPool) {
+    let (receiver, url) = Receiver::start().await;
+    rule(
+        &pool,
+        "repeat",
+        json!({"repeat_interval": "1h", "custom_services": [{"url": url}]}),
+    )
+    .await;
+    let ids = checks(&pool, &["flapping"]).await;
+    let settings = settings();
+    for _ in 0..2 {
+        record(&pool, ids[0], false).await;
+        record(&pool, ids[0], true).await;
+        pass(&pool, &settings).await;
+    }
+    assert_eq!(
+        statuses(&sends(&pool, ids[0]).await),
+        ["sent", "repeat-suppressed"]
+    );
+    assert_eq!(receiver.bodies().len(), 1);
+
+    // Grouped by type while waiting: one pending send counts both checks.
+    let (grouped, group_url) = Receiver::start().await;
+    sqlx::query("UPDATE notifications SET deleted_at = now()")
+        .execute(&pool)
+        .await
+        .unwrap();
+    rule(
+        &pool,
+        "grouped",
+        json!({"group_by": ["type"], "wait_for": 3_600_000_000_000i64, "group_by_interval": 3_600_000_000_000i64,
+               "custom_services": [{"url": group_url}]}),
+    )
+    .await;
+    let pair = checks(&pool, &["a", "b"]).await;
+    record(&pool, pair[0], false).await;
+    record(&pool, pair[1], false).await;
+    pass(&pool, &settings).await;
+    let first = sends(&pool, pair[0]).await;
+    assert_eq!(statuses(&first), ["pending"]);
+    assert_eq!(
+        first[0].4, 2,
+        "the second failure is folded into the first send"
+    );
+    assert!(sends(&pool, pair[1]).await.is_empty());
+    // waitFor ends (made due here rather than waited for): one message for both.
+    sqlx::query("UPDATE notification_send_history SET not_before = now() WHERE status = 'pending'")
+        .execute(&pool)
+        .await
+        .unwrap();
+    pass(&pool, &settings).await;
+    assert_eq!(statuses(&sends(&pool, pair[0]).await), ["sent"]);
+    let bodies = grouped.bodies();
+    assert_eq!(bodies.len(), 1);
+    assert!(bodies[0].contains("2 events"), "{}", bodies[0]);
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn wait_for_sends_only_if_the_resource_still_fails(pool: PgPool) {
+    let (receiver, url) = Receiver::start().await;
+    rule(
+        &pool,
+        "patient",
+        json!({"wait_for": 3_600_000_000_000i64, "custom_services": [{"url": url}]}),
+    )
+    .await;
+    let ids = checks(&pool, &["recovers", "stays-down"]).await;
+    let settings = settings();
+    record(&pool, ids[0], false).await;
+    record(&pool, ids[1], false).await;
+    pass(&pool, &settings).await;
+    assert_eq!(statuses(&sends(&pool, ids[0]).await), ["pending"]);
+    assert!(receiver.bodies().is_empty(), "nothing before waitFor ends");
+    record(&pool, ids[0], true).await;
+    sqlx::query("UPDATE notification_send_history SET not_before = now() WHERE status = 'pending'")
+        .execute(&pool)
+        .await
+        .unwrap();
+    pass(&pool, &settings).await;
+    assert_eq!(statuses(&sends(&pool, ids[0]).await), ["skipped"]);
+    assert_eq!(statuses(&sends(&pool, ids[1]).await), ["sent"]);
+    assert_eq!(receiver.bodies().len(), 1);
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn failed_attempts_are_retried_and_recorded(pool: PgPool) {
+    let (receiver, url) = Receiver::start().await;
+    rule(&pool, "retried", json!({"custom_services": [{"url": url}]})).await;
+    let ids = checks(&pool, &["retried", "refused"]).await;
+    let settings = settings();
+    // Two refusals, then the receiver accepts: sent on the third attempt.
+    *receiver.refuse.lock().unwrap() = 2;
+    record(&pool, ids[0], false).await;
+    pass(&pool, &settings).await;
+    let rows = sends(&pool, ids[0]).await;
+    assert_eq!(statuses(&rows), ["sent"]);
+    assert_eq!(rows[0].3, 3);
+    assert_eq!(receiver.bodies().len(), 1);
+
+    // Always refused: failed after the attempts, with the receiver's answer.
+    *receiver.refuse.lock().unwrap() = usize::MAX;
+    record(&pool, ids[1], false).await;
+    pass(&pool, &settings).await;
+    let rows = sends(&pool, ids[1]).await;
+    assert_eq!(statuses(&rows), ["failed"]);
+    assert_eq!(rows[0].3, 3);
+    assert!(
+        rows[0].2.as_deref().unwrap_or_default().contains("500"),
+        "{rows:?}"
+    );
+
+    // A recipient that cannot work fails at once, naming the field.
+    rule(
+        &pool,
+        "nowhere",
+        json!({"custom_services": [{"url": "gotify://host/token"}]}),
+    )
+    .await;
+    let other = checks(&pool, &["nowhere"]).await[0];
+    record(&pool, other, false).await;
+    pass(&pool, &settings).await;
+    let failed: Vec<SendRow> = sqlx::query_as(
+        "SELECT h.status, h.silenced_by, h.error, h.retries, h.count FROM notification_send_history h \
+         JOIN notifications n ON n.id = h.notification_id WHERE n.name = 'nowhere'",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    assert_eq!(statuses(&failed), ["failed"]);
+    assert!(
+        failed[0]
+            .2
+            .as_deref()
+            .unwrap_or_default()
+            .starts_with("to[0].url: "),
+        "{failed:?}"
+    );
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn two_replicas_never_send_one_twice(pool: PgPool) {
+    let (receiver, url) = Receiver::start().await;
+    rule(&pool, "busy", json!({"custom_services": [{"url": url}]})).await;
+    let names: Vec<String> = (0..30).map(|i| format!("c{i}")).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let ids = checks(&pool, &names).await;
+    for id in &ids {
+        record(&pool, *id, false).await;
+    }
+    let settings = settings();
+    let replicas: Vec<_> = (0..2)
+        .map(|_| {
+            let (pool, settings) = (pool.clone(), settings.clone());
+            tokio::spawn(async move {
+                for _ in 0..3 {
+                    notifications::pass(&pool, &settings).await;
+                }
+            })
+        })
+        .collect();
+    for replica in replicas {
+        replica.await.unwrap();
+    }
+    pass(&pool, &settings).await;
+    assert_eq!(receiver.bodies().len(), ids.len());
+    let sent: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM notification_send_history WHERE status = 'sent' AND retries = 1",
+    )
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    assert_eq!(sent, ids.len() as i64);
+}
