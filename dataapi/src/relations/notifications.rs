@@ -118,6 +118,8 @@ pub(super) static RELATIONS: &[Relation] = &[
             not_null(r("count", Int)),
             not_null(r("retries", Int)),
             r("not_before", Timestamp),
+            // The groupBy values the send was grouped by (decision 89.5).
+            r("group_key", Text),
             not_null(r("first_observed", Timestamp)),
             CREATED_AT,
         ],

@@ -1631,6 +1631,7 @@ export interface NotificationSendHistoryRow {
   count: number;
   retries: number;
   not_before: string | null;
+  group_key: string | null;
   first_observed: string;
   created_at: string;
 }
