@@ -1,6 +1,6 @@
 # The people and teams config/samples refers to: the console's own rows, which
-# no custom resource creates, a few connections for the Connections screen and
-# the sample incident rule.
+# no custom resource creates, a few connections for the Connections screen,
+# the sample incident rule and the sample notification rule with its playbook.
 # Source it, then call
 # seed_sample_world API_URL ADMIN_EMAIL:PASSWORD (each row only when missing;
 # the database connection is refreshed on every call, since the embedded
@@ -24,6 +24,29 @@ seed_sample_world() {
   fi
   seed_sample_connections "$api" "$auth"
   seed_sample_incident_rule "$api" "$auth"
+  seed_sample_notification "$api" "$auth"
+}
+
+# The sample notification rule (config/console-samples/notification-*.json) and
+# the console playbook it runs (playbook-*.json), created before the operator
+# first runs the checks, so the failing discard-port check is sent. The rule's
+# `playbook` (namespace/name) becomes its playbook_id.
+seed_sample_notification() {
+  local api=$1 auth=$2 file name namespace body
+  for file in config/console-samples/playbook-*.json; do
+    read -r namespace name < <(python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(d["namespace"], d["name"])' "$file")
+    if [ "$(curl -sf -u "$auth" "$api/api/db/playbooks?namespace=eq.$namespace&name=eq.$name&deleted_at=is.null&select=id")" = "[]" ]; then
+      curl -sf -u "$auth" -H 'content-type: application/json' -d @"$file" "$api/api/db/playbooks" >/dev/null
+    fi
+  done
+  for file in config/console-samples/notification-*.json; do
+    name=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["name"])' "$file")
+    [ "$(curl -sf -u "$auth" "$api/api/db/notifications?name=eq.$name&deleted_at=is.null&select=id")" = "[]" ] || continue
+    read -r namespace playbook < <(python3 -c 'import json, sys; print(*json.load(open(sys.argv[1]))["playbook"].split("/"))' "$file")
+    body=$(curl -sf -u "$auth" "$api/api/db/playbooks?namespace=eq.$namespace&name=eq.$playbook&deleted_at=is.null&select=id" |
+      python3 -c 'import json, sys; rule = json.load(open(sys.argv[1])); rule["playbook_id"] = json.load(sys.stdin)[0]["id"]; del rule["playbook"]; print(json.dumps(rule))' "$file")
+    curl -sf -u "$auth" -H 'content-type: application/json' -d "$body" "$api/api/db/notifications" >/dev/null
+  done
 }
 
 # The sample incident rule (config/console-samples/incident-rule-*.json: not a custom

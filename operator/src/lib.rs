@@ -57,7 +57,8 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     let engine_pool = if (run_checks
         || config.scrapes.scrapes
         || config.topologies.topologies
-        || config.playbooks.playbooks)
+        || config.playbooks.playbooks
+        || config.notifications.notifications)
         && (config.from_dir.is_none() || config.watch)
     {
         Some(

@@ -448,3 +448,61 @@ async fn two_replicas_never_send_one_twice(pool: PgPool) {
     .unwrap();
     assert_eq!(sent, ids.len() as i64);
 }
+
+fn sample(file: &str) -> Value {
+    let path = format!(
+        "{}/../config/console-samples/{file}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// The sample world's rule (as hack/lib/sample-world.sh writes it) sends the
+/// failing discard-port check to its playbook: a run on the check, linked to the send.
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn the_sample_rule_runs_its_playbook_for_the_failing_discard_port(pool: PgPool) {
+    let playbook: Uuid = sqlx::query_scalar(
+        "INSERT INTO playbooks SELECT * FROM jsonb_populate_record(NULL::playbooks, \
+             jsonb_build_object('id', gen_random_uuid(), 'source', 'UI', 'created_at', now(), \
+                                'updated_at', now()) || $1) RETURNING id",
+    )
+    .bind(sample("playbook-notification-ack.json"))
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    let mut rule_row = sample("notification-discard-port.json");
+    let fields = rule_row.as_object_mut().unwrap();
+    assert_eq!(
+        fields.remove("playbook"),
+        Some(json!("default/notification-ack"))
+    );
+    fields.insert("playbook_id".into(), json!(playbook));
+    let name = fields.remove("name").unwrap();
+    rule(&pool, name.as_str().unwrap(), rule_row).await;
+    let ids = checks(&pool, &["discard-port", "other"]).await;
+    record(&pool, ids[0], false).await;
+    record(&pool, ids[1], false).await;
+    pass(&pool, &settings()).await;
+
+    let (status, run, linked): (String, Option<Uuid>, Option<Uuid>) = sqlx::query_as(
+        "SELECT h.status, h.playbook_run_id, r.notification_send_id FROM notification_send_history h \
+         LEFT JOIN playbook_runs r ON r.id = h.playbook_run_id WHERE h.resource_id = $1",
+    )
+    .bind(ids[0])
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    assert_eq!(status, "sent");
+    assert!(run.is_some() && linked.is_some());
+    let (check, playbook_of_run): (Option<Uuid>, Uuid) =
+        sqlx::query_as("SELECT check_id, playbook_id FROM playbook_runs WHERE id = $1")
+            .bind(run)
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+    assert_eq!((check, playbook_of_run), (Some(ids[0]), playbook));
+    assert!(
+        sends(&pool, ids[1]).await.is_empty(),
+        "the filter takes discard-port only"
+    );
+}
