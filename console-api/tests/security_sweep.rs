@@ -128,6 +128,24 @@ const ENDPOINTS: &[(&str, &str, Needs, &str)] = &[
     ),
     (
         "POST",
+        "/api/notification/summary",
+        Needs::Right(Resource::Notifications, Action::Read),
+        r#"{}"#,
+    ),
+    (
+        "POST",
+        "/api/notification/silence",
+        Needs::Right(Resource::Notifications, Action::Create),
+        r#"{"filter": "true"}"#,
+    ),
+    (
+        "GET",
+        "/api/notification/silence_preview",
+        Needs::Right(Resource::Notifications, Action::Read),
+        r#"{}"#,
+    ),
+    (
+        "POST",
         "/api/catalog/summary",
         Needs::Right(Resource::Database, Action::Read),
         r#"{}"#,

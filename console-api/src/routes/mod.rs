@@ -20,6 +20,7 @@ pub(crate) mod integrations;
 pub(crate) mod kubeconfig;
 mod kubeproxy;
 pub mod login;
+pub(crate) mod notifications;
 pub(crate) mod people;
 pub(crate) mod playbooks;
 pub(crate) mod resources;
@@ -42,6 +43,7 @@ pub(crate) fn api() -> OpenApiRouter<AppState> {
         .merge(integrations::router())
         .merge(kubeconfig::router())
         .merge(kubeproxy::router())
+        .merge(notifications::router())
         .merge(resources::router())
         .merge(scrapers::router())
         .merge(settings::router())

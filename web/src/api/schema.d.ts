@@ -631,6 +631,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/notification/silence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Creates a silence from the form; answers the row written. */
+        post: operations["create_silence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notification/silence_preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The sends of the past 7 days the caller sees that a silence of these
+         *     matchers would have matched, by the engine's matcher.
+         */
+        get: operations["silence_preview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notification/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The send history the caller sees, a page at a time. */
+        post: operations["summary"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/openapi.json": {
         parameters: {
             query?: never;
@@ -4222,6 +4276,29 @@ export interface components {
             return_to: string;
             session: components["schemas"]["Session"];
         };
+        /** @description The silence form. */
+        SilenceForm: {
+            description?: string | null;
+            /** @description CEL over the resource (`check`, `config`, `component`, `canary`) and `event`. */
+            filter?: string | null;
+            /** @description RFC 3339; default now. */
+            from?: string | null;
+            /** @description Default: `silence-` and 8 random hex digits. */
+            name?: string | null;
+            /** @description Default: `default`. */
+            namespace?: string | null;
+            /** @description Also the children of a component or config item. */
+            recursive?: boolean | null;
+            /**
+             * Format: uuid
+             * @description A check, config item, component or canary.
+             */
+            resource_id?: string | null;
+            /** @description Resource selectors, as a list or as its JSON or YAML text. */
+            selectors?: Record<string, never>;
+            /** @description RFC 3339, a duration after `from` (`2h`, `1d`), or `indefinitely` (or null): no end. */
+            until?: string | null;
+        };
         /** @description An error as a Kubernetes `Status`, which kubectl prints. */
         Status: {
             /** @description `v1`. */
@@ -4343,6 +4420,13 @@ export interface components {
                 roles: string[];
                 user: components["schemas"]["Person"];
             };
+        };
+        /** @description A page of sends, newest first, with the number of sends the filters match. */
+        SummaryPage: {
+            /** @description Rows of `notification_send_history_summary`. */
+            results: unknown[];
+            /** Format: int64 */
+            total: number;
         };
         SummaryQuery: {
             /**
@@ -6834,6 +6918,163 @@ export interface operations {
                 };
                 content: {
                     "application/yaml": string;
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_silence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SilenceForm"];
+            };
+        };
+        responses: {
+            /** @description The silence */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description EINVALID: `fields` names each field at fault */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A live silence of this namespace has the name */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    silence_preview: {
+        parameters: {
+            query?: {
+                /** @description The resource silenced: a check, config item, component or canary. */
+                id?: string;
+                /** @description CEL over the resource and `event`. */
+                filter?: string;
+                /** @description Resource selectors as JSON or YAML text. */
+                selectors?: string;
+                /** @description Also the children of a component or config item. */
+                recursive?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Preview"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    summary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SummaryRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SummaryPage"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             401: {
