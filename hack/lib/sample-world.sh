@@ -1,6 +1,7 @@
 # The people and teams config/samples refers to: the console's own rows, which
 # no custom resource creates, a few connections for the Connections screen,
-# the sample incident rule and the sample notification rule with its playbook.
+# the sample incident rule and silence, and the sample notification rule with
+# its playbook.
 # Source it, then call
 # seed_sample_world API_URL ADMIN_EMAIL:PASSWORD (each row only when missing;
 # the database connection is refreshed on every call, since the embedded
@@ -23,7 +24,8 @@ seed_sample_world() {
       "$api/api/auth/invite" >/dev/null
   fi
   seed_sample_connections "$api" "$auth"
-  seed_sample_incident_rule "$api" "$auth"
+  seed_sample_console_rows "$api" "$auth" incident-rule incident_rules
+  seed_sample_console_rows "$api" "$auth" silence notification_silences
   seed_sample_notification "$api" "$auth"
 }
 
@@ -49,14 +51,15 @@ seed_sample_notification() {
   done
 }
 
-# The sample incident rule (config/console-samples/incident-rule-*.json: not a custom
-# resource, so created through the API rather than by the operator).
-seed_sample_incident_rule() {
-  local api=$1 auth=$2 file name
-  for file in config/console-samples/incident-rule-*.json; do
+# The sample rows of a console table (config/console-samples/KIND-*.json: an incident
+# rule, a notification silence; not custom resources, so created through the API
+# rather than by the operator), each when no live row has its name.
+seed_sample_console_rows() {
+  local api=$1 auth=$2 kind=$3 table=$4 file name
+  for file in config/console-samples/"$kind"-*.json; do
     name=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["name"])' "$file")
-    if [ "$(curl -sf -u "$auth" "$api/api/db/incident_rules?name=eq.$name&deleted_at=is.null&select=id")" = "[]" ]; then
-      curl -sf -u "$auth" -H 'content-type: application/json' -d @"$file" "$api/api/db/incident_rules" >/dev/null
+    if [ "$(curl -sf -u "$auth" "$api/api/db/$table?name=eq.$name&deleted_at=is.null&select=id")" = "[]" ]; then
+      curl -sf -u "$auth" -H 'content-type: application/json' -d @"$file" "$api/api/db/$table" >/dev/null
     fi
   done
 }

@@ -1350,6 +1350,8 @@ pub enum Seeded {
     /// history, and the canaries, catalog rows and teams of the prefix.
     Topologies,
     IncidentRules,
+    /// A [`notification_world`]: rules (with their sends), silences and config items.
+    Notifications,
 }
 
 /// Deletes the rows of one kind whose name starts with `prefix` (a test's
@@ -1365,6 +1367,12 @@ pub async fn remove(pool: &PgPool, what: Seeded, prefix: &str) -> Result<u64, Er
         Seeded::Topologies => {
             let mut tx = pool.begin().await?;
             let removed = remove_topologies(&mut tx, prefix).await?;
+            tx.commit().await?;
+            return Ok(removed);
+        }
+        Seeded::Notifications => {
+            let mut tx = pool.begin().await?;
+            let removed = remove_notifications(&mut tx, prefix).await?;
             tx.commit().await?;
             return Ok(removed);
         }
@@ -1624,4 +1632,154 @@ async fn world_run(tx: &mut Transaction<'_, Postgres>, run: WorldRun<'_>) -> Res
     .bind(serde_json::json!({ "replicas": "3", "reason": "seeded run" }))
     .fetch_one(&mut **tx)
     .await?)
+}
+
+/// The notifications of a browser test, under `prefix`: the config items
+/// `${prefix}config` and `${prefix}other`; the rules `${prefix}webhook` (UI,
+/// `config.unhealthy` to a URL, repeat interval 4h) and `${prefix}crd`
+/// (KubernetesCRD, `check.failed` to a connection), whose filters match no
+/// resource, so a running engine sends nothing for them; the silence
+/// `${prefix}silence` (UI, `${prefix}config` and its children, for a day);
+/// and sends of `${prefix}webhook` about `${prefix}config`, one of each
+/// status, newest first: failed (`error`, 3 retries), pending (not before a
+/// day from now, so no delivery worker claims it), sent, silenced (by the
+/// silence), repeat-suppressed, inhibited; and one sent about
+/// `${prefix}other`. Replaces an earlier world of the same prefix.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NotificationWorld {
+    pub prefix: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NotificationWorldIds {
+    pub config: Uuid,
+    pub other: Uuid,
+    pub webhook: Uuid,
+    pub crd: Uuid,
+    pub silence: Uuid,
+}
+
+/// The error of the world's failed send.
+pub const NOTIFICATION_WORLD_ERROR: &str = "POST http://127.0.0.1:9/hook: connection refused";
+
+pub async fn notification_world(
+    pool: &PgPool,
+    world: &NotificationWorld,
+) -> Result<NotificationWorldIds, Error> {
+    use serde_json::json;
+    let p = &world.prefix;
+    let mut tx = pool.begin().await?;
+    remove_notifications(&mut tx, p).await?;
+    let mut items = Vec::with_capacity(2);
+    for name in ["config", "other"] {
+        let id: Uuid = sqlx::query_scalar(
+            "INSERT INTO config_items (config_class, type, name) \
+             VALUES ('Deployment', 'Kubernetes::Deployment', $1) RETURNING id",
+        )
+        .bind(format!("{p}{name}"))
+        .fetch_one(&mut *tx)
+        .await?;
+        items.push(id);
+    }
+    let (config, other) = (items[0], items[1]);
+    let never = format!("config.name == '{p}never'");
+    let rule = "INSERT INTO notifications \
+         (name, events, filter, title, template, custom_services, repeat_interval, source) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8::text) RETURNING id";
+    let webhook: Uuid = sqlx::query_scalar(rule)
+        .bind(format!("{p}webhook"))
+        .bind(vec!["config.unhealthy"])
+        .bind(&never)
+        .bind("{{ .config.name }} is unhealthy")
+        .bind("{{ .config.name }} turned {{ .config.health }}")
+        .bind(json!([{ "url": "generic+http://127.0.0.1:9/hook" }]))
+        .bind(Some("4h"))
+        .bind("UI")
+        .fetch_one(&mut *tx)
+        .await?;
+    let crd: Uuid = sqlx::query_scalar(rule)
+        .bind(format!("{p}crd"))
+        .bind(vec!["check.failed"])
+        .bind(&never)
+        .bind("Check failed")
+        .bind(None::<String>)
+        .bind(json!([{ "connection": format!("connection://default/{p}slack") }]))
+        .bind(None::<String>)
+        .bind("KubernetesCRD")
+        .fetch_one(&mut *tx)
+        .await?;
+    let silence: Uuid = sqlx::query_scalar(
+        "INSERT INTO notification_silences \
+         (name, description, config_id, recursive, \"from\", until) \
+         VALUES ($1, 'maintenance window', $2, true, now(), now() + interval '1 day') RETURNING id",
+    )
+    .bind(format!("{p}silence"))
+    .bind(config)
+    .fetch_one(&mut *tx)
+    .await?;
+    let sends = [
+        (
+            "failed",
+            config,
+            1,
+            Some(NOTIFICATION_WORLD_ERROR),
+            3,
+            false,
+        ),
+        ("pending", config, 2, None, 0, false),
+        ("sent", config, 3, None, 0, false),
+        ("silenced", config, 4, None, 0, true),
+        ("repeat-suppressed", config, 5, None, 0, false),
+        ("inhibited", config, 6, None, 0, false),
+        ("sent", other, 7, None, 0, false),
+    ];
+    for (status, resource, minutes_ago, error, retries, silenced) in sends {
+        sqlx::query(
+            "INSERT INTO notification_send_history \
+             (notification_id, status, source_event, resource_id, error, retries, silenced_by, \
+              not_before, first_observed, created_at) \
+             VALUES ($1, $2, 'config.unhealthy', $3, $4, $5, $6, \
+              CASE WHEN $2 = 'pending' THEN now() + interval '1 day' END, \
+              now() - make_interval(mins => $7), now() - make_interval(mins => $7))",
+        )
+        .bind(webhook)
+        .bind(status)
+        .bind(resource)
+        .bind(error)
+        .bind(retries)
+        .bind(silenced.then_some(silence))
+        .bind(minutes_ago)
+        .execute(&mut *tx)
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(NotificationWorldIds {
+        config,
+        other,
+        webhook,
+        crd,
+        silence,
+    })
+}
+
+/// Removes the rules (their sends go with them), silences and config items of `prefix`.
+async fn remove_notifications(
+    tx: &mut Transaction<'_, Postgres>,
+    prefix: &str,
+) -> Result<u64, Error> {
+    let mut removed = 0;
+    for statement in [
+        "DELETE FROM notifications WHERE starts_with(name, $1)",
+        "DELETE FROM notification_silences WHERE starts_with(name, $1)",
+        "DELETE FROM config_items WHERE starts_with(name, $1)",
+    ] {
+        removed += sqlx::query(statement)
+            .bind(prefix)
+            .execute(&mut **tx)
+            .await?
+            .rows_affected();
+    }
+    Ok(removed)
 }

@@ -180,10 +180,28 @@ interface Fixtures {
       toCancelRun: string;
     };
   };
+  /** Config items `${prefix}config` and `${prefix}other`; rules `${prefix}webhook` (UI, config.unhealthy to a URL,
+   * repeat 4h) and `${prefix}crd` (KubernetesCRD, check.failed to a connection), neither matching any resource;
+   * the silence `${prefix}silence` (config and children, a day); sends of the webhook rule about the config, newest
+   * first: failed, pending, sent, silenced, repeat-suppressed, inhibited; one sent about the other item.
+   * Replaces an earlier world of the same prefix. */
+  'notification-world': {
+    args: { prefix: string };
+    ids: { config: string; other: string; webhook: string; crd: string; silence: string };
+  };
   /** Deletes the seeded rows whose name starts with `prefix`. */
   remove: {
     args: {
-      what: 'canaries' | 'access_scopes' | 'permissions' | 'properties' | 'job_history' | 'catalog' | 'topologies' | 'incident_rules';
+      what:
+        | 'canaries'
+        | 'access_scopes'
+        | 'permissions'
+        | 'properties'
+        | 'job_history'
+        | 'catalog'
+        | 'topologies'
+        | 'incident_rules'
+        | 'notifications';
       prefix: string;
     };
     ids: { removed: number };

@@ -50,6 +50,7 @@ enum Fixture {
     CatalogWorld,
     TopologyWorld,
     PlaybookWorld,
+    NotificationWorld,
     Remove,
 }
 
@@ -144,6 +145,9 @@ async fn main() -> anyhow::Result<()> {
         }
         Fixture::PlaybookWorld => {
             serde_json::to_value(testing::playbook_world(&pool, &parse(a)?).await?)?
+        }
+        Fixture::NotificationWorld => {
+            serde_json::to_value(testing::notification_world(&pool, &parse(a)?).await?)?
         }
         Fixture::Remove => {
             let remove: Remove = parse(a)?;

@@ -1,14 +1,18 @@
-import { Button, Title, Toolbar, ToolbarContent, ToolbarGroup, ToolbarItem } from '@patternfly/react-core';
+import { Badge, Button, Title, Toolbar, ToolbarContent, ToolbarGroup, ToolbarItem } from '@patternfly/react-core';
 import BellIcon from '@patternfly/react-icons/dist/esm/icons/bell-icon';
 import SyncAltIcon from '@patternfly/react-icons/dist/esm/icons/sync-alt-icon';
 import { useNavigate } from 'react-router';
+import { useRecentFailures } from '../pages/notifications/useNotificationsData';
 import { HelpMenu } from './HelpMenu';
 import { PreferencesPopover } from './PreferencesPopover';
+import { useSession } from './session';
 import type { TopBarState } from './topBar';
 import { UserMenu } from './UserMenu';
 
 export function TopBar({ title, onRefresh, isLoading }: TopBarState) {
   const navigate = useNavigate();
+  const { authorizer, isEnabled } = useSession();
+  const failures = useRecentFailures(authorizer.can('notifications', 'read') && isEnabled('settings.notifications')).data ?? 0;
   return (
     <Toolbar isFullHeight isStatic>
       <ToolbarContent>
@@ -34,13 +38,15 @@ export function TopBar({ title, onRefresh, isLoading }: TopBarState) {
               variant="plain"
               component="a"
               href="/notifications"
-              aria-label="Notifications"
+              aria-label={failures > 0 ? `Notifications, ${failures} failed in the last day` : 'Notifications'}
               icon={<BellIcon />}
               onClick={(event) => {
                 event.preventDefault();
                 navigate('/notifications');
               }}
-            />
+            >
+              {failures > 0 && <Badge isRead={false}>{failures}</Badge>}
+            </Button>
           </ToolbarItem>
           <ToolbarItem>
             <PreferencesPopover />

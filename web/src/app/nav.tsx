@@ -5,6 +5,7 @@ import HeartbeatIcon from '@patternfly/react-icons/dist/esm/icons/heartbeat-icon
 import HistoryIcon from '@patternfly/react-icons/dist/esm/icons/history-icon';
 import KeyIcon from '@patternfly/react-icons/dist/esm/icons/key-icon';
 import LinkIcon from '@patternfly/react-icons/dist/esm/icons/link-icon';
+import BellIcon from '@patternfly/react-icons/dist/esm/icons/bell-icon';
 import ListIcon from '@patternfly/react-icons/dist/esm/icons/list-icon';
 import LockIcon from '@patternfly/react-icons/dist/esm/icons/lock-icon';
 import PlayIcon from '@patternfly/react-icons/dist/esm/icons/play-icon';
@@ -80,6 +81,13 @@ export const SETTINGS_NAV: NavItem[] = (
       icon: <HistoryIcon />,
       featureName: 'settings.job_history',
       resourceName: 'database',
+    },
+    {
+      name: 'Notifications',
+      href: '/notifications',
+      icon: <BellIcon />,
+      featureName: 'settings.notifications',
+      resourceName: 'notifications',
     },
     { name: 'Rules', href: '/settings/rules', icon: <ListIcon />, featureName: 'settings.rules', resourceName: 'incident' },
     { name: 'Teams', href: '/settings/teams', icon: <UsersIcon />, featureName: 'settings.teams', resourceName: 'database' },

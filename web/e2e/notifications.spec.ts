@@ -1,0 +1,228 @@
+import { expect, test, type Page } from '@playwright/test';
+import { ADMIN_STATE, VIEWER_STATE } from './env';
+import { choose, dbRows, expectToast, option, snap } from './helpers';
+import { seed } from './seed';
+import { readFileSync } from 'node:fs';
+
+const PREFIX = 'e2e-notif-';
+const WEBHOOK = `${PREFIX}webhook`;
+const CRD = `${PREFIX}crd`;
+const SILENCE = `${PREFIX}silence`;
+const FAILURE = 'POST http://127.0.0.1:9/hook: connection refused';
+
+let ids: { config: string; other: string; webhook: string; crd: string; silence: string };
+
+test.beforeAll(async () => {
+  ids = await seed('notification-world', { prefix: PREFIX });
+});
+
+test.afterAll(async () => {
+  await seed('remove', { what: 'notifications', prefix: PREFIX });
+});
+
+const history = (page: Page) => page.getByRole('grid', { name: 'Notifications' });
+const rules = (page: Page) => page.getByRole('grid', { name: 'Notification rules' });
+const silences = (page: Page) => page.getByRole('grid', { name: 'Notification silences' });
+/** The rows of a send table whose status label reads `status`. */
+const withStatus = (page: Page, table: ReturnType<Page['getByRole']>, status: string) =>
+  table.getByRole('row').filter({ has: page.getByText(status, { exact: true }) });
+const ruleRow = (page: Page, name: string) => rules(page).getByRole('row', { name: new RegExp(`^${name}\\b`) });
+const silenceRow = (page: Page, name: string) => silences(page).getByRole('row', { name: new RegExp(`^${name}\\b`) });
+
+test.describe('as an admin', () => {
+  test.use({ storageState: ADMIN_STATE });
+
+  test('the bell counts recent failures and opens the send history, filtered from the URL', async ({ page }) => {
+    await page.goto('/settings/tokens');
+    const bell = page.getByRole('link', { name: /^Notifications, \d+ failed in the last day$/ });
+    await expect(bell).toBeVisible();
+    await bell.click();
+    await expect(page).toHaveURL(/\/notifications$/);
+    await expect(
+      history(page)
+        .getByRole('row', { name: new RegExp(FAILURE.replace(/[.]/g, '\\.')) })
+        .first(),
+    ).toBeVisible();
+
+    await choose(page, page, 'Status', 'Failed');
+    await expect(page).toHaveURL(/status=failed/);
+    const failed = history(page).getByRole('row').filter({ hasText: WEBHOOK });
+    await expect(failed).toHaveCount(1);
+    await expect(failed).toContainText('Failed');
+    await expect(failed).toContainText(FAILURE);
+    await expect(failed).toContainText('generic+http://127.0.0.1:9/hook');
+
+    // The filters come back from the URL.
+    await page.goto('/notifications?status=silenced&resourceType=config');
+    await expect(page.getByRole('button', { name: 'Status', exact: true })).toHaveText('Silenced');
+    await expect(page.getByRole('button', { name: 'Resource type', exact: true })).toHaveText('Catalog item');
+    await expect(history(page).getByRole('row').filter({ hasText: WEBHOOK })).toHaveCount(1);
+    await snap(page, 'notifications-history');
+    await page.goto('/notifications?resourceType=check');
+    await expect(page.getByRole('button', { name: 'Resource type', exact: true })).toHaveText('Health check');
+    await expect(history(page).getByRole('progressbar', { name: 'Loading' })).toHaveCount(0);
+    await expect(history(page).getByRole('row').filter({ hasText: WEBHOOK })).toHaveCount(0);
+  });
+
+  test("a resource's page lists its sends only, each status once", async ({ page }) => {
+    await page.goto(`/notifications/resource/${ids.config}`);
+    const table = page.getByRole('grid', { name: 'Notifications of the resource' });
+    for (const status of ['Failed', 'Pending', 'Sent', 'Silenced', 'Repeat suppressed', 'Inhibited']) {
+      await expect(withStatus(page, table, status)).toHaveCount(1);
+    }
+    await page.goto(`/notifications/resource/${ids.other}`);
+    await expect(table.getByRole('row').filter({ hasText: WEBHOOK })).toHaveCount(1);
+    await expect(withStatus(page, table, 'Sent')).toHaveCount(1);
+  });
+
+  test('a rule is added, refused when incomplete, updated and deleted', async ({ page }) => {
+    // Many steps, each waiting for what the user sees; a busy machine needs more than the default minute.
+    test.slow();
+    const name = `${PREFIX}added`;
+    await page.goto('/notifications');
+    await page.getByRole('tab', { name: 'Rules' }).click();
+    await expect(page).toHaveURL(/\/notifications\/rules$/);
+    await expect(ruleRow(page, WEBHOOK)).toContainText('config.unhealthy');
+    await expect(ruleRow(page, CRD)).toContainText(`connection://default/${PREFIX}slack`);
+
+    await page.getByRole('button', { name: 'Add rule' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add notification rule' });
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(dialog.getByText('Name is required')).toBeVisible();
+    await expect(dialog.getByText('At least one event is required')).toBeVisible();
+    await expect(dialog.getByText('A recipient is required')).toBeVisible();
+
+    await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
+    await dialog.getByRole('button', { name: 'Events', exact: true }).click();
+    await option(page, 'check.failed').click();
+    await option(page, 'component.unhealthy').click();
+    await dialog.getByRole('button', { name: 'Events', exact: true }).click();
+    await dialog.getByRole('textbox', { name: 'Filter' }).fill(`check.name == '${PREFIX}never'`);
+    await dialog.getByRole('textbox', { name: 'Title' }).fill('{{ .check.name }} failed');
+    await choose(dialog, page, 'Recipient type', 'URL');
+    await dialog.getByRole('textbox', { name: 'Recipient', exact: true }).fill('generic+http://127.0.0.1:9/added');
+    await dialog.getByRole('textbox', { name: 'Wait for' }).fill('soon');
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(dialog.getByText('Not a duration: soon (e.g. 30m, 4h)')).toBeVisible();
+    await dialog.getByRole('textbox', { name: 'Wait for' }).fill('5m');
+    await dialog.getByRole('textbox', { name: 'Group by' }).fill('type');
+    await snap(page, 'notifications-rule-form');
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await expectToast(page, 'Notification created successfully');
+    await expect(ruleRow(page, name)).toContainText('check.failed, component.unhealthy');
+
+    await ruleRow(page, name).click();
+    const edit = page.getByRole('dialog', { name: `Notification rule: ${name}` });
+    await expect(edit.getByRole('textbox', { name: 'Wait for' })).toHaveValue('5m');
+    await edit.getByRole('textbox', { name: 'Repeat interval' }).fill('4h');
+    await edit.getByRole('button', { name: 'Update', exact: true }).click();
+    await expectToast(page, 'Notification updated successfully');
+    await expect(edit).toHaveCount(0);
+    const [saved] = await dbRows<Record<string, unknown>>(
+      page.request,
+      `notifications?name=eq.${name}&deleted_at=is.null&select=events,filter,custom_services,repeat_interval,group_by,wait_for,source`,
+    );
+    expect(saved).toEqual({
+      events: ['check.failed', 'component.unhealthy'],
+      filter: `check.name == '${PREFIX}never'`,
+      custom_services: [{ url: 'generic+http://127.0.0.1:9/added' }],
+      repeat_interval: '4h',
+      group_by: ['type'],
+      wait_for: 300e9,
+      source: 'UI',
+    });
+
+    await ruleRow(page, name).click();
+    await page
+      .getByRole('dialog', { name: `Notification rule: ${name}` })
+      .getByRole('button', { name: 'Delete', exact: true })
+      .click();
+    await page.getByRole('dialog', { name: 'Delete notification rule' }).getByRole('button', { name: 'Delete', exact: true }).click();
+    await expectToast(page, `${name} deleted successfully`);
+    await expect(ruleRow(page, name)).toHaveCount(0);
+  });
+
+  test('a rule from a Kubernetes CRD is read-only', async ({ page }) => {
+    await page.goto('/notifications/rules');
+    await ruleRow(page, CRD).click();
+    const crd = page.getByRole('dialog', { name: `Notification rule: ${CRD}` });
+    await expect(
+      crd.getByText('Read-Only Mode: This resource is managed by Kubernetes CRD and cannot be edited from the UI.'),
+    ).toBeVisible();
+    await expect(crd.getByRole('textbox', { name: 'Title' })).toBeDisabled();
+    await expect(crd.getByRole('button', { name: 'Update' })).toHaveCount(0);
+    await expect(crd.getByRole('button', { name: 'Delete' })).toHaveCount(0);
+  });
+
+  test('a silence is added from a send, indefinitely, and deleted (deleted_at set)', async ({ page }) => {
+    const name = `${PREFIX}added-silence`;
+    await page.goto('/notifications/silences');
+    await expect(silenceRow(page, SILENCE)).toContainText(`${PREFIX}config (and children)`);
+    await expect(silenceRow(page, SILENCE)).toContainText('Active');
+
+    await page.goto(`/notifications/resource/${ids.other}`);
+    await page.getByRole('grid', { name: 'Notifications of the resource' }).getByRole('link', { name: 'Silence' }).click();
+    await expect(page).toHaveURL(/\/notifications\/silences\/add\?resourceType=config/);
+    await expect(page.getByRole('button', { name: 'Resource type', exact: true })).toHaveText('Catalog item');
+    await expect(page.getByRole('button', { name: 'Resource', exact: true })).toHaveText(`${PREFIX}other`);
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
+    await choose(page, page, 'Duration', 'Indefinitely');
+    await snap(page, 'notifications-silence-form');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expectToast(page, `${name} created successfully`);
+    await expect(page).toHaveURL(/\/notifications\/silences$/);
+    await expect(silenceRow(page, name)).toContainText('Indefinitely');
+    const [saved] = await dbRows<Record<string, unknown>>(
+      page.request,
+      `notification_silences?name=eq.${name}&select=config_id,until,recursive`,
+    );
+    expect(saved).toEqual({ config_id: ids.other, until: null, recursive: false });
+
+    await silenceRow(page, name).getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog', { name: 'Delete silence' }).getByRole('button', { name: 'Delete', exact: true }).click();
+    await expectToast(page, `${name} deleted successfully`);
+    await expect(silenceRow(page, name)).toHaveCount(0);
+    const [deleted] = await dbRows<{ deleted_at: string | null }>(page.request, `notification_silences?name=eq.${name}&select=deleted_at`);
+    expect(deleted?.deleted_at).not.toBeNull();
+  });
+
+  test("the sample world's silence is accepted by the data API and listed", async ({ page }) => {
+    const sample = JSON.parse(
+      readFileSync(new URL('../../config/console-samples/silence-disk-space.json', import.meta.url), 'utf8'),
+    ) as Record<string, unknown>;
+    const name = `${PREFIX}sample`;
+    const res = await page.request.post('/api/db/notification_silences', {
+      data: { ...sample, name },
+      headers: { Origin: new URL(test.info().project.use.baseURL ?? '').origin },
+    });
+    expect(res.status(), await res.text()).toBe(201);
+    await page.goto('/notifications/silences');
+    await expect(silenceRow(page, name)).toContainText("check.name == 'root-filesystem-free'");
+    await expect(silenceRow(page, name)).toContainText('Indefinitely');
+  });
+});
+
+test.describe('as a viewer', () => {
+  test.use({ storageState: VIEWER_STATE });
+
+  test('a viewer reads rules, sends and silences but changes nothing', async ({ page }) => {
+    await page.goto('/notifications/rules');
+    await expect(ruleRow(page, WEBHOOK)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Add rule' })).toHaveCount(0);
+    await ruleRow(page, WEBHOOK).click();
+    const dialog = page.getByRole('dialog', { name: `Notification rule: ${WEBHOOK}` });
+    await expect(dialog.getByText('You may read notification rules but not change them.')).toBeVisible();
+    await expect(dialog.getByRole('button', { name: 'Update' })).toHaveCount(0);
+
+    await page.goto(`/notifications/resource/${ids.config}`);
+    await expect(withStatus(page, page.getByRole('grid', { name: 'Notifications of the resource' }), 'Failed')).toHaveCount(1);
+    await expect(page.getByRole('link', { name: 'Silence' })).toHaveCount(0);
+
+    await page.goto('/notifications/silences');
+    await expect(silenceRow(page, SILENCE)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Add silence' })).toHaveCount(0);
+    await expect(silenceRow(page, SILENCE).getByRole('button', { name: 'Delete' })).toHaveCount(0);
+    await page.goto('/notifications/silences/add');
+    await expect(page.getByRole('heading', { name: 'Unauthorized', level: 2 })).toBeVisible();
+  });
+});

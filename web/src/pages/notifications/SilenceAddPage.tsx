@@ -1,0 +1,151 @@
+import { ActionGroup, Button, Checkbox, Flex, FlexItem, Form, FormGroup, PageSection, TextArea, TextInput } from '@patternfly/react-core';
+import { useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { errorMessage } from '../../api/errors';
+import { useToast } from '../../app/toast';
+import { useTopBar } from '../../app/topBar';
+import { FieldError } from '../../components/FieldError';
+import { RequireAccess } from '../../components/RequireAccess';
+import { SearchBox } from '../../components/SearchBox';
+import { SimpleSelect } from '../../components/Selects';
+import {
+  SILENCES_PATH,
+  SILENCE_DURATIONS,
+  SILENCE_TARGETS,
+  isSilenceTarget,
+  silenceColumns,
+  type SilenceDuration,
+  type SilenceErrors,
+  type SilenceForm,
+  type SilenceTarget,
+} from './notificationModel';
+import { useCreateSilence, useSilenceTarget, useSilenceTargets } from './useNotificationsData';
+
+function AddSilence() {
+  const [search] = useSearchParams();
+  const type = search.get('resourceType');
+  const [form, setForm] = useState<SilenceForm>({
+    name: '',
+    description: '',
+    targetType: isSilenceTarget(type) ? type : 'check',
+    targetId: search.get('resourceId') ?? '',
+    recursive: false,
+    filter: '',
+    duration: '1d',
+  });
+  const [errors, setErrors] = useState<SilenceErrors>({});
+  const [targetSearch, setTargetSearch] = useState('');
+  const targets = useSilenceTargets(form.targetType, targetSearch);
+  const chosen = useSilenceTarget(form.targetType, form.targetId);
+  const create = useCreateSilence();
+  const toast = useToast();
+  const navigate = useNavigate();
+  useTopBar('Add silence');
+  const set = <K extends keyof SilenceForm>(key: K, value: SilenceForm[K]) => setForm((f) => ({ ...f, [key]: value }));
+  const options = [...(chosen.data ?? []), ...(targets.data ?? []).filter((t) => t.id !== form.targetId)].map((t) => ({
+    value: t.id,
+    label: t.name ?? t.id,
+  }));
+  const submit = () => {
+    const checked = silenceColumns(form, new Date());
+    if ('errors' in checked) return setErrors(checked.errors);
+    create.mutate(checked.columns, {
+      onSuccess: () => (toast.success(`${checked.columns.name} created successfully`), navigate(SILENCES_PATH)),
+      onError: (e) => toast.error(errorMessage(e)),
+    });
+  };
+  return (
+    <PageSection>
+      <Form
+        aria-label="Silence"
+        maxWidth="48rem"
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+      >
+        <FormGroup label="Name" fieldId="silence-name" isRequired>
+          <TextInput
+            id="silence-name"
+            value={form.name}
+            validated={errors.name ? 'error' : 'default'}
+            onChange={(_e, v) => set('name', v)}
+          />
+          <FieldError text={errors.name} />
+        </FormGroup>
+        <FormGroup label="Description" fieldId="silence-description">
+          <TextArea id="silence-description" value={form.description} onChange={(_e, v) => set('description', v)} />
+        </FormGroup>
+        <FormGroup label="Resource" fieldId="silence-resource" role="group">
+          <Flex>
+            <FlexItem>
+              <SimpleSelect
+                label="Resource type"
+                options={SILENCE_TARGETS}
+                value={form.targetType}
+                onChange={(v) => setForm((f) => ({ ...f, targetType: v as SilenceTarget, targetId: '' }))}
+              />
+            </FlexItem>
+            <FlexItem>
+              <SearchBox label="Find resource" value={targetSearch} onChange={setTargetSearch} />
+            </FlexItem>
+            <FlexItem grow={{ default: 'grow' }}>
+              <SimpleSelect
+                label="Resource"
+                placeholder="Any resource"
+                options={[{ value: '', label: 'Any resource' }, ...options]}
+                value={form.targetId}
+                isInvalid={Boolean(errors.target)}
+                onChange={(v) => set('targetId', v)}
+              />
+            </FlexItem>
+          </Flex>
+          {form.targetType !== 'check' && (
+            <Checkbox
+              id="silence-recursive"
+              label="Also silence its children"
+              isChecked={form.recursive}
+              onChange={(_e, v) => set('recursive', v)}
+            />
+          )}
+        </FormGroup>
+        <FormGroup label="Filter" fieldId="silence-filter">
+          <TextInput
+            id="silence-filter"
+            value={form.filter}
+            placeholder="CEL, e.g. check.name.startsWith('db-')"
+            validated={errors.target ? 'error' : 'default'}
+            onChange={(_e, v) => set('filter', v)}
+          />
+          <FieldError text={errors.target} />
+        </FormGroup>
+        <FormGroup label="Duration" fieldId="silence-duration">
+          <SimpleSelect
+            id="silence-duration"
+            label="Duration"
+            options={SILENCE_DURATIONS}
+            value={form.duration}
+            onChange={(v) => set('duration', v as SilenceDuration)}
+          />
+        </FormGroup>
+        <ActionGroup>
+          <Button type="submit" isLoading={create.isPending} isDisabled={create.isPending}>
+            Save
+          </Button>
+          <Button variant="link" onClick={() => navigate(SILENCES_PATH)}>
+            Cancel
+          </Button>
+        </ActionGroup>
+      </Form>
+    </PageSection>
+  );
+}
+
+/** A new silence: its resource (and children) or CEL filter, and how long it lasts. */
+export default function SilenceAddPage() {
+  return (
+    <RequireAccess resource="notifications" access="write" feature="settings.notifications">
+      <AddSilence />
+    </RequireAccess>
+  );
+}

@@ -1,0 +1,166 @@
+import { describe, expect, it } from 'vitest';
+import {
+  EMPTY_RULE,
+  addSilencePath,
+  formatDuration,
+  historyParams,
+  parseDuration,
+  recipientColumns,
+  recipientOf,
+  resourcePath,
+  ruleColumns,
+  ruleForm,
+  silenceColumns,
+  silenceState,
+  silenceUntil,
+  type RuleColumns,
+} from './notificationModel';
+
+describe('durations', () => {
+  it('reads Go durations into nanoseconds and writes them back', () => {
+    expect(parseDuration('1h30m')).toBe(5400e9);
+    expect(parseDuration('90s')).toBe(90e9);
+    expect(parseDuration('250ms')).toBe(250e6);
+    expect(parseDuration('2d')).toBe(172800e9);
+    expect(parseDuration('soon')).toBeUndefined();
+    expect(parseDuration('5')).toBeUndefined();
+    expect(parseDuration('')).toBeUndefined();
+    expect(formatDuration(5400e9)).toBe('1h30m');
+    expect(formatDuration(90e9)).toBe('1m30s');
+    expect(formatDuration(null)).toBe('');
+  });
+});
+
+describe('recipients', () => {
+  it('stores each kind in its column and reads it back', () => {
+    expect(recipientColumns({ kind: 'team', value: 't1' })).toMatchObject({ team_id: 't1', person_id: null, custom_services: null });
+    expect(recipientColumns({ kind: 'connection', value: 'connection://default/slack' }).custom_services).toEqual([
+      { connection: 'connection://default/slack' },
+    ]);
+    expect(recipientColumns({ kind: 'url', value: ' ntfy://host/topic ' }).custom_services).toEqual([{ url: 'ntfy://host/topic' }]);
+    expect(recipientColumns({ kind: 'person', value: '' })).toEqual({
+      person_id: null,
+      team_id: null,
+      playbook_id: null,
+      custom_services: null,
+    });
+    expect(recipientOf({ person_id: null, team_id: null, playbook_id: 'p', custom_services: null })).toEqual({
+      kind: 'playbook',
+      value: 'p',
+    });
+    expect(recipientOf({ person_id: null, team_id: null, playbook_id: null, custom_services: [{ url: 'x://y' }] })).toEqual({
+      kind: 'url',
+      value: 'x://y',
+    });
+    expect(recipientOf({ person_id: null, team_id: null, playbook_id: null, custom_services: null })).toBeUndefined();
+  });
+});
+
+describe('the rule form', () => {
+  const valid = { ...EMPTY_RULE, name: ' r ', events: ['check.failed'], to: { kind: 'url' as const, value: 'generic+http://h/x' } };
+
+  it('names each problem by field', () => {
+    const checked = ruleColumns({ ...EMPTY_RULE, repeatInterval: 'often', groupBy: 'type' });
+    expect('errors' in checked && checked.errors).toEqual({
+      name: 'Name is required',
+      events: 'At least one event is required',
+      to: 'A recipient is required',
+      repeatInterval: 'Not a duration: often (e.g. 30m, 4h)',
+      groupBy: 'Group by needs Wait for',
+    });
+  });
+
+  it('writes the columns and reads them back into the same form', () => {
+    const form = {
+      ...valid,
+      repeatInterval: '4h',
+      groupBy: 'type, tag:namespace',
+      waitFor: '5m',
+      fallback: { kind: 'team' as const, value: 't' },
+      fallbackDelay: '10m',
+    };
+    const checked = ruleColumns(form);
+    if (!('columns' in checked)) throw new Error('expected columns');
+    const columns: RuleColumns = checked.columns;
+    expect(columns).toMatchObject({
+      name: 'r',
+      namespace: 'default',
+      filter: null,
+      custom_services: [{ url: 'generic+http://h/x' }],
+      repeat_interval: '4h',
+      group_by: ['type', 'tag:namespace'],
+      wait_for: 300e9,
+      fallback_team_id: 't',
+      fallback_delay: 600e9,
+    });
+    expect(ruleForm(columns)).toEqual({ ...form, name: 'r', groupBy: 'type, tag:namespace' });
+  });
+});
+
+describe('silences', () => {
+  const now = new Date('2026-01-01T00:00:00Z');
+  const form = {
+    name: 's',
+    description: '',
+    targetType: 'config' as const,
+    targetId: 'c1',
+    recursive: true,
+    filter: '',
+    duration: '1d' as const,
+  };
+
+  it('ends after the chosen duration, or never', () => {
+    expect(silenceUntil(now, '3h')).toBe('2026-01-01T03:00:00.000Z');
+    expect(silenceUntil(now, 'indefinitely')).toBeNull();
+  });
+
+  it('needs a name and a resource or a filter', () => {
+    const checked = silenceColumns({ ...form, name: '', targetId: '' }, now);
+    expect('errors' in checked && checked.errors).toEqual({ name: 'Name is required', target: 'A resource or a filter is required' });
+    const ok = silenceColumns(form, now);
+    expect('columns' in ok && ok.columns).toEqual({
+      name: 's',
+      description: null,
+      filter: null,
+      check_id: null,
+      config_id: 'c1',
+      component_id: null,
+      recursive: true,
+      from: '2026-01-01T00:00:00.000Z',
+      until: '2026-01-02T00:00:00.000Z',
+    });
+    const check = silenceColumns({ ...form, targetType: 'check', duration: 'indefinitely' }, now);
+    expect('columns' in check && check.columns).toMatchObject({ check_id: 'c1', config_id: null, recursive: false, until: null });
+  });
+
+  it('is active, scheduled or expired', () => {
+    const t = now.getTime();
+    expect(silenceState({ from: null, until: null }, t)).toBe('active');
+    expect(silenceState({ from: '2026-01-02T00:00:00Z', until: null }, t)).toBe('scheduled');
+    expect(silenceState({ from: null, until: '2025-12-31T00:00:00Z' }, t)).toBe('expired');
+  });
+
+  it('opens from a send whose resource a silence can name', () => {
+    expect(addSilencePath('config.unhealthy', 'c1')).toBe('/notifications/silences/add?resourceType=config&resourceId=c1');
+    expect(addSilencePath('incident.created', 'i1')).toBeUndefined();
+  });
+});
+
+describe('the history', () => {
+  it('keeps its filters in the URL; all means none', () => {
+    expect(historyParams(new URLSearchParams('status=failed&resourceType=all&search=%20db%20&page=2&pageSize=1000'), 50)).toEqual({
+      status: 'failed',
+      resourceType: undefined,
+      search: 'db',
+      page: 2,
+      pageSize: 1000,
+    });
+    expect(historyParams(new URLSearchParams('page=-1'), 50)).toMatchObject({ page: 1, pageSize: 50 });
+  });
+
+  it('links each resource kind to its page', () => {
+    expect(resourcePath('check.failed', 'x')).toBe('/health?checkId=x&timeRange=1h');
+    expect(resourcePath('config.updated', 'x')).toBe('/catalog/x');
+    expect(resourcePath('canary.failed', 'x')).toBeUndefined();
+  });
+});

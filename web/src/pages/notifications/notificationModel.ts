@@ -1,0 +1,450 @@
+/** The notifications area's model: send statuses, the rule form's values and
+ * the columns they are stored in, silence durations and the history's URL
+ * state. Field names follow Mission Control's Notification and
+ * NotificationSilence. */
+
+import type { Json } from '../../api/relations.gen';
+
+export const NOTIFICATIONS_PATH = '/notifications';
+export const RULES_PATH = `${NOTIFICATIONS_PATH}/rules`;
+export const SILENCES_PATH = `${NOTIFICATIONS_PATH}/silences`;
+export const ADD_SILENCE_PATH = `${SILENCES_PATH}/add`;
+
+export function resourceSendsPath(resourceId: string): string {
+  return `${NOTIFICATIONS_PATH}/resource/${resourceId}`;
+}
+
+/** The send history's statuses (the engine's shared contract). */
+export const SEND_STATUSES = [
+  { value: 'sent', label: 'Sent' },
+  { value: 'failed', label: 'Failed' },
+  { value: 'pending', label: 'Pending' },
+  { value: 'silenced', label: 'Silenced' },
+  { value: 'repeat-suppressed', label: 'Repeat suppressed' },
+  { value: 'inhibited', label: 'Inhibited' },
+  { value: 'skipped', label: 'Skipped' },
+] as const;
+
+export function statusLabel(status: string | null | undefined): string {
+  return SEND_STATUSES.find((s) => s.value === status)?.label ?? status ?? 'Unknown';
+}
+
+export const RESOURCE_TYPES = [
+  { value: 'check', label: 'Health check' },
+  { value: 'config', label: 'Catalog item' },
+  { value: 'component', label: 'Component' },
+  { value: 'incident', label: 'Incident' },
+  { value: 'playbook', label: 'Playbook run' },
+] as const;
+
+/** The kind of resource an event is about: `check.failed` is about a check. */
+export function resourceTypeOf(sourceEvent: string): string {
+  return sourceEvent.split('.', 1)[0] ?? sourceEvent;
+}
+
+export function resourceTypeLabel(sourceEvent: string): string {
+  const type = resourceTypeOf(sourceEvent);
+  return RESOURCE_TYPES.find((t) => t.value === type)?.label ?? type;
+}
+
+/** Where a resource of a send opens in the console, if it has a page. */
+export function resourcePath(sourceEvent: string, resourceId: string): string | undefined {
+  switch (resourceTypeOf(sourceEvent)) {
+    case 'check':
+      return `/health?checkId=${resourceId}&timeRange=1h`;
+    case 'config':
+      return `/catalog/${resourceId}`;
+    case 'component':
+      return `/topology/${resourceId}`;
+    case 'incident':
+      return `/incidents/${resourceId}`;
+    case 'playbook':
+      return `/playbooks/runs/${resourceId}`;
+    default:
+      return undefined;
+  }
+}
+
+/** The events a rule may listen to (decisions 77.1 and 81.2, and the incident events). */
+export const EVENTS: readonly string[] = [
+  'check.passed',
+  'check.failed',
+  'config.created',
+  'config.updated',
+  'config.changed',
+  'config.deleted',
+  'config.healthy',
+  'config.unhealthy',
+  'config.warning',
+  'config.unknown',
+  'component.healthy',
+  'component.unhealthy',
+  'component.warning',
+  'component.unknown',
+  'incident.created',
+  ...['open', 'investigating', 'mitigated', 'resolved', 'closed', 'cancelled'].map((s) => `incident.status.${s}`),
+  ...['completed', 'failed', 'timed_out', 'cancelled'].map((s) => `playbook.run.${s}`),
+];
+
+// Durations ---------------------------------------------------------------
+
+const UNITS: Record<string, number> = { ms: 1e6, s: 1e9, m: 60e9, h: 3600e9, d: 86400e9 };
+const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)/;
+
+/** A Go-style duration (`1h30m`, `90s`) in nanoseconds, as the rule's
+ * duration columns store it; undefined when it does not read as one. */
+export function parseDuration(text: string): number | undefined {
+  let rest = text.trim();
+  if (rest === '') return undefined;
+  let total = 0;
+  while (rest !== '') {
+    const m = DURATION.exec(rest);
+    if (!m?.[1] || !m[2]) return undefined;
+    total += Number(m[1]) * (UNITS[m[2]] ?? 0);
+    rest = rest.slice(m[0].length);
+  }
+  return Math.round(total);
+}
+
+/** Nanoseconds as the shortest Go-style duration (`1h30m`). */
+export function formatDuration(ns: number | null | undefined): string {
+  if (ns == null) return '';
+  if (ns === 0) return '0s';
+  let rest = ns;
+  let text = '';
+  for (const unit of ['d', 'h', 'm', 's', 'ms'] as const) {
+    const size = UNITS[unit] ?? 1;
+    const n = Math.floor(rest / size);
+    if (n > 0) {
+      text += `${n}${unit}`;
+      rest -= n * size;
+    }
+  }
+  return text;
+}
+
+// Recipients ----------------------------------------------------------------
+
+export type RecipientKind = 'person' | 'team' | 'connection' | 'url' | 'playbook';
+
+export const RECIPIENT_KINDS: readonly { value: RecipientKind; label: string }[] = [
+  { value: 'person', label: 'Person' },
+  { value: 'team', label: 'Team' },
+  { value: 'connection', label: 'Connection' },
+  { value: 'url', label: 'URL' },
+  { value: 'playbook', label: 'Playbook' },
+];
+
+/** One recipient: a person, team or playbook by id, a connection by its
+ * `connection://namespace/name` reference, or a notification URL. */
+export interface Recipient {
+  kind: RecipientKind;
+  value: string;
+}
+
+/** The columns a recipient is stored in, with or without the `fallback_` prefix. */
+export interface RecipientColumns {
+  person_id: string | null;
+  team_id: string | null;
+  playbook_id: string | null;
+  custom_services: Json | null;
+}
+
+/** Connections and URLs are stored as Mission Control's custom services,
+ * a list of `{connection}` or `{url}`. */
+export function recipientColumns(recipient: Recipient | undefined): RecipientColumns {
+  const columns: RecipientColumns = { person_id: null, team_id: null, playbook_id: null, custom_services: null };
+  if (!recipient || recipient.value.trim() === '') return columns;
+  const value = recipient.value.trim();
+  switch (recipient.kind) {
+    case 'person':
+      return { ...columns, person_id: value };
+    case 'team':
+      return { ...columns, team_id: value };
+    case 'playbook':
+      return { ...columns, playbook_id: value };
+    case 'connection':
+      return { ...columns, custom_services: [{ connection: value }] };
+    case 'url':
+      return { ...columns, custom_services: [{ url: value }] };
+  }
+}
+
+/** The recipient stored in a row's columns; undefined when there is none. */
+export function recipientOf(columns: RecipientColumns): Recipient | undefined {
+  if (columns.person_id) return { kind: 'person', value: columns.person_id };
+  if (columns.team_id) return { kind: 'team', value: columns.team_id };
+  if (columns.playbook_id) return { kind: 'playbook', value: columns.playbook_id };
+  const [service] = Array.isArray(columns.custom_services) ? columns.custom_services : [];
+  if (service && typeof service === 'object' && !Array.isArray(service)) {
+    if (typeof service.connection === 'string') return { kind: 'connection', value: service.connection };
+    if (typeof service.url === 'string') return { kind: 'url', value: service.url };
+  }
+  return undefined;
+}
+
+// The rule form -------------------------------------------------------------
+
+export interface RuleForm {
+  name: string;
+  namespace: string;
+  events: string[];
+  filter: string;
+  title: string;
+  template: string;
+  to: Recipient;
+  repeatInterval: string;
+  groupBy: string;
+  waitFor: string;
+  fallback: Recipient;
+  fallbackDelay: string;
+}
+
+export const EMPTY_RULE: RuleForm = {
+  name: '',
+  namespace: 'default',
+  events: [],
+  filter: '',
+  title: '',
+  template: '',
+  to: { kind: 'person', value: '' },
+  repeatInterval: '',
+  groupBy: '',
+  waitFor: '',
+  fallback: { kind: 'person', value: '' },
+  fallbackDelay: '',
+};
+
+/** The rule columns the form reads and writes. */
+export interface RuleColumns {
+  name: string;
+  namespace: string;
+  events: string[];
+  filter: string | null;
+  title: string | null;
+  template: string | null;
+  person_id: string | null;
+  team_id: string | null;
+  playbook_id: string | null;
+  custom_services: Json | null;
+  repeat_interval: string | null;
+  group_by: string[] | null;
+  wait_for: number | null;
+  fallback_person_id: string | null;
+  fallback_team_id: string | null;
+  fallback_playbook_id: string | null;
+  fallback_custom_services: Json | null;
+  fallback_delay: number | null;
+}
+
+export function ruleForm(row: RuleColumns): RuleForm {
+  const fallback = recipientOf({
+    person_id: row.fallback_person_id,
+    team_id: row.fallback_team_id,
+    playbook_id: row.fallback_playbook_id,
+    custom_services: row.fallback_custom_services,
+  });
+  return {
+    name: row.name,
+    namespace: row.namespace,
+    events: row.events,
+    filter: row.filter ?? '',
+    title: row.title ?? '',
+    template: row.template ?? '',
+    to: recipientOf(row) ?? EMPTY_RULE.to,
+    repeatInterval: row.repeat_interval ?? '',
+    groupBy: (row.group_by ?? []).join(', '),
+    waitFor: formatDuration(row.wait_for),
+    fallback: fallback ?? EMPTY_RULE.fallback,
+    fallbackDelay: formatDuration(row.fallback_delay),
+  };
+}
+
+export type RuleErrors = Partial<Record<'name' | 'events' | 'to' | 'repeatInterval' | 'waitFor' | 'groupBy' | 'fallbackDelay', string>>;
+
+const optional = (text: string) => (text.trim() === '' ? null : text.trim());
+
+/** The form's problems by field, or the columns to write. */
+export function ruleColumns(form: RuleForm): { errors: RuleErrors } | { columns: RuleColumns } {
+  const errors: RuleErrors = {};
+  if (form.name.trim() === '') errors.name = 'Name is required';
+  if (form.events.length === 0) errors.events = 'At least one event is required';
+  if (form.to.value.trim() === '') errors.to = 'A recipient is required';
+  const duration = (field: 'repeatInterval' | 'waitFor' | 'fallbackDelay') => {
+    const text = form[field].trim();
+    if (text === '') return null;
+    const ns = parseDuration(text);
+    if (ns === undefined) errors[field] = `Not a duration: ${text} (e.g. 30m, 4h)`;
+    return ns ?? null;
+  };
+  duration('repeatInterval');
+  const waitFor = duration('waitFor');
+  const fallbackDelay = duration('fallbackDelay');
+  const groupBy = form.groupBy
+    .split(',')
+    .map((g) => g.trim())
+    .filter(Boolean);
+  if (groupBy.length > 0 && waitFor === null) errors.groupBy = 'Group by needs Wait for';
+  if (Object.keys(errors).length > 0) return { errors };
+  const fallback = recipientColumns(form.fallback);
+  return {
+    columns: {
+      name: form.name.trim(),
+      namespace: form.namespace.trim() || 'default',
+      events: form.events,
+      filter: optional(form.filter),
+      title: optional(form.title),
+      template: optional(form.template),
+      ...recipientColumns(form.to),
+      repeat_interval: optional(form.repeatInterval),
+      group_by: groupBy.length > 0 ? groupBy : null,
+      wait_for: waitFor,
+      fallback_person_id: fallback.person_id,
+      fallback_team_id: fallback.team_id,
+      fallback_playbook_id: fallback.playbook_id,
+      fallback_custom_services: fallback.custom_services,
+      fallback_delay: fallbackDelay,
+    },
+  };
+}
+
+// Silences ------------------------------------------------------------------
+
+/** Silence durations: the time-range picker's future ranges, and Indefinitely (until null). */
+export const SILENCE_DURATIONS = [
+  { value: '1h', label: 'Next 1 hour' },
+  { value: '3h', label: 'Next 3 hours' },
+  { value: '6h', label: 'Next 6 hours' },
+  { value: '12h', label: 'Next 12 hours' },
+  { value: '1d', label: 'Next 1 day' },
+  { value: '2d', label: 'Next 2 days' },
+  { value: '7d', label: 'Next 7 days' },
+  { value: '30d', label: 'Next 30 days' },
+  { value: 'indefinitely', label: 'Indefinitely' },
+] as const;
+
+export type SilenceDuration = (typeof SILENCE_DURATIONS)[number]['value'];
+
+/** The end of a silence starting `from` for `duration`; null is indefinitely. */
+export function silenceUntil(from: Date, duration: SilenceDuration): string | null {
+  if (duration === 'indefinitely') return null;
+  return new Date(from.getTime() + (parseDuration(duration) ?? 0) / 1e6).toISOString();
+}
+
+/** Whether a silence is in force at `now`. */
+export function silenceState(silence: { from: string | null; until: string | null }, now: number): 'active' | 'scheduled' | 'expired' {
+  if (silence.until && new Date(silence.until).getTime() <= now) return 'expired';
+  if (silence.from && new Date(silence.from).getTime() > now) return 'scheduled';
+  return 'active';
+}
+
+// The history's URL state -----------------------------------------------------
+
+/** Loading all the history reads 1000 rows at a time (spec part 1). */
+export const ALL_PAGE_SIZE = 1000;
+
+export interface HistoryParams {
+  status?: string;
+  resourceType?: string;
+  search?: string;
+  page: number;
+  pageSize: number;
+}
+
+export function historyParams(search: URLSearchParams, defaultPageSize: number): HistoryParams {
+  const number = (key: string, fallback: number) => {
+    const n = Number(search.get(key));
+    return Number.isInteger(n) && n > 0 ? n : fallback;
+  };
+  const filter = (key: string) => {
+    const value = search.get(key)?.trim();
+    return value && value !== 'all' ? value : undefined;
+  };
+  return {
+    status: filter('status'),
+    resourceType: filter('resourceType'),
+    search: filter('search'),
+    page: number('page', 1),
+    pageSize: number('pageSize', defaultPageSize),
+  };
+}
+
+/** Who a send went to, as far as the row says: the person it was sent to,
+ * else the rule's connection or URL, else the kind of its recipient. */
+export function recipientText(send: {
+  person: { name: string; email: string | null } | null;
+  notification: RecipientColumns | null;
+}): string {
+  if (send.person) return send.person.name || (send.person.email ?? '');
+  const recipient = send.notification ? recipientOf(send.notification) : undefined;
+  if (!recipient) return '';
+  if (recipient.kind === 'connection' || recipient.kind === 'url') return recipient.value;
+  return RECIPIENT_KINDS.find((k) => k.value === recipient.kind)?.label ?? '';
+}
+
+export type SilenceTarget = 'check' | 'config' | 'component';
+
+export const SILENCE_TARGETS: readonly { value: SilenceTarget; label: string }[] = [
+  { value: 'check', label: 'Health check' },
+  { value: 'config', label: 'Catalog item' },
+  { value: 'component', label: 'Component' },
+];
+
+export function isSilenceTarget(value: string | null | undefined): value is SilenceTarget {
+  return SILENCE_TARGETS.some((t) => t.value === value);
+}
+
+/** Where the silence form opens for the resource of a send, when a silence can name it. */
+export function addSilencePath(sourceEvent: string, resourceId: string): string | undefined {
+  const type = resourceTypeOf(sourceEvent);
+  if (!isSilenceTarget(type)) return undefined;
+  return `${ADD_SILENCE_PATH}?${new URLSearchParams({ resourceType: type, resourceId })}`;
+}
+
+export interface SilenceForm {
+  name: string;
+  description: string;
+  targetType: SilenceTarget;
+  targetId: string;
+  recursive: boolean;
+  filter: string;
+  duration: SilenceDuration;
+}
+
+export interface SilenceColumns {
+  name: string;
+  description: string | null;
+  filter: string | null;
+  check_id: string | null;
+  config_id: string | null;
+  component_id: string | null;
+  recursive: boolean;
+  from: string;
+  until: string | null;
+}
+
+export type SilenceErrors = Partial<Record<'name' | 'target', string>>;
+
+/** The form's problems, or the row to insert, starting `now`. */
+export function silenceColumns(form: SilenceForm, now: Date): { errors: SilenceErrors } | { columns: SilenceColumns } {
+  const errors: SilenceErrors = {};
+  if (form.name.trim() === '') errors.name = 'Name is required';
+  const id = form.targetId.trim() || null;
+  const filter = optional(form.filter);
+  if (!id && !filter) errors.target = 'A resource or a filter is required';
+  if (Object.keys(errors).length > 0) return { errors };
+  return {
+    columns: {
+      name: form.name.trim(),
+      description: optional(form.description),
+      filter,
+      check_id: form.targetType === 'check' ? id : null,
+      config_id: form.targetType === 'config' ? id : null,
+      component_id: form.targetType === 'component' ? id : null,
+      // Only catalog items and components have children.
+      recursive: form.recursive && id !== null && form.targetType !== 'check',
+      from: now.toISOString(),
+      until: silenceUntil(now, form.duration),
+    },
+  };
+}

@@ -1,0 +1,198 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { dbCount, dbInsert, dbSelect, dbSoftDelete, dbUpdate, type Selected } from '../../api/db';
+import type { NotificationSilencesInsert } from '../../api/relations.gen';
+import { keys } from '../../app/queryKeys';
+import type { HistoryParams, RuleColumns, SilenceTarget } from './notificationModel';
+
+const KEY = ['db', 'notifications'] as const;
+const HISTORY_KEY = ['db', 'notification_send_history'] as const;
+const SILENCES_KEY = ['db', 'notification_silences'] as const;
+
+const SEND_COLUMNS = [
+  'id',
+  'status',
+  'source_event',
+  'resource_id',
+  'error',
+  'count',
+  'retries',
+  'silenced_by',
+  'created_at',
+  'notification_id',
+] as const;
+const SEND_EMBED = {
+  notification: ['id', 'name', 'namespace', 'person_id', 'team_id', 'playbook_id', 'custom_services'],
+  person: ['id', 'name', 'email'],
+} as const;
+
+export type SendRow = Selected<'notification_send_history', (typeof SEND_COLUMNS)[number], typeof SEND_EMBED>;
+
+/** `*` in PostgREST patterns; the user's own `*`, `,` and parentheses are kept out. */
+const pattern = (text: string) => `*${text.replace(/[*,()]/g, ' ').trim()}*`;
+
+/** A page of the send history, newest first, for the URL's filters; or one resource's sends. */
+export function useSendHistory(params: HistoryParams, resourceId?: string) {
+  return useQuery({
+    queryKey: [...HISTORY_KEY, 'list', params, resourceId],
+    queryFn: ({ signal }) =>
+      dbCount(
+        'notification_send_history',
+        {
+          columns: SEND_COLUMNS,
+          embed: SEND_EMBED,
+          resource_id: resourceId && `eq.${resourceId}`,
+          status: params.status && `eq.${params.status}`,
+          source_event: params.resourceType && `like.${params.resourceType}.*`,
+          or: params.search && `(source_event.ilike.${pattern(params.search)},error.ilike.${pattern(params.search)})`,
+          order: 'created_at.desc,id',
+          limit: params.pageSize,
+          offset: (params.page - 1) * params.pageSize,
+        },
+        signal,
+      ),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** How far back the bell counts failures. */
+export const RECENT_FAILURES_HOURS = 24;
+
+/** The number of failed sends of the last day, for the top bar's bell. */
+export function useRecentFailures(enabled: boolean) {
+  return useQuery({
+    queryKey: [...HISTORY_KEY, 'recent-failures'],
+    enabled,
+    queryFn: async ({ signal }) => {
+      const since = new Date(Date.now() - RECENT_FAILURES_HOURS * 3_600_000).toISOString();
+      const { total } = await dbCount(
+        'notification_send_history',
+        { columns: ['id'], status: 'eq.failed', created_at: `gte.${since}`, limit: 1 },
+        signal,
+      );
+      return total;
+    },
+    refetchInterval: 60_000,
+  });
+}
+
+const RULE_EMBED = {
+  person: ['id', 'name', 'email'],
+  team: ['id', 'name'],
+  playbook: ['id', 'name'],
+  created_by: ['id', 'name', 'email'],
+} as const;
+
+export type RuleRow = Selected<'notifications', keyof import('../../api/relations.gen').NotificationsRow & string, typeof RULE_EMBED>;
+
+/** The live rules, newest name first, and their writes. */
+export function useRulesData() {
+  const client = useQueryClient();
+  const invalidate = () => client.invalidateQueries({ queryKey: KEY });
+  const rules = useQuery({
+    queryKey: [...KEY, 'list'],
+    queryFn: ({ signal }) => dbSelect('notifications', { embed: RULE_EMBED, deleted_at: 'is.null', order: 'name.asc' }, signal),
+  });
+  const create = useMutation({
+    mutationFn: (columns: RuleColumns) => dbInsert('notifications', columns),
+    onSuccess: invalidate,
+  });
+  const update = useMutation({
+    mutationFn: ({ id, columns }: { id: string; columns: RuleColumns }) => dbUpdate('notifications', { id: `eq.${id}` }, columns),
+    onSuccess: invalidate,
+  });
+  const remove = useMutation({ mutationFn: (id: string) => dbSoftDelete('notifications', id), onSuccess: invalidate });
+  return { rules, create, update, remove };
+}
+
+/** Who and what a rule may send to: people, teams, notification connections, playbooks. */
+export function useRecipientOptions(enabled: boolean) {
+  const people = useQuery({
+    queryKey: [...keys.people, 'names'],
+    enabled,
+    queryFn: ({ signal }) => dbSelect('people', { columns: ['id', 'name', 'email'], order: 'name' }, signal),
+  });
+  const teams = useQuery({
+    queryKey: [...keys.teams, 'names'],
+    enabled,
+    queryFn: ({ signal }) => dbSelect('teams', { columns: ['id', 'name'], deleted_at: 'is.null', order: 'name' }, signal),
+  });
+  const connections = useQuery({
+    queryKey: ['db', 'connections', 'names'],
+    enabled,
+    queryFn: ({ signal }) => dbSelect('connections', { columns: ['id', 'name', 'namespace', 'type'], order: 'name' }, signal),
+  });
+  const playbooks = useQuery({
+    queryKey: ['db', 'playbooks', 'names'],
+    enabled,
+    queryFn: ({ signal }) => dbSelect('playbooks', { columns: ['id', 'name'], deleted_at: 'is.null', order: 'name' }, signal),
+  });
+  return { people, teams, connections, playbooks };
+}
+
+const SILENCE_EMBED = {
+  check: ['id', 'name'],
+  config: ['id', 'name'],
+  component: ['id', 'name'],
+  canary: ['id', 'name'],
+  created_by: ['id', 'name', 'email'],
+} as const;
+
+export type SilenceRow = Selected<
+  'notification_silences',
+  keyof import('../../api/relations.gen').NotificationSilencesRow & string,
+  typeof SILENCE_EMBED
+>;
+
+/** The silences not deleted, newest first, and deleting one (sets deleted_at). */
+export function useSilencesData() {
+  const client = useQueryClient();
+  const silences = useQuery({
+    queryKey: [...SILENCES_KEY, 'list'],
+    queryFn: ({ signal }) =>
+      dbSelect('notification_silences', { embed: SILENCE_EMBED, deleted_at: 'is.null', order: 'created_at.desc' }, signal),
+  });
+  const remove = useMutation({
+    mutationFn: (id: string) => dbSoftDelete('notification_silences', id),
+    onSuccess: () => client.invalidateQueries({ queryKey: SILENCES_KEY }),
+  });
+  return { silences, remove };
+}
+
+/** Adding a silence. */
+export function useCreateSilence() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (silence: NotificationSilencesInsert) => dbInsert('notification_silences', silence),
+    onSuccess: () => client.invalidateQueries({ queryKey: SILENCES_KEY }),
+  });
+}
+
+function selectTargets(kind: SilenceTarget, filters: { id?: string; name?: string }, signal: AbortSignal) {
+  const query = { columns: ['id', 'name'] as const, ...filters, deleted_at: 'is.null', order: 'name', limit: 50 };
+  switch (kind) {
+    case 'check':
+      return dbSelect('checks', query, signal);
+    case 'config':
+      return dbSelect('config_items', query, signal);
+    case 'component':
+      return dbSelect('components', query, signal);
+  }
+}
+
+/** The resources of a kind a silence may name, by name. */
+export function useSilenceTargets(kind: SilenceTarget, search: string) {
+  return useQuery({
+    queryKey: ['silence-targets', kind, search],
+    queryFn: ({ signal }) => selectTargets(kind, { name: search.trim() ? `ilike.${pattern(search)}` : undefined }, signal),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The resource a silence names, for its label. */
+export function useSilenceTarget(kind: SilenceTarget, id: string) {
+  return useQuery({
+    queryKey: ['silence-targets', kind, 'id', id],
+    enabled: id !== '',
+    queryFn: ({ signal }) => selectTargets(kind, { id: `eq.${id}` }, signal),
+  });
+}
