@@ -8,14 +8,12 @@ import { PagedFooter } from '../../components/PagedFooter';
 import { RequireAccess } from '../../components/RequireAccess';
 import { SearchBox } from '../../components/SearchBox';
 import { SimpleSelect } from '../../components/Selects';
-import { withSearchChanges } from '../../lib/searchChanges';
+import { ALL, withAll, withFilterChanges } from '../../lib/searchChanges';
 import { HistoryTable } from './HistoryTable';
 import { NotificationsTabs } from './NotificationsTabs';
 import { ALL_PAGE_SIZE, NOTIFICATIONS_PATH, RESOURCE_TYPES, SEND_STATUSES, historyParams } from './notificationModel';
 import { useSendHistory } from './useNotificationsData';
 
-const ALL = 'all';
-const withAll = (options: readonly { value: string; label: string }[]) => [{ value: ALL, label: 'All' }, ...options];
 /** The list's sizes; the last loads all of a busy day at once (spec part 1). */
 export const HISTORY_PAGE_SIZES = [...PAGE_SIZES, ALL_PAGE_SIZE];
 
@@ -25,9 +23,7 @@ export function useHistoryView(resourceId?: string) {
   const params = useMemo(() => historyParams(search, PAGE_SIZES[0]), [search]);
   const history = useSendHistory(params, resourceId);
   const update = (changes: Record<string, string | number | undefined>, paging = false) =>
-    setSearch((current) =>
-      withSearchChanges(current, Object.fromEntries(Object.entries(changes).map(([k, v]) => [k, v === ALL ? undefined : v])), paging),
-    );
+    setSearch((current) => withFilterChanges(current, changes, paging));
   const toolbar = (
     <Toolbar>
       <ToolbarContent>

@@ -4,6 +4,7 @@
  * NotificationSilence. */
 
 import type { Json } from '../../api/relations.gen';
+import { searchFilter, searchNumber } from '../../lib/searchChanges';
 
 export const NOTIFICATIONS_PATH = '/notifications';
 export const RULES_PATH = `${NOTIFICATIONS_PATH}/rules`;
@@ -352,20 +353,12 @@ export interface HistoryParams {
 }
 
 export function historyParams(search: URLSearchParams, defaultPageSize: number): HistoryParams {
-  const number = (key: string, fallback: number) => {
-    const n = Number(search.get(key));
-    return Number.isInteger(n) && n > 0 ? n : fallback;
-  };
-  const filter = (key: string) => {
-    const value = search.get(key)?.trim();
-    return value && value !== 'all' ? value : undefined;
-  };
   return {
-    status: filter('status'),
-    resourceType: filter('resourceType'),
-    search: filter('search'),
-    page: number('page', 1),
-    pageSize: number('pageSize', defaultPageSize),
+    status: searchFilter(search, 'status'),
+    resourceType: searchFilter(search, 'resourceType'),
+    search: searchFilter(search, 'search'),
+    page: searchNumber(search, 'page', 1),
+    pageSize: searchNumber(search, 'pageSize', defaultPageSize),
   };
 }
 

@@ -11,14 +11,12 @@ import { RequireAccess } from '../../../components/RequireAccess';
 import { SimpleSelect } from '../../../components/Selects';
 import { TableStateRow } from '../../../components/TableStates';
 import { compactAge } from '../../../lib/format';
-import { withSearchChanges } from '../../../lib/searchChanges';
+import { ALL, withAll, withFilterChanges } from '../../../lib/searchChanges';
 import { SeverityLabel, StatusLabel } from '../IncidentLabels';
 import { INCIDENT_STATUSES, INCIDENT_TYPES, SEVERITIES, incidentPath, labelOf } from '../incidentModel';
 import { CreateIncidentModal } from './CreateIncidentModal';
 import { incidentsParams, useIncidentsData } from './useIncidentsData';
 
-const ALL = 'all';
-const withAll = (options: readonly { value: string; label: string }[]) => [{ value: ALL, label: 'All' }, ...options];
 const COLUMNS = ['Incident', 'Status', 'Severity', 'Type', 'Commander', 'Age'];
 
 function Incidents() {
@@ -29,9 +27,7 @@ function Incidents() {
   const [creating, setCreating] = useState(false);
   useTopBar('Incidents', incidents.refetch, incidents.isFetching);
   const update = (changes: Record<string, string | number | undefined>, paging = false) =>
-    setSearch((current) =>
-      withSearchChanges(current, Object.fromEntries(Object.entries(changes).map(([k, v]) => [k, v === ALL ? undefined : v])), paging),
-    );
+    setSearch((current) => withFilterChanges(current, changes, paging));
   const owners = withAll((people.data ?? []).map((p) => ({ value: p.id, label: p.name || (p.email ?? p.id) })));
   const { rows = [], total = 0 } = incidents.data ?? {};
   // Ages count to when the page was read.

@@ -3,6 +3,7 @@ import { dbCount, dbInsert, dbSelect, type Selected } from '../../../api/db';
 import type { IncidentsInsert } from '../../../api/relations.gen';
 import { PAGE_SIZES } from '../../../app/preferences';
 import { keys } from '../../../app/queryKeys';
+import { searchFilter, searchNumber } from '../../../lib/searchChanges';
 
 const COLUMNS = ['id', 'incident_id', 'title', 'type', 'severity', 'status', 'created_at'] as const;
 const EMBED = {
@@ -24,21 +25,13 @@ export interface IncidentsParams {
 }
 
 export function incidentsParams(search: URLSearchParams): IncidentsParams {
-  const number = (key: string, fallback: number) => {
-    const n = Number(search.get(key));
-    return Number.isInteger(n) && n > 0 ? n : fallback;
-  };
-  const filter = (key: string) => {
-    const value = search.get(key);
-    return value && value !== 'all' ? value : undefined;
-  };
   return {
-    status: filter('status'),
-    severity: filter('severity'),
-    type: filter('type'),
-    owner: filter('owner'),
-    page: number('page', 1),
-    pageSize: number('pageSize', PAGE_SIZES[0]),
+    status: searchFilter(search, 'status'),
+    severity: searchFilter(search, 'severity'),
+    type: searchFilter(search, 'type'),
+    owner: searchFilter(search, 'owner'),
+    page: searchNumber(search, 'page', 1),
+    pageSize: searchNumber(search, 'pageSize', PAGE_SIZES[0]),
   };
 }
 
