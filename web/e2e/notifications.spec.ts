@@ -50,7 +50,18 @@ test.describe('as an admin', () => {
     await expect(failed).toHaveCount(1);
     await expect(failed).toContainText('Failed');
     await expect(failed).toContainText(FAILURE);
-    await expect(failed).toContainText('generic+http://127.0.0.1:9/hook');
+    await expect(failed).toContainText(`${PREFIX}config`);
+    // The recipient's name: a URL's scheme, never the URL (it may carry keys).
+    await expect(failed).toContainText('generic+http');
+    await expect(failed).not.toContainText('generic+http://');
+
+    // The search finds sends by their resource's name.
+    await page.getByRole('textbox', { name: 'Search notifications' }).fill(`${PREFIX}other`);
+    await expect(page).toHaveURL(new RegExp(`search=${PREFIX}other`));
+    await choose(page, page, 'Status', 'All');
+    await expect(page).not.toHaveURL(/status=/);
+    await expect(history(page).getByRole('row').filter({ hasText: WEBHOOK })).toHaveCount(1);
+    await expect(history(page).getByRole('row').filter({ hasText: WEBHOOK })).toContainText(`${PREFIX}other`);
 
     // The filters come back from the URL.
     await page.goto('/notifications?status=silenced&resourceType=config');
@@ -83,6 +94,11 @@ test.describe('as an admin', () => {
     await page.getByRole('tab', { name: 'Rules' }).click();
     await expect(page).toHaveURL(/\/notifications\/rules$/);
     await expect(ruleRow(page, WEBHOOK)).toContainText('config.unhealthy');
+    // Sent, Failed and Pending of the seeded sends.
+    const cells = ruleRow(page, WEBHOOK).getByRole('gridcell');
+    await expect(cells.nth(3)).toHaveText('2');
+    await expect(cells.nth(4)).toHaveText('1');
+    await expect(cells.nth(5)).toHaveText('1');
     await expect(ruleRow(page, CRD)).toContainText(`connection://default/${PREFIX}slack`);
 
     await page.getByRole('button', { name: 'Add rule' }).click();

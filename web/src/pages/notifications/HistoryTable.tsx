@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { useSession } from '../../app/session';
 import { DateTime } from '../../components/DateTime';
 import { TableStateRow } from '../../components/TableStates';
-import { addSilencePath, recipientText, resourcePath, resourceSendsPath, resourceTypeLabel, statusLabel } from './notificationModel';
+import { addSilencePath, resourceKindLabel, resourcePath, resourceSendsPath, statusLabel } from './notificationModel';
 import type { SendRow } from './useNotificationsData';
 
 const COLORS: Record<string, LabelProps['color']> = {
@@ -56,28 +56,37 @@ export function HistoryTable({
         />
         {rows.map((send) => {
           const page = resourcePath(send.source_event, send.resource_id);
+          const name = send.resource_name ?? send.resource_id;
           const silence = canSilence ? addSilencePath(send.source_event, send.resource_id) : undefined;
           return (
             <Tr key={send.id}>
               <Td dataLabel="Status">
                 <SendStatus status={send.status} />
                 {send.count > 1 && <small> ×{send.count}</small>}
+                {send.silenced_by_name && <small> by {send.silenced_by_name}</small>}
               </Td>
               <Td dataLabel="Resource">
-                {resourceTypeLabel(send.source_event)}{' '}
-                {page ? <Link to={page}>{send.resource_id.slice(0, 8)}</Link> : send.resource_id.slice(0, 8)}{' '}
-                <Link to={resourceSendsPath(send.resource_id)} aria-label={`Sends for ${send.resource_id}`}>
-                  (sends)
+                <small>{resourceKindLabel(send.resource_kind)}</small>{' '}
+                {page && !send.resource_deleted_at ? <Link to={page}>{name}</Link> : name}
+                {send.resource_deleted_at && <small> (deleted)</small>}{' '}
+                <Link to={resourceSendsPath(send.resource_id)} aria-label={`Notifications of ${name}`}>
+                  (all)
                 </Link>
               </Td>
               <Td dataLabel="Event">{send.source_event}</Td>
-              <Td dataLabel="Rule">{send.notification?.name ?? ''}</Td>
-              <Td dataLabel="Recipient">{recipientText(send)}</Td>
+              <Td dataLabel="Rule">{send.notification_name}</Td>
+              <Td dataLabel="Recipient">{send.recipient ?? ''}</Td>
               <Td dataLabel="Time">
                 <DateTime value={send.created_at} />
               </Td>
               <Td dataLabel="Error">{send.error ?? ''}</Td>
-              <Td isActionCell>{silence && <Link to={silence}>Silence</Link>}</Td>
+              <Td isActionCell>
+                {silence && (
+                  <Link to={silence} aria-label={`Silence notifications of ${name}`}>
+                    Silence
+                  </Link>
+                )}
+              </Td>
             </Tr>
           );
         })}

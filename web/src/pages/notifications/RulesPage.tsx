@@ -1,28 +1,24 @@
 import { Button, Label, PageSection } from '@patternfly/react-core';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { errorMessage } from '../../api/errors';
 import { useSession } from '../../app/session';
 import { useToast } from '../../app/toast';
 import { useTopBar } from '../../app/topBar';
 import { DataTable, type Column } from '../../components/DataTable';
+import { DateTime } from '../../components/DateTime';
 import { CrdBadge } from '../../components/Labels';
+import { PageSpinner } from '../../components/PageSpinner';
 import { RequireAccess } from '../../components/RequireAccess';
 import { isUiSource, readOnlyMessage } from '../../lib/source';
 import { NotificationsTabs } from './NotificationsTabs';
-import { RULES_PATH, recipientOf, RECIPIENT_KINDS, type RuleColumns } from './notificationModel';
+import { RULES_PATH, type RuleColumns } from './notificationModel';
 import { RuleModal } from './RuleModal';
-import { useRulesData, type RuleRow } from './useNotificationsData';
+import { useRule, useRulesData, type RuleRow, type RuleSummary } from './useNotificationsData';
 
-function recipient(row: RuleRow): string {
-  if (row.person) return row.person.name || (row.person.email ?? '');
-  if (row.team) return row.team.name;
-  if (row.playbook) return row.playbook.name;
-  const to = recipientOf(row);
-  if (!to) return '';
-  return to.kind === 'connection' || to.kind === 'url' ? to.value : (RECIPIENT_KINDS.find((k) => k.value === to.kind)?.label ?? '');
-}
+/** A count of the summary; null for callers access scopes restrict (decision 90.2). */
+const count = (n: number | null) => (n === null ? '' : String(n));
 
-const COLUMNS: Column<RuleRow>[] = [
+const COLUMNS: Column<RuleSummary>[] = [
   {
     title: 'Name',
     cell: (row) => (
@@ -32,69 +28,80 @@ const COLUMNS: Column<RuleRow>[] = [
     ),
   },
   { title: 'Events', cell: (row) => row.events.join(', ') },
-  { title: 'Recipient', cell: recipient },
+  { title: 'Recipients', cell: (row) => row.recipients.join(', ') },
+  { title: 'Sent', cell: (row) => count(row.sent) },
+  { title: 'Failed', cell: (row) => count(row.failed) },
+  { title: 'Pending', cell: (row) => count(row.pending) },
+  { title: 'Last sent', cell: (row) => <DateTime value={row.last_sent} /> },
+  { title: 'Last failed', cell: (row) => <DateTime value={row.last_failed} /> },
   { title: 'Error', cell: (row) => row.error ?? '' },
 ];
 
-type Editing = { row?: RuleRow } | null;
+type Data = ReturnType<typeof useRulesData>;
 
-function Rules() {
-  const { rules, create, update, remove } = useRulesData();
+/** The form of the rule `id` once its columns are in, or of a new rule. */
+function RuleEditor({ id, data, onClose }: { id?: string; data: Data; onClose(): void }) {
+  const { create, update, remove } = data;
+  const rule = useRule(id);
   const { authorizer } = useSession();
   const toast = useToast();
-  const [editing, setEditing] = useState<Editing>(null);
-  useTopBar('Notification rules', rules.refetch, rules.isFetching);
-  const canWrite = authorizer.can('notifications', 'write');
-  const close = () => setEditing(null);
   const fail = (e: unknown) => toast.error(errorMessage(e));
-  const readOnlyReason = (row?: RuleRow) =>
-    !canWrite
-      ? 'You may read notification rules but not change them.'
-      : row && !isUiSource(row.source)
-        ? readOnlyMessage(row.source)
-        : undefined;
-  const save = (row: RuleRow | undefined, columns: RuleColumns) =>
+  useEffect(() => {
+    if (rule.error) {
+      toast.error(errorMessage(rule.error));
+      onClose();
+    }
+  }, [rule.error, toast, onClose]);
+  if (id && !rule.data) return rule.error ? null : <PageSpinner />;
+  const row: RuleRow | undefined = rule.data;
+  const readOnlyReason = !authorizer.can('notifications', 'write')
+    ? 'You may read notification rules but not change them.'
+    : row && !isUiSource(row.source)
+      ? readOnlyMessage(row.source)
+      : undefined;
+  const save = (columns: RuleColumns) =>
     row
       ? update.mutate(
           { id: row.id, columns },
-          { onSuccess: () => (toast.success('Notification updated successfully'), close()), onError: fail },
+          { onSuccess: () => (toast.success('Notification updated successfully'), onClose()), onError: fail },
         )
-      : create.mutate(columns, { onSuccess: () => (toast.success('Notification created successfully'), close()), onError: fail });
+      : create.mutate(columns, { onSuccess: () => (toast.success('Notification created successfully'), onClose()), onError: fail });
+  return (
+    <RuleModal
+      row={row}
+      readOnlyReason={readOnlyReason}
+      isBusy={create.isPending || update.isPending}
+      onSave={save}
+      onDelete={row && (() => remove.mutateAsync(row.id).then(() => (toast.success(`${row.name} deleted successfully`), onClose()), fail))}
+      onClose={onClose}
+    />
+  );
+}
+
+function Rules() {
+  const data = useRulesData();
+  const { authorizer } = useSession();
+  // The rule whose form is open: its id, '' for a new one.
+  const [editing, setEditing] = useState<string | null>(null);
+  useTopBar('Notification rules', data.rules.refetch, data.rules.isFetching);
   return (
     <PageSection>
       <NotificationsTabs active={RULES_PATH} />
       <DataTable
         aria-label="Notification rules"
         columns={COLUMNS}
-        query={rules}
+        query={data.rules}
         errorTitle="Failed to load notification rules"
         rowKey={(row) => row.id}
-        onRowClick={(row) => setEditing({ row })}
-        toolbar={canWrite && <Button onClick={() => setEditing({})}>Add rule</Button>}
+        onRowClick={(row) => setEditing(row.id)}
+        toolbar={authorizer.can('notifications', 'write') && <Button onClick={() => setEditing('')}>Add rule</Button>}
       />
-      {editing && (
-        <RuleModal
-          row={editing.row}
-          readOnlyReason={readOnlyReason(editing.row)}
-          isBusy={create.isPending || update.isPending}
-          onSave={(columns) => save(editing.row, columns)}
-          onDelete={
-            editing.row &&
-            (() => {
-              const row = editing.row;
-              return row
-                ? remove.mutateAsync(row.id).then(() => (toast.success(`${row.name} deleted successfully`), close()), fail)
-                : Promise.resolve();
-            })
-          }
-          onClose={close}
-        />
-      )}
+      {editing !== null && <RuleEditor id={editing || undefined} data={data} onClose={() => setEditing(null)} />}
     </PageSection>
   );
 }
 
-/** The notification rules; a row opens its form (read-only when not written from the UI or without write). */
+/** The notification rules with their send counts; a row opens its form (read-only when not written from the UI or without write). */
 export default function RulesPage() {
   return (
     <RequireAccess resource="notifications" feature="settings.notifications">

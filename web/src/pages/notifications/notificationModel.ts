@@ -43,9 +43,8 @@ export function resourceTypeOf(sourceEvent: string): string {
   return sourceEvent.split('.', 1)[0] ?? sourceEvent;
 }
 
-export function resourceTypeLabel(sourceEvent: string): string {
-  const type = resourceTypeOf(sourceEvent);
-  return RESOURCE_TYPES.find((t) => t.value === type)?.label ?? type;
+export function resourceKindLabel(kind: string): string {
+  return RESOURCE_TYPES.find((t) => t.value === kind)?.label ?? kind;
 }
 
 /** Where a resource of a send opens in the console, if it has a page. */
@@ -360,19 +359,6 @@ export function historyParams(search: URLSearchParams, defaultPageSize: number):
     page: searchNumber(search, 'page', 1),
     pageSize: searchNumber(search, 'pageSize', defaultPageSize),
   };
-}
-
-/** Who a send went to, as far as the row says: the person it was sent to,
- * else the rule's connection or URL, else the kind of its recipient. */
-export function recipientText(send: {
-  person: { name: string; email: string | null } | null;
-  notification: RecipientColumns | null;
-}): string {
-  if (send.person) return send.person.name || (send.person.email ?? '');
-  const recipient = send.notification ? recipientOf(send.notification) : undefined;
-  if (!recipient) return '';
-  if (recipient.kind === 'connection' || recipient.kind === 'url') return recipient.value;
-  return RECIPIENT_KINDS.find((k) => k.value === recipient.kind)?.label ?? '';
 }
 
 export type SilenceTarget = 'check' | 'config' | 'component';

@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { dbCount, dbInsert, dbSelect, dbSoftDelete, dbUpdate, type Selected } from '../../api/db';
-import type { NotificationSilencesInsert } from '../../api/relations.gen';
+import type { NotificationSilencesInsert, Row } from '../../api/relations.gen';
 import { keys } from '../../app/queryKeys';
 import type { HistoryParams, RuleColumns, SilenceTarget } from './notificationModel';
 
@@ -13,22 +13,24 @@ const SEND_COLUMNS = [
   'status',
   'source_event',
   'resource_id',
+  'resource_kind',
+  'resource_name',
+  'resource_deleted_at',
+  'notification_name',
+  'recipient',
+  'silenced_by_name',
   'error',
   'count',
-  'retries',
-  'silenced_by',
   'created_at',
-  'notification_id',
 ] as const;
-const SEND_EMBED = {
-  notification: ['id', 'name', 'namespace', 'person_id', 'team_id', 'playbook_id', 'custom_services'],
-  person: ['id', 'name', 'email'],
-} as const;
 
-export type SendRow = Selected<'notification_send_history', (typeof SEND_COLUMNS)[number], typeof SEND_EMBED>;
+export type SendRow = Selected<'notification_send_history_summary', (typeof SEND_COLUMNS)[number]>;
 
 /** `*` in PostgREST patterns; the user's own `*`, `,` and parentheses are kept out. */
 const pattern = (text: string) => `*${text.replace(/[*,()]/g, ' ').trim()}*`;
+
+/** Where the history's search looks: the resource's and rule's names, the event and the error. */
+const SEARCHED = ['resource_name', 'notification_name', 'source_event', 'error'] as const;
 
 /** A page of the send history, newest first, for the URL's filters; or one resource's sends. */
 export function useSendHistory(params: HistoryParams, resourceId?: string) {
@@ -36,14 +38,13 @@ export function useSendHistory(params: HistoryParams, resourceId?: string) {
     queryKey: [...HISTORY_KEY, 'list', params, resourceId],
     queryFn: ({ signal }) =>
       dbCount(
-        'notification_send_history',
+        'notification_send_history_summary',
         {
           columns: SEND_COLUMNS,
-          embed: SEND_EMBED,
           resource_id: resourceId && `eq.${resourceId}`,
           status: params.status && `eq.${params.status}`,
-          source_event: params.resourceType && `like.${params.resourceType}.*`,
-          or: params.search && `(source_event.ilike.${pattern(params.search)},error.ilike.${pattern(params.search)})`,
+          resource_kind: params.resourceType && `eq.${params.resourceType}`,
+          or: params.search && `(${SEARCHED.map((c) => `${c}.ilike.${pattern(params.search ?? '')}`).join(',')})`,
           order: 'created_at.desc,id',
           limit: params.pageSize,
           offset: (params.page - 1) * params.pageSize,
@@ -75,22 +76,16 @@ export function useRecentFailures(enabled: boolean) {
   });
 }
 
-const RULE_EMBED = {
-  person: ['id', 'name', 'email'],
-  team: ['id', 'name'],
-  playbook: ['id', 'name'],
-  created_by: ['id', 'name', 'email'],
-} as const;
+export type RuleSummary = Row<'notifications_summary'>;
+export type RuleRow = Row<'notifications'>;
 
-export type RuleRow = Selected<'notifications', keyof import('../../api/relations.gen').NotificationsRow & string, typeof RULE_EMBED>;
-
-/** The live rules, newest name first, and their writes. */
+/** The live rules with their send counts, by name, and their writes. */
 export function useRulesData() {
   const client = useQueryClient();
   const invalidate = () => client.invalidateQueries({ queryKey: KEY });
   const rules = useQuery({
     queryKey: [...KEY, 'list'],
-    queryFn: ({ signal }) => dbSelect('notifications', { embed: RULE_EMBED, deleted_at: 'is.null', order: 'name.asc' }, signal),
+    queryFn: ({ signal }) => dbSelect('notifications_summary', { order: 'name.asc' }, signal),
   });
   const create = useMutation({
     mutationFn: (columns: RuleColumns) => dbInsert('notifications', columns),
@@ -102,6 +97,19 @@ export function useRulesData() {
   });
   const remove = useMutation({ mutationFn: (id: string) => dbSoftDelete('notifications', id), onSuccess: invalidate });
   return { rules, create, update, remove };
+}
+
+/** One rule's columns, for its form. */
+export function useRule(id: string | undefined) {
+  return useQuery({
+    queryKey: [...KEY, 'one', id],
+    enabled: id !== undefined,
+    queryFn: async ({ signal }) => {
+      const [row] = await dbSelect('notifications', { id: `eq.${id}` }, signal);
+      if (!row) throw new Error('The notification rule was not found');
+      return row;
+    },
+  });
 }
 
 /** Who and what a rule may send to: people, teams, notification connections, playbooks. */
