@@ -1,4 +1,4 @@
-import { Alert, Button, FormGroup, TextArea, TextInput } from '@patternfly/react-core';
+import { Alert, Button, FormGroup, FormHelperText, HelperText, HelperTextItem, TextArea, TextInput } from '@patternfly/react-core';
 import { useState } from 'react';
 import { DeleteButton } from '../../components/ConfirmDialog';
 import { FieldError } from '../../components/FieldError';
@@ -131,6 +131,13 @@ export function RuleModal({
           isDisabled={disabled}
           onChange={(v) => set('fallback', v)}
         />
+        <FormHelperText>
+          <HelperText>
+            <HelperTextItem>
+              Fallback recipients are not supported yet by the delivery engine: a rule with one says so in its error.
+            </HelperTextItem>
+          </HelperText>
+        </FormHelperText>
       </FormGroup>
       {text('fallbackDelay', 'Fallback delay', 'e.g. 10m')}
     </FormModal>
