@@ -255,6 +255,7 @@ pub struct NotificationArgs {
 
     /// Sends delivered at once per process.
     #[arg(
+        id = "notification_concurrency",
         long = "notification-concurrency",
         env = "QUARTERDECK_NOTIFICATION_CONCURRENCY",
         default_value_t = 20,
