@@ -420,6 +420,26 @@ impl Sweep {
         let status = res.status();
         let text = res.text().await.expect("summary body");
         self.look("POST /api/canary/api/summary", status, &text);
+
+        // The notification calls read the send history's view as /api/db does.
+        let res = client
+            .post(api.at("/api/notification/summary"))
+            .json(&serde_json::json!({"pageSize": 1000, "includeDeletedResources": true}))
+            .send()
+            .await
+            .expect("notification summary");
+        self.requests += 1;
+        let status = res.status();
+        let text = res.text().await.expect("notification summary body");
+        self.look("POST /api/notification/summary", status, &text);
+        for query in [
+            "filter=true".to_owned(),
+            format!("id={check_in}"),
+            format!("id={check_out}"),
+        ] {
+            let path = format!("/api/notification/silence_preview?{query}");
+            self.get(api, client, &path, false).await;
+        }
     }
 
     /// Notes the ids of the world that an answer to `request` holds (but

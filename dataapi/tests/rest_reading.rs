@@ -507,3 +507,34 @@ async fn notification_summaries_count_sends_and_name_recipients_without_secrets(
         ]
     );
 }
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn every_recipient_column_of_a_rule_is_redacted_for_non_writers(pool: PgPool) {
+    let hook = json!([{"url": "slack://xoxb-TOKEN@ops", "properties": {"token": "SECRET"}}]);
+    sqlx::query(
+        "INSERT INTO notifications (name, events, custom_services, properties, fallback_custom_services) \
+         VALUES ('n', '{check.failed}', $1, $2, $1)",
+    )
+    .bind(&hook)
+    .bind(json!({"apiKey": "SECRET", "channel": "ops"}))
+    .execute(&pool)
+    .await
+    .expect("rule");
+    let query = "select=custom_services,properties,fallback_custom_services";
+    let seen = rows_as(&pool, &reader(None), "notifications", query).await;
+    let text = json!(seen).to_string();
+    assert!(
+        !text.contains("SECRET") && !text.contains("xoxb-TOKEN"),
+        "{text}"
+    );
+    assert_eq!(seen[0]["properties"]["channel"], "ops");
+    let written = rows_as(
+        &pool,
+        &writer_of(None, &[Resource::Notifications]),
+        "notifications",
+        query,
+    )
+    .await;
+    assert_eq!(written[0]["properties"]["apiKey"], "SECRET");
+    assert_eq!(written[0]["fallback_custom_services"], hook);
+}
