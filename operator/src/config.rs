@@ -233,11 +233,12 @@ pub struct NotificationArgs {
     pub notifications: bool,
 
     /// The longest wait between two looks at the events and the due sends.
-    #[arg(long = "notification-poll", env = "QUARTERDECK_NOTIFICATION_POLL", default_value = "1s", value_parser = humantime::parse_duration)]
+    #[arg(id = "notification_poll", long = "notification-poll", env = "QUARTERDECK_NOTIFICATION_POLL", default_value = "1s", value_parser = humantime::parse_duration)]
     pub poll: std::time::Duration,
 
     /// Attempts at a send before it is recorded as failed.
     #[arg(
+        id = "notification_attempts",
         long = "notification-attempts",
         env = "QUARTERDECK_NOTIFICATION_ATTEMPTS",
         default_value_t = 4,
@@ -246,11 +247,11 @@ pub struct NotificationArgs {
     pub attempts: i32,
 
     /// The delay before a failed send's first retry; each later one doubles it.
-    #[arg(long = "notification-backoff", env = "QUARTERDECK_NOTIFICATION_BACKOFF", default_value = "10s", value_parser = humantime::parse_duration)]
+    #[arg(id = "notification_backoff", long = "notification-backoff", env = "QUARTERDECK_NOTIFICATION_BACKOFF", default_value = "10s", value_parser = humantime::parse_duration)]
     pub backoff: std::time::Duration,
 
     /// The time one send may take.
-    #[arg(long = "notification-send-timeout", env = "QUARTERDECK_NOTIFICATION_SEND_TIMEOUT", default_value = "30s", value_parser = humantime::parse_duration)]
+    #[arg(id = "notification_send_timeout", long = "notification-send-timeout", env = "QUARTERDECK_NOTIFICATION_SEND_TIMEOUT", default_value = "30s", value_parser = humantime::parse_duration)]
     pub send_timeout: std::time::Duration,
 
     /// Sends delivered at once per process.
