@@ -181,6 +181,11 @@ test.describe('as an admin', () => {
     await expect(page).toHaveURL(/\/notifications\/silences\/add\?resourceType=config/);
     await expect(page.getByRole('button', { name: 'Resource type', exact: true })).toHaveText('Catalog item');
     await expect(page.getByRole('button', { name: 'Resource', exact: true })).toHaveText(`${PREFIX}other`);
+    // The preview: the past sends the engine's matcher holds for this resource, the one send about it.
+    const preview = page.getByRole('grid', { name: 'Notifications the silence would have matched' });
+    await expect(page.getByText(/^1 notification since/)).toBeVisible();
+    await expect(preview.getByRole('row').filter({ hasText: WEBHOOK })).toHaveCount(1);
+    await expect(preview.getByRole('row').filter({ hasText: WEBHOOK })).toContainText(`${PREFIX}other`);
     await page.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
     await choose(page, page, 'Duration', 'Indefinitely');
     await snap(page, 'notifications-silence-form');

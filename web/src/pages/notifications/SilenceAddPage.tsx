@@ -1,25 +1,42 @@
-import { ActionGroup, Button, Checkbox, Flex, FlexItem, Form, FormGroup, PageSection, TextArea, TextInput } from '@patternfly/react-core';
+import {
+  ActionGroup,
+  Alert,
+  Button,
+  Checkbox,
+  Content,
+  Flex,
+  FlexItem,
+  Form,
+  FormGroup,
+  PageSection,
+  TextArea,
+  TextInput,
+  Title,
+} from '@patternfly/react-core';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/errors';
 import { useToast } from '../../app/toast';
 import { useTopBar } from '../../app/topBar';
+import { DateTime } from '../../components/DateTime';
 import { FieldError } from '../../components/FieldError';
 import { RequireAccess } from '../../components/RequireAccess';
-import { SearchBox } from '../../components/SearchBox';
+import { SEARCH_DEBOUNCE_MS, SearchBox } from '../../components/SearchBox';
+import { useDebounced } from '../../app/useDebounced';
 import { SimpleSelect } from '../../components/Selects';
 import {
   SILENCES_PATH,
   SILENCE_DURATIONS,
   SILENCE_TARGETS,
   isSilenceTarget,
-  silenceColumns,
+  silenceBody,
   type SilenceDuration,
   type SilenceErrors,
   type SilenceForm,
   type SilenceTarget,
 } from './notificationModel';
-import { useCreateSilence, useSilenceTarget, useSilenceTargets } from './useNotificationsData';
+import { HistoryTable } from './HistoryTable';
+import { useCreateSilence, useSilencePreview, useSilenceTarget, useSilenceTargets } from './useNotificationsData';
 
 function AddSilence() {
   const [search] = useSearchParams();
@@ -38,6 +55,8 @@ function AddSilence() {
   const targets = useSilenceTargets(form.targetType, targetSearch);
   const chosen = useSilenceTarget(form.targetType, form.targetId);
   const create = useCreateSilence();
+  const previewFilter = useDebounced(form.filter.trim(), SEARCH_DEBOUNCE_MS);
+  const preview = useSilencePreview(form.targetId, previewFilter, form.recursive && form.targetType !== 'check');
   const toast = useToast();
   const navigate = useNavigate();
   useTopBar('Add silence');
@@ -47,10 +66,10 @@ function AddSilence() {
     label: t.name ?? t.id,
   }));
   const submit = () => {
-    const checked = silenceColumns(form, new Date());
+    const checked = silenceBody(form);
     if ('errors' in checked) return setErrors(checked.errors);
-    create.mutate(checked.columns, {
-      onSuccess: () => (toast.success(`${checked.columns.name} created successfully`), navigate(SILENCES_PATH)),
+    create.mutate(checked.body, {
+      onSuccess: () => (toast.success(`${checked.body.name} created successfully`), navigate(SILENCES_PATH)),
       onError: (e) => toast.error(errorMessage(e)),
     });
   };
@@ -137,6 +156,28 @@ function AddSilence() {
           </Button>
         </ActionGroup>
       </Form>
+      <Title headingLevel="h2" size="md" className="pf-v6-u-mt-lg">
+        Notifications it would have silenced
+      </Title>
+      {preview.data ? (
+        <>
+          <Content component="p">
+            {preview.data.results.length === 1 ? '1 notification' : `${preview.data.results.length} notifications`} since{' '}
+            <DateTime value={preview.data.since} />
+          </Content>
+          {preview.data.errors.map((e) => (
+            <Alert key={e} variant="warning" isInline isPlain title={e} />
+          ))}
+        </>
+      ) : (
+        !preview.isLoading && <Content component="p">Choose a resource or write a filter to see what it would have silenced.</Content>
+      )}
+      {(preview.data || preview.isLoading || preview.error) && (
+        <HistoryTable
+          query={{ data: preview.data && { rows: preview.data.results }, isLoading: preview.isLoading, error: preview.error }}
+          label="Notifications the silence would have matched"
+        />
+      )}
     </PageSection>
   );
 }

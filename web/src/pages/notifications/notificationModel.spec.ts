@@ -10,9 +10,8 @@ import {
   resourcePath,
   ruleColumns,
   ruleForm,
-  silenceColumns,
+  silenceBody,
   silenceState,
-  silenceUntil,
   type RuleColumns,
 } from './notificationModel';
 
@@ -109,28 +108,22 @@ describe('silences', () => {
     duration: '1d' as const,
   };
 
-  it('ends after the chosen duration, or never', () => {
-    expect(silenceUntil(now, '3h')).toBe('2026-01-01T03:00:00.000Z');
-    expect(silenceUntil(now, 'indefinitely')).toBeNull();
-  });
-
-  it('needs a name and a resource or a filter', () => {
-    const checked = silenceColumns({ ...form, name: '', targetId: '' }, now);
+  it('needs a name and a resource or a filter; until is the duration itself', () => {
+    const checked = silenceBody({ ...form, name: '', targetId: '' });
     expect('errors' in checked && checked.errors).toEqual({ name: 'Name is required', target: 'A resource or a filter is required' });
-    const ok = silenceColumns(form, now);
-    expect('columns' in ok && ok.columns).toEqual({
+    const ok = silenceBody(form);
+    expect('body' in ok && ok.body).toEqual({
       name: 's',
       description: null,
       filter: null,
-      check_id: null,
-      config_id: 'c1',
-      component_id: null,
+      resource_id: 'c1',
       recursive: true,
-      from: '2026-01-01T00:00:00.000Z',
-      until: '2026-01-02T00:00:00.000Z',
+      until: '1d',
     });
-    const check = silenceColumns({ ...form, targetType: 'check', duration: 'indefinitely' }, now);
-    expect('columns' in check && check.columns).toMatchObject({ check_id: 'c1', config_id: null, recursive: false, until: null });
+    const check = silenceBody({ ...form, targetType: 'check', duration: 'indefinitely' });
+    expect('body' in check && check.body).toMatchObject({ resource_id: 'c1', recursive: false, until: 'indefinitely' });
+    const byFilter = silenceBody({ ...form, targetId: '', filter: " check.name == 'x' " });
+    expect('body' in byFilter && byFilter.body).toMatchObject({ resource_id: null, filter: "check.name == 'x'", recursive: false });
   });
 
   it('is active, scheduled or expired', () => {

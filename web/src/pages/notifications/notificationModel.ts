@@ -325,12 +325,6 @@ export const SILENCE_DURATIONS = [
 
 export type SilenceDuration = (typeof SILENCE_DURATIONS)[number]['value'];
 
-/** The end of a silence starting `from` for `duration`; null is indefinitely. */
-export function silenceUntil(from: Date, duration: SilenceDuration): string | null {
-  if (duration === 'indefinitely') return null;
-  return new Date(from.getTime() + (parseDuration(duration) ?? 0) / 1e6).toISOString();
-}
-
 /** Whether a silence is in force at `now`. */
 export function silenceState(silence: { from: string | null; until: string | null }, now: number): 'active' | 'scheduled' | 'expired' {
   if (silence.until && new Date(silence.until).getTime() <= now) return 'expired';
@@ -390,22 +384,20 @@ export interface SilenceForm {
   duration: SilenceDuration;
 }
 
-export interface SilenceColumns {
+/** The body of `POST /api/notification/silence`: the resource by id whatever its kind, and `until` as a duration from now or `indefinitely`. */
+export interface SilenceBody {
   name: string;
   description: string | null;
   filter: string | null;
-  check_id: string | null;
-  config_id: string | null;
-  component_id: string | null;
+  resource_id: string | null;
   recursive: boolean;
-  from: string;
-  until: string | null;
+  until: SilenceDuration;
 }
 
 export type SilenceErrors = Partial<Record<'name' | 'target', string>>;
 
-/** The form's problems, or the row to insert, starting `now`. */
-export function silenceColumns(form: SilenceForm, now: Date): { errors: SilenceErrors } | { columns: SilenceColumns } {
+/** The form's problems, or the silence to create. */
+export function silenceBody(form: SilenceForm): { errors: SilenceErrors } | { body: SilenceBody } {
   const errors: SilenceErrors = {};
   if (form.name.trim() === '') errors.name = 'Name is required';
   const id = form.targetId.trim() || null;
@@ -413,17 +405,14 @@ export function silenceColumns(form: SilenceForm, now: Date): { errors: SilenceE
   if (!id && !filter) errors.target = 'A resource or a filter is required';
   if (Object.keys(errors).length > 0) return { errors };
   return {
-    columns: {
+    body: {
       name: form.name.trim(),
       description: optional(form.description),
       filter,
-      check_id: form.targetType === 'check' ? id : null,
-      config_id: form.targetType === 'config' ? id : null,
-      component_id: form.targetType === 'component' ? id : null,
+      resource_id: id,
       // Only catalog items and components have children.
       recursive: form.recursive && id !== null && form.targetType !== 'check',
-      from: now.toISOString(),
-      until: silenceUntil(now, form.duration),
+      until: form.duration,
     },
   };
 }

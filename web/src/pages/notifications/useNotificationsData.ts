@@ -1,8 +1,9 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { dbCount, dbInsert, dbSelect, dbSoftDelete, dbUpdate, type Selected } from '../../api/db';
-import type { NotificationSilencesInsert, Row } from '../../api/relations.gen';
+import { api, unwrap } from '../../api/client';
+import type { Row } from '../../api/relations.gen';
 import { keys } from '../../app/queryKeys';
-import type { HistoryParams, RuleColumns, SilenceTarget } from './notificationModel';
+import type { HistoryParams, RuleColumns, SilenceBody, SilenceTarget } from './notificationModel';
 
 const KEY = ['db', 'notifications'] as const;
 const HISTORY_KEY = ['db', 'notification_send_history'] as const;
@@ -166,12 +167,40 @@ export function useSilencesData() {
   return { silences, remove };
 }
 
-/** Adding a silence. */
+/** Adding a silence through the spec's call, which reads the resource's kind and the duration itself. */
 export function useCreateSilence() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (silence: NotificationSilencesInsert) => dbInsert('notification_silences', silence),
+    mutationFn: (body: SilenceBody) => unwrap(api.POST('/api/notification/silence', { body })),
     onSuccess: () => client.invalidateQueries({ queryKey: SILENCES_KEY }),
+  });
+}
+
+/** What `GET /api/notification/silence_preview` answers. Its OpenAPI schema is
+ * named `Preview`, a name the integrations' preview also has, so the
+ * generated type is the other one's. */
+interface SilencePreview {
+  /** Rows of `notification_send_history_summary`, newest first. */
+  results: SendRow[];
+  /** The start of the period looked at. */
+  since: string;
+  /** Problems holding the filter against some resources. */
+  errors: string[];
+}
+
+/** The past sends a silence of these matchers would have held, by the engine's own matcher (decision 90.3). */
+export function useSilencePreview(id: string, filter: string, recursive: boolean) {
+  return useQuery({
+    queryKey: ['notification', 'silence_preview', id, filter, recursive],
+    enabled: id !== '' || filter !== '',
+    queryFn: async ({ signal }) =>
+      (await unwrap(
+        api.GET('/api/notification/silence_preview', {
+          params: { query: { id: id || undefined, filter: filter || undefined, recursive } },
+          signal,
+        }),
+      )) as unknown as SilencePreview,
+    placeholderData: keepPreviousData,
   });
 }
 
