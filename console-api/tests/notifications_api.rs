@@ -259,6 +259,7 @@ async fn a_silence_from_the_form_its_preview_and_its_delete(pool: PgPool) {
         ),
         (json!({"description": "nothing to match"}), "resource"),
         (json!({"selectors": "- types: http"}), "selectors[0]"),
+        (json!({"filter": "true", "selectors": "AAA"}), "selectors"),
     ] {
         let (status, error) = post(&admin, body.clone()).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{body}: {error}");

@@ -138,7 +138,7 @@ async fn history(
 /// Filters of the send history; lists are comma-separated, empty means all.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub(crate) struct SummaryRequest {
+pub(crate) struct SendHistoryRequest {
     /// The page, from 0.
     #[serde(default)]
     page_index: Option<u32>,
@@ -161,16 +161,16 @@ pub(crate) struct SummaryRequest {
 
 /// A page of sends, newest first, with the number of sends the filters match.
 #[derive(Debug, Serialize, ToSchema)]
-pub(crate) struct SummaryPage {
+pub(crate) struct SendHistoryPage {
     /// Rows of `notification_send_history_summary`.
     results: Vec<Value>,
     total: i64,
 }
 
 /// The send history the caller sees, a page at a time.
-#[utoipa::path(post, path = "/api/notification/summary", tag = "notification", request_body = SummaryRequest,
+#[utoipa::path(post, path = "/api/notification/summary", tag = "notification", request_body = SendHistoryRequest,
     responses(
-        (status = 200, body = SummaryPage),
+        (status = 200, body = SendHistoryPage),
         (status = 400, body = ErrorBody),
         (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody)))]
@@ -178,8 +178,8 @@ pub(crate) struct SummaryPage {
 pub(crate) async fn summary(
     State(state): State<AppState>,
     caller: Caller,
-    body: Result<Body<SummaryRequest>, ApiError>,
-) -> Result<Json<SummaryPage>, ApiError> {
+    body: Result<Body<SendHistoryRequest>, ApiError>,
+) -> Result<Json<SendHistoryPage>, ApiError> {
     relation(&caller, HISTORY, Action::Read)?;
     let Body(body) = body?;
     let size = body.page_size.unwrap_or(DEFAULT_PAGE_SIZE);
@@ -234,7 +234,7 @@ pub(crate) async fn summary(
         query.push_str("&resource_deleted_at=is.null");
     }
     let (results, total) = history(&state, &caller, &query, "count=exact").await?;
-    Ok(Json(SummaryPage { results, total }))
+    Ok(Json(SendHistoryPage { results, total }))
 }
 
 /// The column of `notification_silences` naming a resource of this id, if
@@ -302,7 +302,13 @@ fn selectors(value: Option<Value>) -> Result<Option<Value>, ApiError> {
             let value: Value = yaml_serde::from_str(&text).map_err(|e| {
                 ApiError::invalid("selectors", format!("selectors: not JSON or YAML: {e}"))
             })?;
-            selectors(Some(value))
+            match value {
+                Value::String(_) => Err(ApiError::invalid(
+                    "selectors",
+                    "selectors: must be a list of resource selectors",
+                )),
+                other => selectors(Some(other)),
+            }
         }
         Some(Value::Array(items)) if items.is_empty() => Ok(None),
         Some(list @ Value::Array(_)) => Ok(Some(list)),
@@ -347,10 +353,10 @@ pub(crate) async fn create_silence(
     let until = match form.until.as_deref().map(str::trim) {
         None | Some("" | "indefinitely") => None,
         Some(text) => Some(match humantime::parse_duration(text) {
-            Ok(duration) => {
-                from + Duration::from_std(duration)
-                    .map_err(|e| ApiError::invalid("until", format!("until: {e}")))?
-            }
+            Ok(duration) => Duration::from_std(duration)
+                .ok()
+                .and_then(|d| from.checked_add_signed(d))
+                .ok_or_else(|| ApiError::invalid("until", format!("until: {text:?} is too far")))?,
             Err(_) => time("until", text)?,
         }),
     };
@@ -416,7 +422,7 @@ pub(crate) async fn create_silence(
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct PreviewQuery {
+pub(crate) struct SilencePreviewQuery {
     /// The resource silenced: a check, config item, component or canary.
     #[serde(default)]
     id: Option<Uuid>,
@@ -433,7 +439,7 @@ pub(crate) struct PreviewQuery {
 
 /// The past sends a silence would have matched.
 #[derive(Debug, Serialize, ToSchema)]
-pub(crate) struct Preview {
+pub(crate) struct SilencePreview {
     /// Rows of `notification_send_history_summary`, newest first.
     results: Vec<Value>,
     /// The start of the period looked at (7 days back).
@@ -444,9 +450,9 @@ pub(crate) struct Preview {
 
 /// The sends of the past 7 days the caller sees that a silence of these
 /// matchers would have matched, by the engine's matcher.
-#[utoipa::path(get, path = "/api/notification/silence_preview", tag = "notification", params(PreviewQuery),
+#[utoipa::path(get, path = "/api/notification/silence_preview", tag = "notification", params(SilencePreviewQuery),
     responses(
-        (status = 200, body = Preview),
+        (status = 200, body = SilencePreview),
         (status = 400, body = ErrorBody),
         (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody)))]
@@ -454,8 +460,8 @@ pub(crate) struct Preview {
 pub(crate) async fn silence_preview(
     State(state): State<AppState>,
     caller: Caller,
-    query: Result<Query<PreviewQuery>, ApiError>,
-) -> Result<Json<Preview>, ApiError> {
+    query: Result<Query<SilencePreviewQuery>, ApiError>,
+) -> Result<Json<SilencePreview>, ApiError> {
     relation(&caller, HISTORY, Action::Read)?;
     let Query(query) = query?;
     let filter = query.filter.filter(|f| !f.trim().is_empty());
@@ -535,7 +541,7 @@ pub(crate) async fn silence_preview(
             }
         }
     }
-    Ok(Json(Preview {
+    Ok(Json(SilencePreview {
         results,
         since,
         errors,

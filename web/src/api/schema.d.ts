@@ -4248,6 +4248,34 @@ export interface components {
         SecretValue: {
             value: string | number | boolean;
         };
+        /** @description A page of sends, newest first, with the number of sends the filters match. */
+        SendHistoryPage: {
+            /** @description Rows of `notification_send_history_summary`. */
+            results: unknown[];
+            /** Format: int64 */
+            total: number;
+        };
+        /** @description Filters of the send history; lists are comma-separated, empty means all. */
+        SendHistoryRequest: {
+            /** @description Also sends about resources deleted since. */
+            includeDeletedResources?: boolean | null;
+            /**
+             * Format: int32
+             * @description The page, from 0.
+             */
+            pageIndex?: number | null;
+            /**
+             * Format: int32
+             * @description Sends per page, 1 to 1000 (default 50).
+             */
+            pageSize?: number | null;
+            /** @description Resource kinds: check, canary, component, config, incident. */
+            resourceType?: string | null;
+            /** @description Text found in the resource's, rule's or recipient's name, the event or the error. */
+            search?: string | null;
+            /** @description Statuses: sent, failed, pending, silenced, repeat-suppressed, inhibited, skipped. */
+            status?: string | null;
+        };
         /** @description Runs within one bucket of time. */
         SeriesPoint: {
             /**
@@ -4298,6 +4326,18 @@ export interface components {
             selectors?: Record<string, never>;
             /** @description RFC 3339, a duration after `from` (`2h`, `1d`), or `indefinitely` (or null): no end. */
             until?: string | null;
+        };
+        /** @description The past sends a silence would have matched. */
+        SilencePreview: {
+            /** @description Problems holding the filter against some resources (as the engine logs them). */
+            errors: string[];
+            /** @description Rows of `notification_send_history_summary`, newest first. */
+            results: unknown[];
+            /**
+             * Format: date-time
+             * @description The start of the period looked at (7 days back).
+             */
+            since: string;
         };
         /** @description An error as a Kubernetes `Status`, which kubectl prints. */
         Status: {
@@ -4420,13 +4460,6 @@ export interface components {
                 roles: string[];
                 user: components["schemas"]["Person"];
             };
-        };
-        /** @description A page of sends, newest first, with the number of sends the filters match. */
-        SummaryPage: {
-            /** @description Rows of `notification_send_history_summary`. */
-            results: unknown[];
-            /** Format: int64 */
-            total: number;
         };
         SummaryQuery: {
             /**
@@ -7019,7 +7052,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Preview"];
+                    "application/json": components["schemas"]["SilencePreview"];
                 };
             };
             400: {
@@ -7057,7 +7090,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SummaryRequest"];
+                "application/json": components["schemas"]["SendHistoryRequest"];
             };
         };
         responses: {
@@ -7066,7 +7099,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SummaryPage"];
+                    "application/json": components["schemas"]["SendHistoryPage"];
                 };
             };
             400: {
