@@ -144,6 +144,7 @@ pub(crate) struct SendHistoryRequest {
     page_index: Option<u32>,
     /// Sends per page, 1 to 1000 (default 50).
     #[serde(default)]
+    #[schema(minimum = 1, maximum = 1000)]
     page_size: Option<u32>,
     /// Statuses: sent, failed, pending, silenced, repeat-suppressed, inhibited, skipped.
     #[serde(default)]
@@ -281,7 +282,7 @@ pub(crate) struct SilenceForm {
     filter: Option<String>,
     /// Resource selectors, as a list or as its JSON or YAML text.
     #[serde(default)]
-    #[schema(value_type = Object)]
+    #[schema(value_type = Option<Vec<Object>>)]
     selectors: Option<Value>,
     /// Also the children of a component or config item.
     #[serde(default)]
@@ -337,6 +338,7 @@ fn time(field: &'static str, text: &str) -> Result<DateTime<Utc>, ApiError> {
         (status = 400, description = "EINVALID: `fields` names each field at fault", body = ErrorBody),
         (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody),
+        (status = 404, description = "ENOTFOUND: no resource the caller sees has `resource_id`", body = ErrorBody),
         (status = 409, description = "A live silence of this namespace has the name", body = ErrorBody)))]
 #[tracing::instrument(skip_all, fields(person = %caller.person.id))]
 pub(crate) async fn create_silence(
@@ -386,7 +388,7 @@ pub(crate) async fn create_silence(
     if let Some(id) = form.resource_id {
         let column = resource_column(&state, id)
             .await?
-            .ok_or_else(|| ApiError::invalid("resource_id", NO_RESOURCE))?;
+            .ok_or_else(|| ApiError::NotFound(NO_RESOURCE.into()))?;
         row.insert(column.into(), json!(id));
     }
     let response = rest::execute(
@@ -404,7 +406,7 @@ pub(crate) async fn create_silence(
     .await
     .map_err(|e| match e.status {
         // Written rows must stay visible: a resource out of sight is as missing.
-        403 if e.code == "42501" => ApiError::invalid("resource_id", NO_RESOURCE),
+        403 if e.code == "42501" => ApiError::NotFound(NO_RESOURCE.into()),
         _ => refused(e),
     })?;
     let silence = match response.json() {
@@ -455,7 +457,8 @@ pub(crate) struct SilencePreview {
         (status = 200, body = SilencePreview),
         (status = 400, body = ErrorBody),
         (status = 401, body = ErrorBody),
-        (status = 403, body = ErrorBody)))]
+        (status = 403, body = ErrorBody),
+        (status = 404, description = "ENOTFOUND: no resource has `id`", body = ErrorBody)))]
 #[tracing::instrument(skip_all, fields(person = %caller.person.id))]
 pub(crate) async fn silence_preview(
     State(state): State<AppState>,
@@ -484,10 +487,11 @@ pub(crate) async fn silence_preview(
             Some("component_id") => silence.component_id = Some(id),
             Some(_) => silence.canary_id = Some(id),
             None => {
-                return Err(ApiError::invalid(
+                return Err(ApiError::NotFound(NO_RESOURCE.replacen(
+                    "resource_id",
                     "id",
-                    NO_RESOURCE.replacen("resource_id", "id", 1),
-                ));
+                    1,
+                )));
             }
         }
     }

@@ -4323,7 +4323,7 @@ export interface components {
              */
             resource_id?: string | null;
             /** @description Resource selectors, as a list or as its JSON or YAML text. */
-            selectors?: Record<string, never>;
+            selectors?: Record<string, never>[] | null;
             /** @description RFC 3339, a duration after `from` (`2h`, `1d`), or `indefinitely` (or null): no end. */
             until?: string | null;
         };
@@ -7018,6 +7018,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description ENOTFOUND: no resource the caller sees has `resource_id` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A live silence of this namespace has the name */
             409: {
                 headers: {
@@ -7072,6 +7081,15 @@ export interface operations {
                 };
             };
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ENOTFOUND: no resource has `id` */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
