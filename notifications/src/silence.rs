@@ -114,6 +114,12 @@ fn selectors(silence: &Silence) -> Result<Vec<ResourceSelector>, SilenceError> {
             .iter()
             .enumerate()
             .map(|(i, item)| {
+                // serde would also read a struct from a list: `[]` is no selector.
+                if !item.is_object() {
+                    return Err(error(format!(
+                        "[{i}]: must be a resource selector (an object)"
+                    )));
+                }
                 serde_json::from_value(item.clone()).map_err(|e| error(format!("[{i}]: {e}")))
             })
             .collect(),

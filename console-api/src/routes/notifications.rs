@@ -34,6 +34,7 @@ const SILENCES: &str = "notification_silences";
 /// The spec's page size when the list loads all.
 const MAX_PAGE_SIZE: u32 = 1000;
 const DEFAULT_PAGE_SIZE: u32 = 50;
+const MAX_PAGE_INDEX: u32 = 100_000;
 /// How far back the preview looks.
 const PREVIEW_DAYS: i64 = 7;
 /// Most sends the preview holds against the silence (the data API's row cap).
@@ -140,10 +141,11 @@ async fn history(
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub(crate) struct SendHistoryRequest {
     /// The page, from 0.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::body::whole_number")]
+    #[schema(minimum = 0, maximum = 100000)]
     page_index: Option<u32>,
     /// Sends per page, 1 to 1000 (default 50).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::body::whole_number")]
     #[schema(minimum = 1, maximum = 1000)]
     page_size: Option<u32>,
     /// Statuses: sent, failed, pending, silenced, repeat-suppressed, inhibited, skipped.
@@ -190,7 +192,14 @@ pub(crate) async fn summary(
             format!("pageSize: must be from 1 to {MAX_PAGE_SIZE}"),
         ));
     }
-    let offset = u64::from(body.page_index.unwrap_or(0)) * u64::from(size);
+    let index = body.page_index.unwrap_or(0);
+    if index > MAX_PAGE_INDEX {
+        return Err(ApiError::invalid(
+            "pageIndex",
+            format!("pageIndex: must be from 0 to {MAX_PAGE_INDEX}"),
+        ));
+    }
+    let offset = u64::from(index) * u64::from(size);
     let mut query = format!("select=*&order=created_at.desc,id&limit={size}&offset={offset}");
     let in_list = |values: Vec<String>| {
         values
@@ -495,15 +504,17 @@ pub(crate) async fn silence_preview(
             }
         }
     }
-    if silence.filter.is_none() && silence.selectors.is_none() && query.id.is_none() {
-        return Err(ApiError::invalid(
-            "id",
-            "id: give a resource, a filter or selectors",
-        ));
-    }
     silence::validate(&silence).map_err(|e| ApiError::invalid("selectors", e.to_string()))?;
-
     let since = Utc::now() - Duration::days(PREVIEW_DAYS);
+    // A silence with no matcher holds nothing (the engine's rule): nothing to look at.
+    if silence.filter.is_none() && silence.selectors.is_none() && query.id.is_none() {
+        return Ok(Json(SilencePreview {
+            results: Vec::new(),
+            since,
+            errors: Vec::new(),
+        }));
+    }
+
     let query = format!(
         "select=*&order=created_at.desc,id&limit={PREVIEW_SENDS}&created_at=gte.{}",
         quoted(&since.to_rfc3339())

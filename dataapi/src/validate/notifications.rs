@@ -220,7 +220,13 @@ pub(crate) fn silence(row: &Map<String, Value>) -> Vec<Problem> {
         None | Some(Value::Null) => {}
         Some(Value::Array(items)) => {
             for (i, item) in items.iter().enumerate() {
-                if let Err(e) = serde_json::from_value::<ResourceSelector>(item.clone()) {
+                // serde would also read a struct from a list: `[]` is no selector.
+                if !item.is_object() {
+                    problems.push(Problem::new(
+                        &format!("selectors[{i}]"),
+                        &format!("selectors[{i}]: must be a resource selector (an object)"),
+                    ));
+                } else if let Err(e) = serde_json::from_value::<ResourceSelector>(item.clone()) {
                     problems.push(Problem::new(
                         &format!("selectors[{i}]"),
                         &format!("selectors[{i}]: {e}"),

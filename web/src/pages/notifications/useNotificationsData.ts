@@ -2,6 +2,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { dbCount, dbInsert, dbSelect, dbSoftDelete, dbUpdate, type Selected } from '../../api/db';
 import { api, unwrap } from '../../api/client';
 import type { Row } from '../../api/relations.gen';
+import type { components } from '../../api/schema';
 import { keys } from '../../app/queryKeys';
 import type { HistoryParams, RuleColumns, SilenceBody, SilenceTarget } from './notificationModel';
 
@@ -176,17 +177,9 @@ export function useCreateSilence() {
   });
 }
 
-/** What `GET /api/notification/silence_preview` answers. Its OpenAPI schema is
- * named `Preview`, a name the integrations' preview also has, so the
- * generated type is the other one's. */
-interface SilencePreview {
-  /** Rows of `notification_send_history_summary`, newest first. */
-  results: SendRow[];
-  /** The start of the period looked at. */
-  since: string;
-  /** Problems holding the filter against some resources. */
-  errors: string[];
-}
+/** What `GET /api/notification/silence_preview` answers: the generated type
+ * leaves its rows untyped (they are the data API view's). */
+type SilencePreview = Omit<components['schemas']['SilencePreview'], 'results'> & { results: SendRow[] };
 
 /** The past sends a silence of these matchers would have held, by the engine's own matcher (decision 90.3). */
 export function useSilencePreview(id: string, filter: string, recursive: boolean) {
@@ -199,7 +192,7 @@ export function useSilencePreview(id: string, filter: string, recursive: boolean
           params: { query: { id: id || undefined, filter: filter || undefined, recursive } },
           signal,
         }),
-      )) as unknown as SilencePreview,
+      )) as SilencePreview,
     placeholderData: keepPreviousData,
   });
 }
