@@ -23,7 +23,7 @@ mod transform;
 mod units;
 
 pub use error::CheckError;
-pub use expr::{compile_cel, evaluate_cel, query_json_path};
+pub use expr::{compile_cel, evaluate_cel, evaluate_cel_each, query_json_path};
 pub use kube_lookup::{KubeLookup, env_value};
 pub use lookup::{BoxFuture, Connection, Lookup, LookupError, StaticLookup};
 pub use outcome::Outcome;

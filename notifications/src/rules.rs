@@ -25,13 +25,38 @@ pub fn matches(
     event: &str,
     env: &Map<String, Value>,
 ) -> Result<bool, RuleError> {
-    if !events.iter().any(|e| e == event) {
-        return Ok(false);
-    }
-    match filter.map(str::trim).filter(|f| !f.is_empty()) {
-        None => Ok(true),
-        Some(filter) => cel::holds(filter, env).map_err(RuleError::Filter),
-    }
+    matches_each(&[(events, filter)], event, env)
+        .pop()
+        .unwrap_or(Ok(false))
+}
+
+/// [`matches`] for each rule (its `events` and `filter`), with `env`
+/// converted to CEL once for all of them.
+pub fn matches_each(
+    rules: &[(&[String], Option<&str>)],
+    event: &str,
+    env: &Map<String, Value>,
+) -> Vec<Result<bool, RuleError>> {
+    let listing = |events: &[String]| events.iter().any(|e| e == event);
+    let filters: Vec<&str> = rules
+        .iter()
+        .filter(|(events, _)| listing(events))
+        .filter_map(|(_, f)| present(*f))
+        .collect();
+    let mut held = cel::holds_each(&filters, env).into_iter();
+    rules
+        .iter()
+        .map(|(events, f)| match (listing(events), present(*f)) {
+            (false, _) => Ok(false),
+            (true, None) => Ok(true),
+            (true, Some(_)) => held.next().unwrap_or(Ok(false)).map_err(RuleError::Filter),
+        })
+        .collect()
+}
+
+/// A filter that says something: blank is none.
+fn present(filter: Option<&str>) -> Option<&str> {
+    filter.map(str::trim).filter(|f| !f.is_empty())
 }
 
 /// `repeatInterval` as written (`4h`, `30m`, `1h30m`); `None` when unset.
@@ -88,6 +113,24 @@ mod tests {
 
     fn env(value: Value) -> Map<String, Value> {
         value.as_object().cloned().unwrap()
+    }
+
+    #[test]
+    fn each_rule_in_turn_over_one_environment() {
+        let failed = vec!["check.failed".to_owned()];
+        let passed = vec!["check.passed".to_owned()];
+        let env = env(json!({"check": {"name": "api"}}));
+        let rules: [(&[String], Option<&str>); 5] = [
+            (&failed, Some("check.name == 'api'")),
+            (&passed, Some("check.name == 'api'")),
+            (&failed, Some("  ")),
+            (&failed, Some("check.name")),
+            (&failed, Some("check.name == 'db'")),
+        ];
+        let found = matches_each(&rules, "check.failed", &env);
+        assert_eq!(found[..3], [Ok(true), Ok(false), Ok(true)]);
+        assert!(matches!(found[3], Err(RuleError::Filter(_))), "{found:?}");
+        assert_eq!(found[4], Ok(false));
     }
 
     #[test]

@@ -49,21 +49,34 @@ pub fn compile(source: &str) -> Result<(), String> {
 }
 
 pub fn evaluate(source: &str, env: &Map<String, Value>) -> Result<Value, String> {
-    let run = || {
-        let program = program(source)?;
-        let mut context = Context::default();
-        for (name, value) in env {
-            context.add_variable_from_value(name.as_str(), from_json(value));
-        }
-        let result = program
-            .execute(&context)
-            .map_err(|e| format!("CEL expression {source:?} failed: {e}"))?;
-        to_json(&result)
-    };
-    // The interpreter is a third-party parser run on user input; a panic in it
-    // must not take the check run (or the scheduler) down with it.
-    catch_unwind(AssertUnwindSafe(run))
-        .unwrap_or_else(|_| Err(format!("CEL expression {source:?} could not be evaluated")))
+    evaluate_each(&[source], env)
+        .pop()
+        .unwrap_or_else(|| Err(format!("CEL expression {source:?} could not be evaluated")))
+}
+
+/// Each of `sources` over one `env`, converted to CEL once for all of them
+/// (the notification engine holds every rule's filter against each event).
+pub fn evaluate_each(sources: &[&str], env: &Map<String, Value>) -> Vec<Result<Value, String>> {
+    let mut context = Context::default();
+    for (name, value) in env {
+        context.add_variable_from_value(name.as_str(), from_json(value));
+    }
+    sources
+        .iter()
+        .map(|source| {
+            let run = || {
+                let result = program(source)?
+                    .execute(&context)
+                    .map_err(|e| format!("CEL expression {source:?} failed: {e}"))?;
+                to_json(&result)
+            };
+            // The interpreter is a third-party parser run on user input; a panic in it
+            // must not take the check run (or the scheduler) down with it.
+            catch_unwind(AssertUnwindSafe(run)).unwrap_or_else(|_| {
+                Err(format!("CEL expression {source:?} could not be evaluated"))
+            })
+        })
+        .collect()
 }
 
 /// JSON integers become CEL `int` (not `uint`), so `code == 200` holds.

@@ -12,7 +12,9 @@ use serde_json::{Map, Value};
 
 pub(crate) use json_path::query as json_path;
 // For the scrapers' common fields and transforms: one JSONPath and CEL for the whole product.
-pub use cel::{compile as compile_cel, evaluate as evaluate_cel};
+pub use cel::{
+    compile as compile_cel, evaluate as evaluate_cel, evaluate_each as evaluate_cel_each,
+};
 pub use json_path::query as query_json_path;
 
 /// The variables an expression sees: the result details at the top level,

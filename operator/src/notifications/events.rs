@@ -14,7 +14,7 @@ use sqlx::{Connection, PgConnection, PgPool};
 use uuid::Uuid;
 
 /// Events claimed per transaction.
-const BATCH: i64 = 100;
+pub const BATCH: usize = 100;
 
 /// What the engine reads once per batch.
 struct Loaded {
@@ -24,6 +24,19 @@ struct Loaded {
 
 /// Claims and consumes due events until none is left; how many were taken.
 pub async fn consume(pool: &PgPool) -> Result<usize, Error> {
+    let mut taken = 0;
+    loop {
+        let batch = consume_batch(pool).await?;
+        taken += batch;
+        if batch == 0 {
+            return Ok(taken);
+        }
+    }
+}
+
+/// Claims and consumes one batch of due events (at most [`BATCH`], in one
+/// transaction); how many were taken.
+pub async fn consume_batch(pool: &PgPool) -> Result<usize, Error> {
     let rules = store::live_rules(pool).await?;
     let mut names: Vec<String> = rules
         .iter()
@@ -38,27 +51,21 @@ pub async fn consume(pool: &PgPool) -> Result<usize, Error> {
         rules,
         silences: store::live_silences(pool, Utc::now()).await?,
     };
-    let mut taken = 0;
-    loop {
-        let mut tx = pool.begin().await?;
-        let events = queue::claim_events(&mut tx, &names, BATCH).await?;
-        if events.is_empty() {
-            return Ok(taken);
-        }
-        for event in &events {
-            let mut attempt = Connection::begin(&mut *tx).await?;
-            match handle(pool, &mut attempt, &loaded, event).await {
-                Ok(()) => attempt.commit().await?,
-                Err(e) => {
-                    attempt.rollback().await?;
-                    tracing::warn!(event = %event.id, name = %event.name, error = %e, "consuming a notification event failed; it is tried again later");
-                    queue::failed(&mut tx, event.id, &e.to_string()).await?;
-                }
+    let mut tx = pool.begin().await?;
+    let events = queue::claim_events(&mut tx, &names, BATCH as i64).await?;
+    for event in &events {
+        let mut attempt = Connection::begin(&mut *tx).await?;
+        match handle(pool, &mut attempt, &loaded, event).await {
+            Ok(()) => attempt.commit().await?,
+            Err(e) => {
+                attempt.rollback().await?;
+                tracing::warn!(event = %event.id, name = %event.name, error = %e, "consuming a notification event failed; it is tried again later");
+                queue::failed(&mut tx, event.id, &e.to_string()).await?;
             }
         }
-        tx.commit().await?;
-        taken += events.len();
     }
+    tx.commit().await?;
+    Ok(events.len())
 }
 
 /// The resource an event is about, as rules, silences and templates see it.
@@ -124,8 +131,14 @@ async fn handle(
         return queue::consumed(tx, event.id).await;
     };
     let now = Utc::now();
-    for rule in &loaded.rules {
-        match rules::matches(&rule.events, rule.filter.as_deref(), name, &subject.env) {
+    let listed: Vec<(&[String], Option<&str>)> = loaded
+        .rules
+        .iter()
+        .map(|r| (r.events.as_slice(), r.filter.as_deref()))
+        .collect();
+    let matched = rules::matches_each(&listed, name, &subject.env);
+    for (rule, matched) in loaded.rules.iter().zip(matched) {
+        match matched {
             Ok(true) => {}
             Ok(false) => continue,
             Err(e) => {

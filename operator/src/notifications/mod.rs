@@ -78,10 +78,18 @@ pub async fn run(pool: PgPool, settings: Settings, shutdown: impl Future<Output 
 
 /// One look at the events and at the due sends.
 pub async fn pass(pool: &PgPool, settings: &Settings) {
-    if let Err(e) = events::consume(pool).await {
-        tracing::warn!(error = %e, "consuming notification events failed");
-    }
-    if let Err(e) = delivery::deliver(pool, settings).await {
-        tracing::warn!(error = %e, "delivering notifications failed");
+    // A batch of events, then the due sends, in turn: a backlog of events
+    // does not hold back the sends of those already taken.
+    loop {
+        let taken = events::consume_batch(pool).await.unwrap_or_else(|e| {
+            tracing::warn!(error = %e, "consuming notification events failed");
+            0
+        });
+        if let Err(e) = delivery::deliver(pool, settings).await {
+            tracing::warn!(error = %e, "delivering notifications failed");
+        }
+        if taken < events::BATCH {
+            break;
+        }
     }
 }
