@@ -171,7 +171,7 @@ pub(crate) struct SendHistoryPage {
 }
 
 /// The send history the caller sees, a page at a time.
-#[utoipa::path(post, path = "/api/notification/summary", tag = "notification", request_body = SendHistoryRequest,
+#[utoipa::path(post, path = "/api/notification/summary", tag = "notification", operation_id = "notification_summary", request_body = SendHistoryRequest,
     responses(
         (status = 200, body = SendHistoryPage),
         (status = 400, body = ErrorBody),

@@ -678,7 +678,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** The send history the caller sees, a page at a time. */
-        post: operations["summary"];
+        post: operations["notification_summary"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7099,7 +7099,7 @@ export interface operations {
             };
         };
     };
-    summary: {
+    notification_summary: {
         parameters: {
             query?: never;
             header?: never;
