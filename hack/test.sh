@@ -10,6 +10,7 @@ source hack/lib/kube-harness.sh
 source hack/lib/test-servers.sh
 
 started=$SECONDS
+QD_TEST_JOBS=${QD_TEST_JOBS:-2}
 # The suite links over a hundred test binaries once: incremental state and
 # debug info would only take disk (a full disk shows up as the linker dying
 # with SIGBUS), and panics still name their file and line without them.
@@ -49,8 +50,9 @@ start_kube_apiserver
 say "servers the connection tests talk to"
 start_test_servers
 
-say "cargo test"
-cargo test --workspace --locked
+say "cargo test: the test binaries, $QD_TEST_JOBS at a time, then the doc tests"
+python3 hack/lib/cargo_tests.py --jobs "$QD_TEST_JOBS" -- --workspace --locked
+cargo test --workspace --locked --doc
 
 say "CRD YAML: drift and offline validation"
 cargo xtask crdgen --check
