@@ -182,6 +182,18 @@ async fn sends(pool: &PgPool, resource: Uuid) -> Vec<SendRow> {
     .unwrap()
 }
 
+/// A person with a fresh e-mail address: (id, address).
+async fn person(pool: &PgPool, name: &str) -> (Uuid, String) {
+    let email = format!("{}@quarterdeck.test", Uuid::new_v4().simple());
+    let id = sqlx::query_scalar("INSERT INTO people (name, email) VALUES ($1, $2) RETURNING id")
+        .bind(name)
+        .bind(&email)
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    (id, email)
+}
+
 fn statuses(rows: &[SendRow]) -> Vec<&str> {
     rows.iter().map(|r| r.0.as_str()).collect()
 }
@@ -189,13 +201,7 @@ fn statuses(rows: &[SendRow]) -> Vec<&str> {
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
 async fn a_failing_check_is_sent_to_a_webhook_and_by_email_to_a_person(pool: PgPool) {
     let (receiver, url) = Receiver::start().await;
-    let email = format!("oncall-{}@quarterdeck.test", Uuid::new_v4().simple());
-    let person: Uuid =
-        sqlx::query_scalar("INSERT INTO people (name, email) VALUES ('On Call', $1) RETURNING id")
-            .bind(&email)
-            .fetch_one(&pool)
-            .await
-            .unwrap();
+    let (person, email) = person(&pool, "On Call").await;
     rule(
         &pool,
         "api-down",
@@ -457,19 +463,24 @@ fn sample(file: &str) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
-/// The sample world's rule (as hack/lib/sample-world.sh writes it) sends the
-/// failing discard-port check to its playbook: a run on the check, linked to the send.
-#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
-async fn the_sample_rule_runs_its_playbook_for_the_failing_discard_port(pool: PgPool) {
-    let playbook: Uuid = sqlx::query_scalar(
+/// The sample world's console playbook (one http action).
+async fn sample_playbook(pool: &PgPool) -> Uuid {
+    sqlx::query_scalar(
         "INSERT INTO playbooks SELECT * FROM jsonb_populate_record(NULL::playbooks, \
              jsonb_build_object('id', gen_random_uuid(), 'source', 'UI', 'created_at', now(), \
                                 'updated_at', now()) || $1) RETURNING id",
     )
     .bind(sample("playbook-notification-ack.json"))
-    .fetch_one(&pool)
+    .fetch_one(pool)
     .await
-    .unwrap();
+    .unwrap()
+}
+
+/// The sample world's rule (as hack/lib/sample-world.sh writes it) sends the
+/// failing discard-port check to its playbook: a run on the check, linked to the send.
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn the_sample_rule_runs_its_playbook_for_the_failing_discard_port(pool: PgPool) {
+    let playbook = sample_playbook(&pool).await;
     let mut rule_row = sample("notification-discard-port.json");
     let fields = rule_row.as_object_mut().unwrap();
     assert_eq!(
@@ -505,4 +516,313 @@ async fn the_sample_rule_runs_its_playbook_for_the_failing_discard_port(pool: Pg
         sends(&pool, ids[1]).await.is_empty(),
         "the filter takes discard-port only"
     );
+}
+
+/// (id, status, parent_id, not_before, error) of a resource's sends, oldest first.
+type FallbackRow = (
+    Uuid,
+    String,
+    Option<Uuid>,
+    Option<chrono::DateTime<Utc>>,
+    Option<String>,
+);
+
+async fn sends_with_parents(pool: &PgPool, resource: Uuid) -> Vec<FallbackRow> {
+    sqlx::query_as(
+        "SELECT id, status, parent_id, not_before, error FROM notification_send_history \
+         WHERE resource_id = $1 ORDER BY created_at, parent_id NULLS FIRST",
+    )
+    .bind(resource)
+    .fetch_all(pool)
+    .await
+    .unwrap()
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn a_failed_send_falls_back_after_the_fallback_delay(pool: PgPool) {
+    let (primary, primary_url) = Receiver::start().await;
+    let (fallback, fallback_url) = Receiver::start().await;
+    *primary.refuse.lock().unwrap() = usize::MAX;
+    rule(
+        &pool,
+        "with-fallback",
+        json!({"title": "{{ .check.name }} is down", "custom_services": [{"url": primary_url}],
+               "fallback_custom_services": [{"url": fallback_url}],
+               "fallback_delay": 3_600_000_000_000i64}),
+    )
+    .await;
+    let id = checks(&pool, &["api"]).await[0];
+    let settings = settings();
+    record(&pool, id, false).await;
+    let before = Utc::now();
+    pass(&pool, &settings).await;
+    let after = Utc::now();
+
+    let rows = sends_with_parents(&pool, id).await;
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    let (failed, queued) = (&rows[0], &rows[1]);
+    assert_eq!(failed.1, "failed");
+    assert!(failed.4.as_deref().unwrap_or_default().contains("500"));
+    assert_eq!(
+        (queued.1.as_str(), queued.2),
+        ("pending", Some(failed.0)),
+        "the fallback is its own row, its parent the failed send"
+    );
+    let due = queued.3.expect("the fallback has a due time");
+    let hour = chrono::Duration::hours(1);
+    assert!(
+        due >= before + hour && due <= after + hour,
+        "due an hour after the failure: {due}"
+    );
+    assert!(fallback.bodies().is_empty(), "nothing before the delay");
+
+    // The delay ends (made due here rather than waited for).
+    sqlx::query("UPDATE notification_send_history SET not_before = now() WHERE id = $1")
+        .bind(queued.0)
+        .execute(&pool)
+        .await
+        .unwrap();
+    pass(&pool, &settings).await;
+    let bodies = fallback.bodies();
+    assert_eq!(bodies.len(), 1, "{bodies:?}");
+    assert!(bodies[0].contains("api is down"), "{}", bodies[0]);
+    let rows = sends_with_parents(&pool, id).await;
+    assert_eq!(
+        rows.iter().map(|r| r.1.as_str()).collect::<Vec<_>>(),
+        ["failed", "sent"]
+    );
+    assert!(primary.bodies().is_empty());
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn a_fallback_without_delay_goes_out_at_once_and_never_falls_back_again(pool: PgPool) {
+    let (receiver, url) = Receiver::start().await;
+    let (person, email) = person(&pool, "Backup").await;
+    // A recipient that cannot work fails at once; the fallback is a person.
+    rule(
+        &pool,
+        "nowhere-then-mail",
+        json!({"custom_services": [{"url": "gotify://host/token"}], "fallback_person_id": person}),
+    )
+    .await;
+    // The fallback of this one fails too: no third send.
+    rule(
+        &pool,
+        "refused-twice",
+        json!({"custom_services": [{"url": "gotify://host/token"}],
+               "fallback_custom_services": [{"url": url}], "fallback_delay": 0}),
+    )
+    .await;
+    *receiver.refuse.lock().unwrap() = usize::MAX;
+    let id = checks(&pool, &["db"]).await[0];
+    record(&pool, id, false).await;
+    pass(&pool, &settings()).await;
+
+    let rows: Vec<(String, String, bool, Option<Uuid>)> = sqlx::query_as(
+        "SELECT n.name, h.status, h.parent_id IS NOT NULL, h.person_id \
+         FROM notification_send_history h JOIN notifications n ON n.id = h.notification_id \
+         WHERE h.resource_id = $1 ORDER BY n.name, h.parent_id NULLS FIRST",
+    )
+    .bind(id)
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    assert_eq!(
+        rows,
+        [
+            ("nowhere-then-mail".into(), "failed".into(), false, None),
+            (
+                "nowhere-then-mail".into(),
+                "sent".into(),
+                true,
+                Some(person)
+            ),
+            ("refused-twice".into(), "failed".into(), false, None),
+            ("refused-twice".into(), "failed".into(), true, None),
+        ]
+    );
+    assert_eq!(mails_to(&email).len(), 1);
+    let error: Option<String> = sqlx::query_scalar(
+        "SELECT h.error FROM notification_send_history h JOIN notifications n ON n.id = h.notification_id \
+         WHERE n.name = 'refused-twice' AND h.parent_id IS NOT NULL",
+    )
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    assert!(error.unwrap_or_default().contains("500"));
+    let rule_error: Option<String> =
+        sqlx::query_scalar("SELECT error FROM notifications WHERE name = 'nowhere-then-mail'")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+    assert_eq!(
+        rule_error, None,
+        "fallback is supported: no error on the rule"
+    );
+}
+
+/// A playbook recipient whose run fails falls back: the run's failure (as the
+/// playbook engine writes it) queues the fallback send.
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn a_failed_playbook_run_falls_back(pool: PgPool) {
+    let (receiver, url) = Receiver::start().await;
+    let playbook = sample_playbook(&pool).await;
+    rule(
+        &pool,
+        "run-then-hook",
+        json!({"playbook_id": playbook, "fallback_custom_services": [{"url": url}]}),
+    )
+    .await;
+    let id = checks(&pool, &["discard-port"]).await[0];
+    let settings = settings();
+    record(&pool, id, false).await;
+    pass(&pool, &settings).await;
+    let run: Uuid = sqlx::query_scalar(
+        "SELECT playbook_run_id FROM notification_send_history WHERE resource_id = $1 AND status = 'sent'",
+    )
+    .bind(id)
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    assert!(receiver.bodies().is_empty(), "the run has not failed yet");
+
+    sqlx::query("UPDATE playbook_runs SET status = 'failed', end_time = now() WHERE id = $1")
+        .bind(run)
+        .execute(&pool)
+        .await
+        .unwrap();
+    pass(&pool, &settings).await;
+    assert_eq!(receiver.bodies().len(), 1);
+    let rows = sends_with_parents(&pool, id).await;
+    assert_eq!(
+        rows.iter().map(|r| r.1.as_str()).collect::<Vec<_>>(),
+        ["sent", "sent"]
+    );
+    assert_eq!(rows[1].2, Some(rows[0].0));
+}
+
+/// Responders, comments and the definition of done raise their incident
+/// events while a rule lists them; templates see the row under its key.
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn incident_responder_comment_and_definition_of_done_events_are_sent(pool: PgPool) {
+    let (receiver, url) = Receiver::start().await;
+    let events = [
+        "incident.responder.added",
+        "incident.comment.added",
+        "incident.dod.evidence.added",
+        "incident.dod.passed",
+        "incident.dod.regressed",
+    ];
+    rule(
+        &pool,
+        "incident-news",
+        json!({"events": events, "custom_services": [{"url": url}],
+               "title": "{{ .incident.title }}",
+               "template": "{{ .event.name }}|{{ with .responder }}responder {{ .type }}{{ end }}\
+                            {{ with .comment }}comment {{ .comment }}{{ end }}\
+                            {{ with .evidence }}evidence {{ .description }} done={{ .done }}{{ end }}"}),
+    )
+    .await;
+    let (person, _) = person(&pool, "Commander").await;
+    let incident: Uuid = sqlx::query_scalar(
+        "INSERT INTO incidents (title, created_by) VALUES ('checkout is slow', $1) RETURNING id",
+    )
+    .bind(person)
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    let hypothesis: Uuid = sqlx::query_scalar(
+        "INSERT INTO hypotheses (incident_id, type, title) VALUES ($1, 'root', 'root') RETURNING id",
+    )
+    .bind(incident)
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    let mut evidences = Vec::new();
+    for description in ["latency back to normal", "errors back to normal"] {
+        evidences.push(
+            sqlx::query_scalar::<_, Uuid>(
+                "INSERT INTO evidences (hypothesis_id, type, description, definition_of_done) \
+                 VALUES ($1, 'log', $2, true) RETURNING id",
+            )
+            .bind(hypothesis)
+            .bind(description)
+            .fetch_one(&pool)
+            .await
+            .unwrap(),
+        );
+    }
+    // Evidence outside the definition of done raises nothing.
+    sqlx::query(
+        "INSERT INTO evidences (hypothesis_id, type, description) VALUES ($1, 'log', 'a note')",
+    )
+    .bind(hypothesis)
+    .execute(&pool)
+    .await
+    .unwrap();
+    let done = |id: Uuid, done: bool| {
+        let pool = pool.clone();
+        async move {
+            sqlx::query("UPDATE evidences SET done = $2 WHERE id = $1")
+                .bind(id)
+                .bind(done)
+                .execute(&pool)
+                .await
+                .unwrap();
+        }
+    };
+    done(evidences[0], true).await; // one of two: not passed yet
+    done(evidences[1], true).await; // all done: passed
+    done(evidences[0], false).await; // undone: regressed
+    sqlx::query(
+        "INSERT INTO responders (incident_id, type, person_id, created_by) VALUES ($1, 'person', $2, $2)",
+    )
+    .bind(incident)
+    .bind(person)
+    .execute(&pool)
+    .await
+    .unwrap();
+    sqlx::query(
+        "INSERT INTO comments (incident_id, comment, created_by) VALUES ($1, 'rolled back', $2)",
+    )
+    .bind(incident)
+    .bind(person)
+    .execute(&pool)
+    .await
+    .unwrap();
+    pass(&pool, &settings()).await;
+
+    let rows: Vec<(String, String)> = sqlx::query_as(
+        "SELECT source_event, status FROM notification_send_history WHERE resource_id = $1 \
+         ORDER BY first_observed, created_at",
+    )
+    .bind(incident)
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    let sent: Vec<(&str, &str)> = rows.iter().map(|(e, s)| (e.as_str(), s.as_str())).collect();
+    assert_eq!(
+        sent,
+        [
+            ("incident.dod.evidence.added", "sent"),
+            ("incident.dod.evidence.added", "sent"),
+            ("incident.dod.passed", "sent"),
+            ("incident.dod.regressed", "sent"),
+            ("incident.responder.added", "sent"),
+            ("incident.comment.added", "sent"),
+        ]
+    );
+    let mut bodies = receiver.bodies();
+    bodies.sort();
+    let joined = bodies.join("\n");
+    for expected in [
+        "incident.dod.evidence.added|evidence latency back to normal done=false",
+        "incident.dod.passed|evidence errors back to normal done=true",
+        "incident.dod.regressed|evidence latency back to normal done=false",
+        "incident.responder.added|responder person",
+        "incident.comment.added|comment rolled back",
+        "checkout is slow",
+    ] {
+        assert!(joined.contains(expected), "{expected:?} in {joined}");
+    }
 }

@@ -378,6 +378,18 @@ pub async fn record_attempt(tx: &mut PgConnection, id: Uuid, a: &Attempt<'_>) ->
     Ok(())
 }
 
+/// Queues the fallback of a failed send (migration 0042's
+/// `quarterdeck_queue_notification_fallback`): its id, or `None` when the
+/// rule has no fallback, the send is a fallback itself or already has one.
+pub async fn queue_fallback(tx: &mut PgConnection, failed: Uuid) -> Result<Option<Uuid>, Error> {
+    Ok(
+        sqlx::query_scalar("SELECT quarterdeck_queue_notification_fallback($1)")
+            .bind(failed)
+            .fetch_one(tx)
+            .await?,
+    )
+}
+
 /// Whether the check, config item or component still fails (not healthy);
 /// `None` when it is gone.
 pub async fn still_failing(tx: &mut PgConnection, id: Uuid) -> Result<Option<bool>, Error> {
@@ -407,6 +419,51 @@ pub async fn emails(
     .bind(team_id)
     .fetch_all(tx)
     .await?)
+}
+
+/// The rows an incident event tells about besides the incident (decision
+/// 92.3), by the event property naming one: `responder_id`, `comment_id` or
+/// `evidence_id`, as templates and CEL see them under `responder`, `comment`
+/// or `evidence`.
+pub async fn incident_details(
+    pool: &PgPool,
+    properties: Option<&Value>,
+) -> Result<Map<String, Value>, Error> {
+    const DETAILS: [(&str, &str, &str); 3] = [
+        (
+            "responder_id",
+            "responder",
+            "SELECT to_jsonb(t) FROM responders t WHERE t.id = $1",
+        ),
+        (
+            "comment_id",
+            "comment",
+            "SELECT to_jsonb(t) FROM comments t WHERE t.id = $1",
+        ),
+        (
+            "evidence_id",
+            "evidence",
+            "SELECT to_jsonb(t) FROM evidences t WHERE t.id = $1",
+        ),
+    ];
+    let mut out = Map::new();
+    for (property, key, sql) in DETAILS {
+        let Some(id) = properties
+            .and_then(|p| p.get(property))
+            .and_then(Value::as_str)
+            .and_then(|id| id.parse::<Uuid>().ok())
+        else {
+            continue;
+        };
+        let row: Option<Json<Value>> = sqlx::query_scalar(sql)
+            .bind(id)
+            .fetch_optional(pool)
+            .await?;
+        if let Some(row) = row {
+            out.insert(key.to_owned(), row.0);
+        }
+    }
+    Ok(out)
 }
 
 /// The row of an incident or a playbook run (with its playbook) as

@@ -60,7 +60,10 @@ enum Recipient {
         channel: Resolved,
         person_id: Option<Uuid>,
     },
-    Playbook(Uuid),
+    Playbook {
+        id: Uuid,
+        field: &'static str,
+    },
 }
 
 /// What to do with a claimed send.
@@ -90,7 +93,12 @@ async fn plan(tx: &mut PgConnection, settings: &Settings, send: &DueSend) -> Res
     if waited && store::still_failing(tx, send.resource_id).await? != Some(true) {
         return Ok(Plan::Skip);
     }
-    match recipients(tx, settings, &rule).await {
+    let to = if payload(send, "fallback").and_then(Value::as_bool) == Some(true) {
+        To::fallback(&rule)
+    } else {
+        To::primary(&rule)
+    };
+    match recipients(tx, settings, &rule, &to).await {
         Ok(recipients) => Ok(Plan::Send(recipients)),
         Err(RecipientError::Store(e)) => Err(e),
         Err(RecipientError::Invalid(e)) => Ok(Plan::Fail(e)),
@@ -108,23 +116,57 @@ impl From<Error> for RecipientError {
     }
 }
 
-/// The rule's `to`: a person or a team's members by e-mail through the mail
-/// connection, a playbook, and `custom_services` (an e-mail address, a
-/// connection, or a notification URL), each with the rule's properties.
+/// The recipients of a send: the rule's `to`, or for a fallback send its
+/// `fallback` (decision 92.1); `field` names them in errors.
+struct To<'a> {
+    field: &'static str,
+    person_id: Option<Uuid>,
+    team_id: Option<Uuid>,
+    playbook_id: Option<Uuid>,
+    custom_services: Option<&'a Value>,
+}
+
+impl<'a> To<'a> {
+    fn primary(rule: &'a Rule) -> Self {
+        Self {
+            field: "to",
+            person_id: rule.person_id,
+            team_id: rule.team_id,
+            playbook_id: rule.playbook_id,
+            custom_services: rule.custom_services.as_ref().map(|s| &s.0),
+        }
+    }
+
+    fn fallback(rule: &'a Rule) -> Self {
+        Self {
+            field: "fallback",
+            person_id: rule.fallback_person_id,
+            team_id: rule.fallback_team_id,
+            playbook_id: rule.fallback_playbook_id,
+            custom_services: rule.fallback_custom_services.as_ref().map(|s| &s.0),
+        }
+    }
+}
+
+/// A person or a team's members by e-mail through the mail connection, a
+/// playbook, and `custom_services` (an e-mail address, a connection, or a
+/// notification URL), each with the rule's properties.
 async fn recipients(
     tx: &mut PgConnection,
     settings: &Settings,
     rule: &Rule,
+    to: &To<'_>,
 ) -> Result<Vec<Recipient>, RecipientError> {
     let properties = strings(rule.properties.as_ref().map(|p| &p.0));
+    let prefix = to.field;
     let mut out = Vec::new();
-    if rule.person_id.is_some() || rule.team_id.is_some() {
-        let field = if rule.person_id.is_some() {
-            "to.person"
+    if to.person_id.is_some() || to.team_id.is_some() {
+        let field = if to.person_id.is_some() {
+            format!("{prefix}.person")
         } else {
-            "to.team"
+            format!("{prefix}.team")
         };
-        let people = store::emails(tx, rule.person_id, rule.team_id).await?;
+        let people = store::emails(tx, to.person_id, to.team_id).await?;
         if people.is_empty() {
             return Err(RecipientError::Invalid(format!(
                 "{field}: no e-mail address to send to"
@@ -132,22 +174,27 @@ async fn recipients(
         }
         for (person, email) in people {
             out.push(Recipient::Channel {
-                channel: mail(settings, &email, &properties, field).await?,
+                channel: mail(settings, &email, &properties, &field).await?,
                 person_id: Some(person),
             });
         }
     }
-    if let Some(playbook) = rule.playbook_id {
-        out.push(Recipient::Playbook(playbook));
+    if let Some(id) = to.playbook_id {
+        let field = if prefix == "to" {
+            "to.playbook"
+        } else {
+            "fallback.playbook"
+        };
+        out.push(Recipient::Playbook { id, field });
     }
-    let services = rule.custom_services.as_ref().map(|s| &s.0);
-    for (i, service) in services
+    for (i, service) in to
+        .custom_services
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
         .enumerate()
     {
-        let field = format!("to[{i}]");
+        let field = format!("{prefix}[{i}]");
         let text = |key: &str| {
             service
                 .get(key)
@@ -184,7 +231,7 @@ async fn recipients(
         });
     }
     if out.is_empty() {
-        return Err(RecipientError::Invalid("to: no recipient".into()));
+        return Err(RecipientError::Invalid(format!("{prefix}: no recipient")));
     }
     Ok(out)
 }
@@ -277,9 +324,9 @@ async fn execute(pool: &PgPool, settings: &Settings, send: &DueSend, plan: Plan)
                             Err(e) => outcome.errors.push(format!("{}: {e}", channel.name)),
                         }
                     }
-                    Recipient::Playbook(id) => match run_playbook(pool, id, send).await {
+                    Recipient::Playbook { id, field } => match run_playbook(pool, id, send).await {
                         Ok(run) => outcome.playbook_run_id = Some(run),
-                        Err(e) => outcome.errors.push(format!("to.playbook: {e}")),
+                        Err(e) => outcome.errors.push(format!("{field}: {e}")),
                     },
                 }
             }
@@ -346,18 +393,18 @@ async fn record(
         (true, _) => Some("the resource no longer failed when waitFor ended".to_owned()),
         (false, error) => error,
     };
-    store::record_attempt(
-        tx,
-        send.id,
-        &Attempt {
-            status: state,
-            error: error.as_deref(),
-            retries,
-            duration_millis: Some(outcome.duration_millis),
-            retry_at,
-            person_id: outcome.person_id,
-            playbook_run_id: outcome.playbook_run_id,
-        },
-    )
-    .await
+    let attempt = Attempt {
+        status: state,
+        error: error.as_deref(),
+        retries,
+        duration_millis: Some(outcome.duration_millis),
+        retry_at,
+        person_id: outcome.person_id,
+        playbook_run_id: outcome.playbook_run_id,
+    };
+    store::record_attempt(tx, send.id, &attempt).await?;
+    if state == status::FAILED {
+        store::queue_fallback(tx, send.id).await?;
+    }
+    Ok(())
 }

@@ -94,9 +94,13 @@ async fn subject(pool: &PgPool, event: &str, properties: &Event) -> Result<Optio
             None => return Ok(None),
         },
         "incident" | "playbook" => {
-            let rows = store::event_rows(pool, &kind, id).await?;
+            let mut rows = store::event_rows(pool, &kind, id).await?;
             if rows.is_empty() {
                 return Ok(None);
+            }
+            if kind == "incident" {
+                let details = properties.properties.as_ref().map(|p| &p.0);
+                rows.extend(store::incident_details(pool, details).await?);
             }
             (None, rows)
         }
@@ -167,23 +171,10 @@ async fn handle(
 
 /// What a rule asks for that the engine does not do, said on the rule.
 fn unsupported(rule: &Rule) -> Option<String> {
-    let inhibits = rule
-        .inhibitions
+    rule.inhibitions
         .as_ref()
-        .is_some_and(|i| i.0.as_array().is_some_and(|a| !a.is_empty()));
-    let fallback = rule.fallback_person_id.is_some()
-        || rule.fallback_team_id.is_some()
-        || rule.fallback_playbook_id.is_some()
-        || rule.fallback_custom_services.is_some();
-    match (inhibits, fallback) {
-        (false, false) => None,
-        (true, false) => Some("inhibitions are not supported yet; sends are not inhibited".into()),
-        (false, true) => Some("fallback recipients are not supported yet".into()),
-        (true, true) => Some(
-            "inhibitions and fallback recipients are not supported yet; sends are not inhibited"
-                .into(),
-        ),
-    }
+        .is_some_and(|i| i.0.as_array().is_some_and(|a| !a.is_empty()))
+        .then(|| "inhibitions are not supported yet; sends are not inhibited".into())
 }
 
 /// Writes the rule's send for the event: silenced, repeat-suppressed,

@@ -134,7 +134,7 @@ export function RuleModal({
         <FormHelperText>
           <HelperText>
             <HelperTextItem>
-              Fallback recipients are not supported yet by the delivery engine: a rule with one says so in its error.
+              Sent when the delivery to the recipient fails (or its playbook run fails), after the fallback delay.
             </HelperTextItem>
           </HelperText>
         </FormHelperText>

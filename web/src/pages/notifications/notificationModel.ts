@@ -83,6 +83,11 @@ export const EVENTS: readonly string[] = [
   'component.unknown',
   'incident.created',
   ...['open', 'investigating', 'mitigated', 'resolved', 'closed', 'cancelled'].map((s) => `incident.status.${s}`),
+  'incident.responder.added',
+  'incident.comment.added',
+  'incident.dod.evidence.added',
+  'incident.dod.passed',
+  'incident.dod.regressed',
   ...['completed', 'failed', 'timed_out', 'cancelled'].map((s) => `playbook.run.${s}`),
 ];
 
