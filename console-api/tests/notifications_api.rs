@@ -72,7 +72,7 @@ async fn the_send_history_pages_and_filters(pool: PgPool) {
     let api = Api::start(pool.clone()).await;
     let admin_id = api.person("admin@example.com", &["admin"], PW).await;
     api.person("viewer@example.com", &["viewer"], PW).await;
-    world(&pool, admin_id).await;
+    let (home, login) = world(&pool, admin_id).await;
     let admin = api.signed_in("admin@example.com", PW).await;
     let viewer = api.signed_in("viewer@example.com", PW).await;
     let summary = |client, body: Value| {
@@ -125,6 +125,17 @@ async fn the_send_history_pages_and_filters(pool: PgPool) {
     assert_eq!(page["total"], 0);
     let (_, page) = summary(&viewer, json!({"resourceType": "check", "pageSize": 1000})).await;
     assert_eq!(page["total"], 5);
+    let (_, page) = summary(&viewer, json!({"resourceId": home, "pageSize": 2})).await;
+    assert_eq!(page["total"], 3, "{page}");
+    assert_eq!(
+        statuses(&page),
+        [
+            ("home".into(), "sent".into()),
+            ("home".into(), "failed".into())
+        ]
+    );
+    let (_, page) = summary(&viewer, json!({"resourceId": login, "status": "silenced"})).await;
+    assert_eq!(statuses(&page), [("login".into(), "silenced".into())]);
 
     sqlx::query("UPDATE checks SET deleted_at = now() WHERE name = 'login'")
         .execute(&pool)
@@ -137,6 +148,14 @@ async fn the_send_history_pages_and_filters(pool: PgPool) {
     );
     let (_, page) = summary(&viewer, json!({"includeDeletedResources": true})).await;
     assert_eq!(page["total"], 5);
+    let (_, page) = summary(
+        &viewer,
+        json!({"resourceId": login, "includeDeletedResources": true}),
+    )
+    .await;
+    assert_eq!(page["total"], 2, "a deleted resource's own sends");
+    let (status, error) = summary(&viewer, json!({"resourceId": "home"})).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{error}");
 
     let (status, error) = summary(&viewer, json!({"pageSize": 5000})).await;
     assert_eq!(

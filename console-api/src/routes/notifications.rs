@@ -160,6 +160,9 @@ pub(crate) struct SendHistoryRequest {
     /// Also sends about resources deleted since.
     #[serde(default)]
     include_deleted_resources: Option<bool>,
+    /// Only the sends about this resource (a check, config item, component, canary, incident or playbook run).
+    #[serde(default)]
+    resource_id: Option<Uuid>,
 }
 
 /// A page of sends, newest first, with the number of sends the filters match.
@@ -211,6 +214,9 @@ pub(crate) async fn summary(
     let statuses = list(body.status.as_deref());
     if !statuses.is_empty() {
         query.push_str(&format!("&status=in.({})", in_list(statuses)));
+    }
+    if let Some(id) = body.resource_id {
+        query.push_str(&format!("&resource_id=eq.{id}"));
     }
     let kinds = list(body.resource_type.as_deref());
     if !kinds.is_empty() {

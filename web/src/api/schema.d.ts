@@ -4269,6 +4269,11 @@ export interface components {
              * @description Sends per page, 1 to 1000 (default 50).
              */
             pageSize?: number | null;
+            /**
+             * Format: uuid
+             * @description Only the sends about this resource (a check, config item, component, canary, incident or playbook run).
+             */
+            resourceId?: string | null;
             /** @description Resource kinds: check, canary, component, config, incident. */
             resourceType?: string | null;
             /** @description Text found in the resource's, rule's or recipient's name, the event or the error. */

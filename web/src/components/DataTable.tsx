@@ -1,15 +1,10 @@
 import { Toolbar, ToolbarContent, ToolbarItem } from '@patternfly/react-core';
-import { Table, Tbody, Td, Th, Thead, Tr } from '@patternfly/react-table';
 import { useState, type ReactNode } from 'react';
 import { PAGE_SIZES, usePreference } from '../app/preferences';
+import { ListTable, type Column } from './ListTable';
 import { PagedFooter } from './PagedFooter';
-import { TableStateRow } from './TableStates';
 
-export interface Column<T> {
-  /** Header text, also the cell's data label. */
-  title: string;
-  cell(row: T): ReactNode;
-}
+export type { Column };
 
 export interface DataTableProps<T> {
   'aria-label': string;
@@ -72,38 +67,18 @@ export function DataTable<T>({
           </ToolbarContent>
         </Toolbar>
       )}
-      <Table aria-label={ariaLabel} variant="compact">
-        <Thead>
-          <Tr>
-            {columns.map((c) => (
-              <Th key={c.title}>{c.title}</Th>
-            ))}
-            {actions && <Th screenReaderText="Actions" />}
-          </Tr>
-        </Thead>
-        <Tbody>
-          <TableStateRow
-            colSpan={columns.length + (actions ? 1 : 0)}
-            isLoading={query.isLoading}
-            error={query.error}
-            errorTitle={errorTitle}
-            isEmpty={all.length === 0}
-          />
-          {rows.map((row) => {
-            const open = onRowClick && (isRowClickable?.(row) ?? true) ? () => onRowClick(row) : undefined;
-            return (
-              <Tr key={rowKey(row)} isClickable={Boolean(open)} onRowClick={open}>
-                {columns.map((c) => (
-                  <Td key={c.title} dataLabel={c.title}>
-                    {c.cell(row)}
-                  </Td>
-                ))}
-                {actions && <Td isActionCell>{actions(row)}</Td>}
-              </Tr>
-            );
-          })}
-        </Tbody>
-      </Table>
+      <ListTable
+        aria-label={ariaLabel}
+        columns={columns}
+        rows={rows}
+        isLoading={query.isLoading}
+        error={query.error}
+        errorTitle={errorTitle}
+        rowKey={rowKey}
+        onRowClick={onRowClick}
+        isRowClickable={isRowClickable}
+        actions={actions}
+      />
     </>
   );
 }

@@ -1,10 +1,8 @@
 import { Label } from '@patternfly/react-core';
-import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
 import { dbCount, dbSelect, type Column, type Query, type Selected } from '../../api/db';
 import { formatDateTime } from '../../lib/format';
 import { jobStatusColor, type IntegrationType } from '../../lib/integrations';
-import { nameFilter, parseScrapersParams, withScrapersParams, type ScrapersParams } from '../catalog/scrapers/scraperList';
+import { nameFilter, type ScrapersParams } from '../catalog/scrapers/scraperList';
 
 const RUN_COLUMNS = ['id', 'job_status', 'job_time_start', 'job_error_count', 'job_details'] as const;
 
@@ -71,16 +69,4 @@ export function LastRunCell({ run, counts = '' }: { run: LastRun | undefined; co
       )}
     </>
   );
-}
-
-/** A list's page and name search in the URL. */
-export function useNamedListParams(): [ScrapersParams, (patch: Partial<ScrapersParams>) => void] {
-  const [search, setSearch] = useSearchParams();
-  const text = search.toString();
-  const params = useMemo(() => parseScrapersParams(new URLSearchParams(text)), [text]);
-  const update = useCallback(
-    (patch: Partial<ScrapersParams>) => setSearch((current) => withScrapersParams(current, patch), { replace: true }),
-    [setSearch],
-  );
-  return [params, update];
 }

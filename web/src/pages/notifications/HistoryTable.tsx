@@ -1,9 +1,9 @@
 import { Label, type LabelProps } from '@patternfly/react-core';
-import { Table, Tbody, Td, Th, Thead, Tr } from '@patternfly/react-table';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useSession } from '../../app/session';
 import { DateTime } from '../../components/DateTime';
-import { TableStateRow } from '../../components/TableStates';
+import { ListTable, type Column } from '../../components/ListTable';
 import { addSilencePath, resourceKindLabel, resourcePath, resourceSendsPath, statusLabel } from './notificationModel';
 import type { SendRow } from './useNotificationsData';
 
@@ -24,9 +24,61 @@ export function SendStatus({ status }: { status: string | null }) {
   );
 }
 
-const COLUMNS = ['Status', 'Resource', 'Event', 'Rule', 'Recipient', 'Time', 'Error'];
+const resourceName = (send: SendRow) => send.resource_name ?? send.resource_id;
 
-/** Sends, one row each: status, resource (its type, a link to its page and to its sends), the event, rule, recipient, time and error. */
+/** A send's columns: status, resource (its type, a link to its page and to its sends), the event, rule, recipient, time and error. */
+export const HISTORY_COLUMNS: Column<SendRow>[] = [
+  {
+    title: 'Status',
+    cell: (send) => (
+      <>
+        <SendStatus status={send.status} />
+        {send.count > 1 && <small> ×{send.count}</small>}
+        {send.silenced_by_name && <small> by {send.silenced_by_name}</small>}
+      </>
+    ),
+  },
+  {
+    title: 'Resource',
+    cell: (send) => {
+      const page = resourcePath(send.source_event, send.resource_id);
+      const name = resourceName(send);
+      return (
+        <>
+          <small>{resourceKindLabel(send.resource_kind)}</small>{' '}
+          {page && !send.resource_deleted_at ? <Link to={page}>{name}</Link> : name}
+          {send.resource_deleted_at && <small> (deleted)</small>}{' '}
+          <Link to={resourceSendsPath(send.resource_id)} aria-label={`Notifications of ${name}`}>
+            (all)
+          </Link>
+        </>
+      );
+    },
+  },
+  { title: 'Event', cell: (send) => send.source_event },
+  { title: 'Rule', cell: (send) => send.notification_name },
+  { title: 'Recipient', cell: (send) => send.recipient ?? '' },
+  { title: 'Time', cell: (send) => <DateTime value={send.created_at} /> },
+  { title: 'Error', cell: (send) => send.error ?? '' },
+];
+
+/** The 'Silence' link of a send, for writers, when a silence can name its resource. */
+export function useSilenceAction(): ((send: SendRow) => ReactNode) | undefined {
+  const canSilence = useSession().authorizer.can('notifications', 'write');
+  if (!canSilence) return undefined;
+  return (send) => {
+    const silence = addSilencePath(send.source_event, send.resource_id);
+    return (
+      silence && (
+        <Link to={silence} aria-label={`Silence notifications of ${resourceName(send)}`}>
+          Silence
+        </Link>
+      )
+    );
+  };
+}
+
+/** Sends, one row each, without paging (the silence preview's). */
 export function HistoryTable({
   query,
   label,
@@ -34,63 +86,17 @@ export function HistoryTable({
   query: { data?: { rows: SendRow[] }; isLoading: boolean; error: unknown };
   label: string;
 }) {
-  const rows = query.data?.rows ?? [];
-  const canSilence = useSession().authorizer.can('notifications', 'write');
+  const silence = useSilenceAction();
   return (
-    <Table aria-label={label} variant="compact">
-      <Thead>
-        <Tr>
-          {COLUMNS.map((c) => (
-            <Th key={c}>{c}</Th>
-          ))}
-          <Th screenReaderText="Actions" />
-        </Tr>
-      </Thead>
-      <Tbody>
-        <TableStateRow
-          colSpan={COLUMNS.length + 1}
-          isLoading={query.isLoading}
-          error={query.error}
-          errorTitle="Failed to load notifications"
-          isEmpty={rows.length === 0}
-        />
-        {rows.map((send) => {
-          const page = resourcePath(send.source_event, send.resource_id);
-          const name = send.resource_name ?? send.resource_id;
-          const silence = canSilence ? addSilencePath(send.source_event, send.resource_id) : undefined;
-          return (
-            <Tr key={send.id}>
-              <Td dataLabel="Status">
-                <SendStatus status={send.status} />
-                {send.count > 1 && <small> ×{send.count}</small>}
-                {send.silenced_by_name && <small> by {send.silenced_by_name}</small>}
-              </Td>
-              <Td dataLabel="Resource">
-                <small>{resourceKindLabel(send.resource_kind)}</small>{' '}
-                {page && !send.resource_deleted_at ? <Link to={page}>{name}</Link> : name}
-                {send.resource_deleted_at && <small> (deleted)</small>}{' '}
-                <Link to={resourceSendsPath(send.resource_id)} aria-label={`Notifications of ${name}`}>
-                  (all)
-                </Link>
-              </Td>
-              <Td dataLabel="Event">{send.source_event}</Td>
-              <Td dataLabel="Rule">{send.notification_name}</Td>
-              <Td dataLabel="Recipient">{send.recipient ?? ''}</Td>
-              <Td dataLabel="Time">
-                <DateTime value={send.created_at} />
-              </Td>
-              <Td dataLabel="Error">{send.error ?? ''}</Td>
-              <Td isActionCell>
-                {silence && (
-                  <Link to={silence} aria-label={`Silence notifications of ${name}`}>
-                    Silence
-                  </Link>
-                )}
-              </Td>
-            </Tr>
-          );
-        })}
-      </Tbody>
-    </Table>
+    <ListTable
+      aria-label={label}
+      columns={HISTORY_COLUMNS}
+      rows={query.data?.rows ?? []}
+      isLoading={query.isLoading}
+      error={query.error}
+      errorTitle="Failed to load notifications"
+      rowKey={(send) => send.id}
+      actions={silence}
+    />
   );
 }

@@ -1,15 +1,13 @@
-import { PageSection, Toolbar, ToolbarContent, ToolbarGroup, ToolbarItem } from '@patternfly/react-core';
-import { useMemo } from 'react';
-import { useSearchParams } from 'react-router';
+import { Checkbox, PageSection, ToolbarItem } from '@patternfly/react-core';
 import { PAGE_SIZES } from '../../app/preferences';
 import { useTopBar } from '../../app/topBar';
 import { FilterItem } from '../../components/FilterItem';
-import { PagedFooter } from '../../components/PagedFooter';
+import { PagedList, useListSearch } from '../../components/PagedList';
 import { RequireAccess } from '../../components/RequireAccess';
 import { SearchBox } from '../../components/SearchBox';
 import { SimpleSelect } from '../../components/Selects';
-import { ALL, withAll, withFilterChanges } from '../../lib/searchChanges';
-import { HistoryTable } from './HistoryTable';
+import { ALL, withAll } from '../../lib/searchChanges';
+import { HISTORY_COLUMNS, useSilenceAction } from './HistoryTable';
 import { NotificationsTabs } from './NotificationsTabs';
 import { ALL_PAGE_SIZE, NOTIFICATIONS_PATH, RESOURCE_TYPES, SEND_STATUSES, historyParams } from './notificationModel';
 import { useSendHistory } from './useNotificationsData';
@@ -17,17 +15,25 @@ import { useSendHistory } from './useNotificationsData';
 /** The list's sizes; the last loads all of a busy day at once (spec part 1). */
 export const HISTORY_PAGE_SIZES = [...PAGE_SIZES, ALL_PAGE_SIZE];
 
-/** The filters and pager of a send history kept in the URL, and its page. */
-export function useHistoryView(resourceId?: string) {
-  const [search, setSearch] = useSearchParams();
-  const params = useMemo(() => historyParams(search, PAGE_SIZES[0]), [search]);
+const parseHistory = (search: URLSearchParams) => historyParams(search, PAGE_SIZES[0]);
+
+/** A page of sends through `POST /api/notification/summary`, its filters and pager kept in the URL;
+ * with `resourceId` the sends about that resource only. */
+export function SendHistoryList({ label, resourceId }: { label: string; resourceId?: string }) {
+  const [params, update] = useListSearch(parseHistory);
   const history = useSendHistory(params, resourceId);
-  const update = (changes: Record<string, string | number | undefined>, paging = false) =>
-    setSearch((current) => withFilterChanges(current, changes, paging));
-  const toolbar = (
-    <Toolbar>
-      <ToolbarContent>
-        <ToolbarGroup variant="filter-group" role="group" aria-label="Filters">
+  const silence = useSilenceAction();
+  useTopBar('Notifications', history.refetch, history.isFetching);
+  return (
+    <PagedList
+      aria-label={label}
+      columns={HISTORY_COLUMNS}
+      query={history}
+      errorTitle="Failed to load notifications"
+      rowKey={(send) => send.id}
+      actions={silence}
+      filters={
+        <>
           <FilterItem label="Status">
             <SimpleSelect
               label="Status"
@@ -54,36 +60,39 @@ export function useHistoryView(resourceId?: string) {
               onChange={(v) => update({ search: v })}
             />
           </ToolbarItem>
-        </ToolbarGroup>
-        <PagedFooter
-          label="Notifications pagination"
-          total={history.data?.total ?? 0}
-          page={params.page}
-          pageSize={params.pageSize}
-          pageSizes={HISTORY_PAGE_SIZES}
-          onPage={(page) => update({ page }, true)}
-          onPageSize={(pageSize) => update({ pageSize })}
-          placement="toolbar"
-        />
-      </ToolbarContent>
-    </Toolbar>
+          {!resourceId && (
+            <ToolbarItem>
+              <Checkbox
+                id="notifications-include-deleted"
+                label="Include deleted resources"
+                isChecked={params.includeDeleted}
+                onChange={(_e, checked) => update({ includeDeletedResources: checked ? 'true' : undefined })}
+              />
+            </ToolbarItem>
+          )}
+        </>
+      }
+      pager={{
+        page: params.page,
+        pageSize: params.pageSize,
+        pageSizes: HISTORY_PAGE_SIZES,
+        onPage: (page) => update({ page }, true),
+        onPageSize: (pageSize) => update({ pageSize }),
+      }}
+    />
   );
-  return { history, toolbar };
 }
 
 function Notifications() {
-  const { history, toolbar } = useHistoryView();
-  useTopBar('Notifications', history.refetch, history.isFetching);
   return (
     <PageSection>
       <NotificationsTabs active={NOTIFICATIONS_PATH} />
-      {toolbar}
-      <HistoryTable query={history} label="Notifications" />
+      <SendHistoryList label="Notifications" />
     </PageSection>
   );
 }
 
-/** The send history, newest first; status, resource type, search and page in the URL. */
+/** The send history, newest first; status, resource type, search, deleted resources and page in the URL. */
 export default function NotificationsPage() {
   return (
     <RequireAccess resource="notifications" feature="settings.notifications">

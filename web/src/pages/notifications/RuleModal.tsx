@@ -5,6 +5,7 @@ import { FieldError } from '../../components/FieldError';
 import { FormModal } from '../../components/FormModal';
 import { MultiSelect } from '../../components/Selects';
 import { EMPTY_RULE, EVENTS, ruleColumns, ruleForm, type RuleColumns, type RuleErrors, type RuleForm } from './notificationModel';
+import { InhibitionsField } from './InhibitionsField';
 import { RecipientField } from './RecipientField';
 import { useRecipientOptions, type RuleRow } from './useNotificationsData';
 
@@ -140,6 +141,7 @@ export function RuleModal({
         </FormHelperText>
       </FormGroup>
       {text('fallbackDelay', 'Fallback delay', 'e.g. 10m')}
+      <InhibitionsField value={form.inhibitions} errors={errors} isDisabled={disabled} onChange={(v) => set('inhibitions', v)} />
     </FormModal>
   );
 }

@@ -8,6 +8,9 @@ import {
   FlexItem,
   Form,
   FormGroup,
+  FormHelperText,
+  HelperText,
+  HelperTextItem,
   PageSection,
   TextArea,
   TextInput,
@@ -15,7 +18,7 @@ import {
 } from '@patternfly/react-core';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { errorMessage } from '../../api/errors';
+import { ApiError, errorMessage } from '../../api/errors';
 import { useToast } from '../../app/toast';
 import { useTopBar } from '../../app/topBar';
 import { DateTime } from '../../components/DateTime';
@@ -25,11 +28,14 @@ import { SEARCH_DEBOUNCE_MS, SearchBox } from '../../components/SearchBox';
 import { useDebounced } from '../../app/useDebounced';
 import { SimpleSelect } from '../../components/Selects';
 import {
+  SELECTORS_SYNTAX,
   SILENCES_PATH,
   SILENCE_DURATIONS,
   SILENCE_TARGETS,
   isSilenceTarget,
+  parseSelectors,
   silenceBody,
+  silenceFieldErrors,
   type SilenceDuration,
   type SilenceErrors,
   type SilenceForm,
@@ -48,6 +54,7 @@ function AddSilence() {
     targetId: search.get('resourceId') ?? '',
     recursive: false,
     filter: '',
+    selectors: '',
     duration: '1d',
   });
   const [errors, setErrors] = useState<SilenceErrors>({});
@@ -56,7 +63,17 @@ function AddSilence() {
   const chosen = useSilenceTarget(form.targetType, form.targetId);
   const create = useCreateSilence();
   const previewFilter = useDebounced(form.filter.trim(), SEARCH_DEBOUNCE_MS);
-  const preview = useSilencePreview(form.targetId, previewFilter, form.recursive && form.targetType !== 'check');
+  const previewSelectors = parseSelectors(useDebounced(form.selectors, SEARCH_DEBOUNCE_MS));
+  const preview = useSilencePreview(
+    form.targetId,
+    previewFilter,
+    'selectors' in previewSelectors ? previewSelectors.selectors : null,
+    form.recursive && form.targetType !== 'check',
+  );
+  // The server's word on the filter and selectors as the preview reads them, under their fields.
+  const previewErrors = preview.error instanceof ApiError ? silenceFieldErrors(preview.error.fieldProblems) : {};
+  const fieldError = (key: 'filter' | 'selectors') =>
+    errors[key] ?? previewErrors[key] ?? (key === 'selectors' && 'error' in previewSelectors ? previewSelectors.error : undefined);
   const toast = useToast();
   const navigate = useNavigate();
   useTopBar('Add silence');
@@ -68,9 +85,13 @@ function AddSilence() {
   const submit = () => {
     const checked = silenceBody(form);
     if ('errors' in checked) return setErrors(checked.errors);
+    setErrors({});
     create.mutate(checked.body, {
       onSuccess: () => (toast.success(`${checked.body.name} created successfully`), navigate(SILENCES_PATH)),
-      onError: (e) => toast.error(errorMessage(e)),
+      onError: (e) => {
+        if (e instanceof ApiError) setErrors(silenceFieldErrors(e.fieldProblems));
+        toast.error(errorMessage(e));
+      },
     });
   };
   return (
@@ -127,16 +148,40 @@ function AddSilence() {
               onChange={(_e, v) => set('recursive', v)}
             />
           )}
+          <FieldError text={errors.target} />
         </FormGroup>
         <FormGroup label="Filter" fieldId="silence-filter">
           <TextInput
             id="silence-filter"
             value={form.filter}
             placeholder="CEL, e.g. check.name.startsWith('db-')"
-            validated={errors.target ? 'error' : 'default'}
+            validated={errors.target || fieldError('filter') ? 'error' : 'default'}
             onChange={(_e, v) => set('filter', v)}
           />
-          <FieldError text={errors.target} />
+          <FieldError text={fieldError('filter')} />
+        </FormGroup>
+        <FormGroup label="Selectors" fieldId="silence-selectors">
+          <TextArea
+            id="silence-selectors"
+            className="pf-v6-u-font-family-monospace"
+            value={form.selectors}
+            rows={3}
+            resizeOrientation="vertical"
+            spellCheck={false}
+            placeholder={'- types: [Kubernetes::Deployment]\n  namespace: default'}
+            aria-describedby="silence-selectors-helper"
+            validated={errors.target || fieldError('selectors') ? 'error' : 'default'}
+            onChange={(_e, v) => set('selectors', v)}
+          />
+          <FormHelperText>
+            <HelperText id="silence-selectors-helper">
+              {fieldError('selectors') ? (
+                <HelperTextItem variant="error">{fieldError('selectors')}</HelperTextItem>
+              ) : (
+                <HelperTextItem>{SELECTORS_SYNTAX}</HelperTextItem>
+              )}
+            </HelperText>
+          </FormHelperText>
         </FormGroup>
         <FormGroup label="Duration" fieldId="silence-duration">
           <SimpleSelect
@@ -170,7 +215,7 @@ function AddSilence() {
           ))}
         </>
       ) : (
-        !preview.isLoading && <Content component="p">Choose a resource or write a filter to see what it would have silenced.</Content>
+        !preview.isLoading && <Content component="p">Choose a resource, write a filter or selectors to see what it would have silenced.</Content>
       )}
       {(preview.data || preview.isLoading || preview.error) && (
         <HistoryTable
@@ -182,7 +227,7 @@ function AddSilence() {
   );
 }
 
-/** A new silence: its resource (and children) or CEL filter, and how long it lasts. */
+/** A new silence: its resource (and children), CEL filter or resource selectors, and how long it lasts. */
 export default function SilenceAddPage() {
   return (
     <RequireAccess resource="notifications" access="write" feature="settings.notifications">

@@ -4,6 +4,10 @@ import {
   addSilencePath,
   formatDuration,
   historyParams,
+  historyRequest,
+  inhibitionForms,
+  parseSelectors,
+  silenceFieldErrors,
   parseDuration,
   recipientColumns,
   recipientOf,
@@ -96,6 +100,51 @@ describe('the rule form', () => {
   });
 });
 
+describe('inhibitions', () => {
+  const valid = { ...EMPTY_RULE, name: 'r', events: ['config.unhealthy'], to: { kind: 'url' as const, value: 'generic+http://h/x' } };
+
+  it("stores Mission Control's shape and reads it back", () => {
+    const inhibitions = [
+      { from: ' Kubernetes::Deployment ', to: 'Kubernetes::Pod, Kubernetes::ReplicaSet,', direction: 'outgoing' as const, depth: '2', soft: true },
+      { from: 'Kubernetes::Node', to: 'Kubernetes::Pod', direction: 'incoming' as const, depth: '', soft: false },
+    ];
+    const checked = ruleColumns({ ...valid, inhibitions });
+    if (!('columns' in checked)) throw new Error('expected columns');
+    expect(checked.columns.inhibitions).toEqual([
+      { from: 'Kubernetes::Deployment', to: ['Kubernetes::Pod', 'Kubernetes::ReplicaSet'], direction: 'outgoing', depth: 2, soft: true },
+      { from: 'Kubernetes::Node', to: ['Kubernetes::Pod'], direction: 'incoming' },
+    ]);
+    expect(ruleForm(checked.columns).inhibitions).toEqual([
+      { from: 'Kubernetes::Deployment', to: 'Kubernetes::Pod, Kubernetes::ReplicaSet', direction: 'outgoing', depth: '2', soft: true },
+      inhibitions[1],
+    ]);
+    const none = ruleColumns(valid);
+    expect('columns' in none && none.columns.inhibitions).toBeNull();
+  });
+
+  it('names the row and field of each problem', () => {
+    const checked = ruleColumns({
+      ...valid,
+      inhibitions: [
+        { from: 'a', to: 'b', direction: 'all', depth: '', soft: false },
+        { from: ' ', to: ' , ', direction: 'all', depth: '1.5', soft: false },
+      ],
+    });
+    expect('errors' in checked && checked.errors).toEqual({
+      'inhibitions[1].from': 'The resource type that inhibits is required',
+      'inhibitions[1].to': 'At least one resource type is required',
+      'inhibitions[1].depth': 'Depth is a whole number, 0 or more',
+    });
+  });
+
+  it('reads what another writer stored as well as it can', () => {
+    expect(inhibitionForms(null)).toEqual([]);
+    expect(inhibitionForms([{ from: 'x', to: ['y', 3], direction: 'sideways' }, 'junk'])).toEqual([
+      { from: 'x', to: 'y', direction: 'outgoing', depth: '', soft: false },
+    ]);
+  });
+});
+
 describe('silences', () => {
   const now = new Date('2026-01-01T00:00:00Z');
   const form = {
@@ -105,17 +154,22 @@ describe('silences', () => {
     targetId: 'c1',
     recursive: true,
     filter: '',
+    selectors: '',
     duration: '1d' as const,
   };
 
-  it('needs a name and a resource or a filter; until is the duration itself', () => {
+  it('needs a name and a resource, a filter or selectors; until is the duration itself', () => {
     const checked = silenceBody({ ...form, name: '', targetId: '' });
-    expect('errors' in checked && checked.errors).toEqual({ name: 'Name is required', target: 'A resource or a filter is required' });
+    expect('errors' in checked && checked.errors).toEqual({
+      name: 'Name is required',
+      target: 'A resource, a filter or selectors are required',
+    });
     const ok = silenceBody(form);
     expect('body' in ok && ok.body).toEqual({
       name: 's',
       description: null,
       filter: null,
+      selectors: null,
       resource_id: 'c1',
       recursive: true,
       until: '1d',
@@ -124,6 +178,37 @@ describe('silences', () => {
     expect('body' in check && check.body).toMatchObject({ resource_id: 'c1', recursive: false, until: 'indefinitely' });
     const byFilter = silenceBody({ ...form, targetId: '', filter: " check.name == 'x' " });
     expect('body' in byFilter && byFilter.body).toMatchObject({ resource_id: null, filter: "check.name == 'x'", recursive: false });
+    const bySelectors = silenceBody({ ...form, targetId: '', selectors: '- types: [http]\n  namespace: web\n' });
+    expect('body' in bySelectors && bySelectors.body).toMatchObject({
+      resource_id: null,
+      filter: null,
+      selectors: [{ types: ['http'], namespace: 'web' }],
+    });
+    const wrong = silenceBody({ ...form, targetId: '', selectors: 'types: [http]' });
+    expect('errors' in wrong && wrong.errors).toEqual({ selectors: 'selectors: must be a list of resource selectors' });
+  });
+
+  it('reads selectors as YAML or JSON, a list of objects', () => {
+    expect(parseSelectors('  ')).toEqual({ selectors: null });
+    expect(parseSelectors('[]')).toEqual({ selectors: null });
+    expect(parseSelectors('[{"name": "db"}]')).toEqual({ selectors: [{ name: 'db' }] });
+    expect(parseSelectors('- name: db\n- 3')).toEqual({ error: 'selectors[1]: must be a resource selector (an object)' });
+    expect(parseSelectors('- [unclosed')).toMatchObject({ error: expect.stringMatching(/^selectors: not YAML or JSON: /) });
+  });
+
+  it("shows the server's problems under the form's fields", () => {
+    expect(
+      silenceFieldErrors([
+        { field: 'selectors[0]', message: 'selectors[0]: unknown' },
+        { field: 'resource', message: 'resource: a silence needs a matcher' },
+        { field: 'filter', message: 'filter: undeclared reference' },
+        { field: 'until', message: 'until: before from' },
+      ]),
+    ).toEqual({
+      selectors: 'selectors[0]: unknown',
+      target: 'resource: a silence needs a matcher',
+      filter: 'filter: undeclared reference',
+    });
   });
 
   it('is active, scheduled or expired', () => {
@@ -145,10 +230,30 @@ describe('the history', () => {
       status: 'failed',
       resourceType: undefined,
       search: 'db',
+      includeDeleted: false,
       page: 2,
       pageSize: 1000,
     });
-    expect(historyParams(new URLSearchParams('page=-1'), 50)).toMatchObject({ page: 1, pageSize: 50 });
+    expect(historyParams(new URLSearchParams('page=-1&includeDeletedResources=true'), 50)).toMatchObject({
+      page: 1,
+      pageSize: 50,
+      includeDeleted: true,
+    });
+  });
+
+  it('asks the summary call for the page (from 0), at most 1000 sends', () => {
+    const params = historyParams(new URLSearchParams('status=failed&resourceType=config&search=db&page=3&pageSize=5000'), 50);
+    expect(historyRequest(params)).toEqual({
+      pageIndex: 2,
+      pageSize: 1000,
+      status: 'failed',
+      resourceType: 'config',
+      search: 'db',
+      includeDeletedResources: false,
+      resourceId: null,
+    });
+    // One resource's sends: whatever its kind, deleted since or not.
+    expect(historyRequest(params, 'r1')).toMatchObject({ resourceId: 'r1', resourceType: null, includeDeletedResources: true });
   });
 
   it('links each resource kind to its page', () => {

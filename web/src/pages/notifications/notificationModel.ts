@@ -4,6 +4,8 @@
  * NotificationSilence. */
 
 import type { Json } from '../../api/relations.gen';
+import type { components } from '../../api/schema';
+import { parse as parseYaml } from 'yaml';
 import { searchFilter, searchNumber } from '../../lib/searchChanges';
 
 export const NOTIFICATIONS_PATH = '/notifications';
@@ -188,6 +190,84 @@ export function recipientOf(columns: RecipientColumns): Recipient | undefined {
   return undefined;
 }
 
+// Inhibitions ---------------------------------------------------------------
+
+export type InhibitionDirection = 'outgoing' | 'incoming' | 'all';
+
+export const INHIBITION_DIRECTIONS: readonly { value: InhibitionDirection; label: string }[] = [
+  { value: 'outgoing', label: 'Outgoing' },
+  { value: 'incoming', label: 'Incoming' },
+  { value: 'all', label: 'All' },
+];
+
+/** One inhibition as the form edits it: `to` and `depth` as typed. */
+export interface InhibitionForm {
+  from: string;
+  /** Resource types, comma-separated. */
+  to: string;
+  direction: InhibitionDirection;
+  depth: string;
+  soft: boolean;
+}
+
+export const EMPTY_INHIBITION: InhibitionForm = { from: '', to: '', direction: 'outgoing', depth: '', soft: false };
+
+/** Mission Control's inhibition, as the `inhibitions` column stores it. */
+export type Inhibition = {
+  from: string;
+  to: string[];
+  direction: InhibitionDirection;
+  depth?: number;
+  soft?: boolean;
+};
+
+const isDirection = (value: unknown): value is InhibitionDirection => INHIBITION_DIRECTIONS.some((d) => d.value === value);
+
+/** The stored inhibitions as form rows; entries that are no object are left out. */
+export function inhibitionForms(stored: Json | null | undefined): InhibitionForm[] {
+  if (!Array.isArray(stored)) return [];
+  return stored.flatMap((item) => {
+    if (!item || typeof item !== 'object' || Array.isArray(item)) return [];
+    const to = Array.isArray(item.to) ? item.to.filter((t): t is string => typeof t === 'string') : [];
+    return [
+      {
+        from: typeof item.from === 'string' ? item.from : '',
+        to: to.join(', '),
+        direction: isDirection(item.direction) ? item.direction : 'outgoing',
+        depth: typeof item.depth === 'number' ? String(item.depth) : '',
+        soft: item.soft === true,
+      },
+    ];
+  });
+}
+
+/** Per row and field: `inhibitions[0].to`. */
+export type InhibitionErrors = Record<string, string>;
+
+/** The rows as Mission Control's inhibitions, or each row's problems by `inhibitions[i].field`. */
+export function inhibitionsColumn(rows: InhibitionForm[]): { errors: InhibitionErrors } | { inhibitions: Inhibition[] | null } {
+  const errors: InhibitionErrors = {};
+  const inhibitions = rows.map((row, i) => {
+    const at = (field: string, message: string) => (errors[`inhibitions[${i}].${field}`] = message);
+    const from = row.from.trim();
+    const to = row.to
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean);
+    if (from === '') at('from', 'The resource type that inhibits is required');
+    if (to.length === 0) at('to', 'At least one resource type is required');
+    const depthText = row.depth.trim();
+    const depth = depthText === '' ? undefined : Number(depthText);
+    if (depth !== undefined && !(Number.isInteger(depth) && depth >= 0)) at('depth', 'Depth is a whole number, 0 or more');
+    const inhibition: Inhibition = { from, to, direction: row.direction };
+    if (depth !== undefined) inhibition.depth = depth;
+    if (row.soft) inhibition.soft = true;
+    return inhibition;
+  });
+  if (Object.keys(errors).length > 0) return { errors };
+  return { inhibitions: inhibitions.length > 0 ? inhibitions : null };
+}
+
 // The rule form -------------------------------------------------------------
 
 export interface RuleForm {
@@ -203,6 +283,7 @@ export interface RuleForm {
   waitFor: string;
   fallback: Recipient;
   fallbackDelay: string;
+  inhibitions: InhibitionForm[];
 }
 
 export const EMPTY_RULE: RuleForm = {
@@ -218,6 +299,7 @@ export const EMPTY_RULE: RuleForm = {
   waitFor: '',
   fallback: { kind: 'person', value: '' },
   fallbackDelay: '',
+  inhibitions: [],
 };
 
 /** The rule columns the form reads and writes. */
@@ -240,6 +322,7 @@ export interface RuleColumns {
   fallback_playbook_id: string | null;
   fallback_custom_services: Json | null;
   fallback_delay: number | null;
+  inhibitions: Json | null;
 }
 
 export function ruleForm(row: RuleColumns): RuleForm {
@@ -262,10 +345,12 @@ export function ruleForm(row: RuleColumns): RuleForm {
     waitFor: formatDuration(row.wait_for),
     fallback: fallback ?? EMPTY_RULE.fallback,
     fallbackDelay: formatDuration(row.fallback_delay),
+    inhibitions: inhibitionForms(row.inhibitions),
   };
 }
 
-export type RuleErrors = Partial<Record<'name' | 'events' | 'to' | 'repeatInterval' | 'waitFor' | 'groupBy' | 'fallbackDelay', string>>;
+export type RuleErrors = Partial<Record<'name' | 'events' | 'to' | 'repeatInterval' | 'waitFor' | 'groupBy' | 'fallbackDelay', string>> &
+  InhibitionErrors;
 
 const optional = (text: string) => (text.trim() === '' ? null : text.trim());
 
@@ -290,7 +375,9 @@ export function ruleColumns(form: RuleForm): { errors: RuleErrors } | { columns:
     .map((g) => g.trim())
     .filter(Boolean);
   if (groupBy.length > 0 && waitFor === null) errors.groupBy = 'Group by needs Wait for';
-  if (Object.keys(errors).length > 0) return { errors };
+  const inhibitions = inhibitionsColumn(form.inhibitions);
+  if ('errors' in inhibitions) Object.assign(errors, inhibitions.errors);
+  if ('errors' in inhibitions || Object.keys(errors).length > 0) return { errors };
   const fallback = recipientColumns(form.fallback);
   return {
     columns: {
@@ -309,6 +396,7 @@ export function ruleColumns(form: RuleForm): { errors: RuleErrors } | { columns:
       fallback_playbook_id: fallback.playbook_id,
       fallback_custom_services: fallback.custom_services,
       fallback_delay: fallbackDelay,
+      inhibitions: inhibitions.inhibitions,
     },
   };
 }
@@ -346,6 +434,8 @@ export interface HistoryParams {
   status?: string;
   resourceType?: string;
   search?: string;
+  /** `includeDeletedResources=true`: also sends about resources deleted since. */
+  includeDeleted: boolean;
   page: number;
   pageSize: number;
 }
@@ -355,8 +445,25 @@ export function historyParams(search: URLSearchParams, defaultPageSize: number):
     status: searchFilter(search, 'status'),
     resourceType: searchFilter(search, 'resourceType'),
     search: searchFilter(search, 'search'),
+    includeDeleted: search.get('includeDeletedResources') === 'true',
     page: searchNumber(search, 'page', 1),
     pageSize: searchNumber(search, 'pageSize', defaultPageSize),
+  };
+}
+
+export type SendHistoryRequest = components['schemas']['SendHistoryRequest'];
+
+/** The body of `POST /api/notification/summary` for the URL's filters (pages from 1 there, from 0 here);
+ * one resource's sends include those about it after it was deleted. */
+export function historyRequest(params: HistoryParams, resourceId?: string): SendHistoryRequest {
+  return {
+    pageIndex: params.page - 1,
+    pageSize: Math.min(params.pageSize, ALL_PAGE_SIZE),
+    status: params.status ?? null,
+    resourceType: resourceId ? null : (params.resourceType ?? null),
+    search: params.search ?? null,
+    includeDeletedResources: resourceId ? true : params.includeDeleted,
+    resourceId: resourceId ?? null,
   };
 }
 
@@ -386,6 +493,8 @@ export interface SilenceForm {
   targetId: string;
   recursive: boolean;
   filter: string;
+  /** Resource selectors as YAML or JSON text, a list of them. */
+  selectors: string;
   duration: SilenceDuration;
 }
 
@@ -394,12 +503,50 @@ export interface SilenceBody {
   name: string;
   description: string | null;
   filter: string | null;
+  /** Parsed from the field's YAML; the server checks each reads as a resource selector. */
+  selectors: ResourceSelector[] | null;
   resource_id: string | null;
   recursive: boolean;
   until: SilenceDuration;
 }
 
-export type SilenceErrors = Partial<Record<'name' | 'target', string>>;
+export type SilenceErrors = Partial<Record<'name' | 'target' | 'filter' | 'selectors', string>>;
+
+export const SILENCE_MATCHER_REQUIRED = 'A resource, a filter or selectors are required';
+
+/** A playbook's resource selector (`name`, `namespace`, `types`, `tagSelector`, `labelSelector`, ...), which the server reads. */
+export type ResourceSelector = Record<string, unknown>;
+
+/** How the Selectors field reads. */
+export const SELECTORS_SYNTAX =
+  'A YAML or JSON list of resource selectors (name, namespace, types, statuses, health, tagSelector, labelSelector, fieldSelector), e.g. - types: [http]';
+
+/** The Selectors field's text as a list of selectors (null when blank), or why it is none. */
+export function parseSelectors(text: string): { selectors: ResourceSelector[] | null } | { error: string } {
+  if (text.trim() === '') return { selectors: null };
+  let value: unknown;
+  try {
+    value = parseYaml(text);
+  } catch (e) {
+    return { error: `selectors: not YAML or JSON: ${e instanceof Error ? e.message.split('\n', 1)[0] : String(e)}` };
+  }
+  if (value == null) return { selectors: null };
+  if (!Array.isArray(value)) return { error: 'selectors: must be a list of resource selectors' };
+  const wrong = value.findIndex((item) => !item || typeof item !== 'object' || Array.isArray(item));
+  if (wrong >= 0) return { error: `selectors[${wrong}]: must be a resource selector (an object)` };
+  return { selectors: value.length > 0 ? (value as ResourceSelector[]) : null };
+}
+
+/** The server's problems with a silence by the form's fields (`selectors[0].types` is the Selectors field). */
+export function silenceFieldErrors(problems: readonly { field: string; message: string }[]): SilenceErrors {
+  const errors: SilenceErrors = {};
+  for (const { field, message } of problems) {
+    const root = field.split(/[.[]/, 1)[0];
+    const key = root === 'resource' || root === 'resource_id' ? 'target' : root;
+    if (key === 'name' || key === 'target' || key === 'filter' || key === 'selectors') errors[key] ??= message;
+  }
+  return errors;
+}
 
 /** The form's problems, or the silence to create. */
 export function silenceBody(form: SilenceForm): { errors: SilenceErrors } | { body: SilenceBody } {
@@ -407,13 +554,17 @@ export function silenceBody(form: SilenceForm): { errors: SilenceErrors } | { bo
   if (form.name.trim() === '') errors.name = 'Name is required';
   const id = form.targetId.trim() || null;
   const filter = optional(form.filter);
-  if (!id && !filter) errors.target = 'A resource or a filter is required';
+  const parsed = parseSelectors(form.selectors);
+  if ('error' in parsed) errors.selectors = parsed.error;
+  const selectors = 'selectors' in parsed ? parsed.selectors : null;
+  if (!id && !filter && !selectors && !errors.selectors) errors.target = SILENCE_MATCHER_REQUIRED;
   if (Object.keys(errors).length > 0) return { errors };
   return {
     body: {
       name: form.name.trim(),
       description: optional(form.description),
       filter,
+      selectors,
       resource_id: id,
       // Only catalog items and components have children.
       recursive: form.recursive && id !== null && form.targetType !== 'check',

@@ -4,55 +4,28 @@ import { api, unwrap } from '../../api/client';
 import type { Row } from '../../api/relations.gen';
 import type { components } from '../../api/schema';
 import { keys } from '../../app/queryKeys';
-import type { HistoryParams, RuleColumns, SilenceBody, SilenceTarget } from './notificationModel';
+import { historyRequest, type HistoryParams, type ResourceSelector, type RuleColumns, type SilenceBody, type SilenceTarget } from './notificationModel';
 
 const KEY = ['db', 'notifications'] as const;
 const HISTORY_KEY = ['db', 'notification_send_history'] as const;
 const SILENCES_KEY = ['db', 'notification_silences'] as const;
 
-const SEND_COLUMNS = [
-  'id',
-  'status',
-  'source_event',
-  'resource_id',
-  'resource_kind',
-  'resource_name',
-  'resource_deleted_at',
-  'notification_name',
-  'recipient',
-  'silenced_by_name',
-  'error',
-  'count',
-  'created_at',
-] as const;
-
-export type SendRow = Selected<'notification_send_history_summary', (typeof SEND_COLUMNS)[number]>;
+/** A send history row as `POST /api/notification/summary` and the silence preview answer it
+ * (the generated type leaves them untyped: they are the data API view's). */
+export type SendRow = Row<'notification_send_history_summary'>;
 
 /** `*` in PostgREST patterns; the user's own `*`, `,` and parentheses are kept out. */
 const pattern = (text: string) => `*${text.replace(/[*,()]/g, ' ').trim()}*`;
 
-/** Where the history's search looks: the resource's and rule's names, the event and the error. */
-const SEARCHED = ['resource_name', 'notification_name', 'source_event', 'error'] as const;
-
-/** A page of the send history, newest first, for the URL's filters; or one resource's sends. */
+/** A page of the send history, newest first, for the URL's filters, with the total; or one resource's sends. */
 export function useSendHistory(params: HistoryParams, resourceId?: string) {
+  const body = historyRequest(params, resourceId);
   return useQuery({
-    queryKey: [...HISTORY_KEY, 'list', params, resourceId],
-    queryFn: ({ signal }) =>
-      dbCount(
-        'notification_send_history_summary',
-        {
-          columns: SEND_COLUMNS,
-          resource_id: resourceId && `eq.${resourceId}`,
-          status: params.status && `eq.${params.status}`,
-          resource_kind: params.resourceType && `eq.${params.resourceType}`,
-          or: params.search && `(${SEARCHED.map((c) => `${c}.ilike.${pattern(params.search ?? '')}`).join(',')})`,
-          order: 'created_at.desc,id',
-          limit: params.pageSize,
-          offset: (params.page - 1) * params.pageSize,
-        },
-        signal,
-      ),
+    queryKey: [...HISTORY_KEY, 'summary', body],
+    queryFn: async ({ signal }) => {
+      const page = await unwrap(api.POST('/api/notification/summary', { body, signal }));
+      return { rows: page.results as SendRow[], total: page.total };
+    },
     placeholderData: keepPreviousData,
   });
 }
@@ -172,24 +145,26 @@ export function useSilencesData() {
 export function useCreateSilence() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: SilenceBody) => unwrap(api.POST('/api/notification/silence', { body })),
+    // The generated type reads the schema's `items: {type: object}` as objects without properties.
+    mutationFn: (body: SilenceBody) =>
+      unwrap(api.POST('/api/notification/silence', { body: body as Omit<SilenceBody, 'selectors'> & { selectors: never[] | null } })),
     onSuccess: () => client.invalidateQueries({ queryKey: SILENCES_KEY }),
   });
 }
 
-/** What `GET /api/notification/silence_preview` answers: the generated type
- * leaves its rows untyped (they are the data API view's). */
+/** What `GET /api/notification/silence_preview` answers, its rows typed. */
 type SilencePreview = Omit<components['schemas']['SilencePreview'], 'results'> & { results: SendRow[] };
 
 /** The past sends a silence of these matchers would have held, by the engine's own matcher (decision 90.3). */
-export function useSilencePreview(id: string, filter: string, recursive: boolean) {
+export function useSilencePreview(id: string, filter: string, selectors: ResourceSelector[] | null, recursive: boolean) {
+  const selectorsText = selectors ? JSON.stringify(selectors) : '';
   return useQuery({
-    queryKey: ['notification', 'silence_preview', id, filter, recursive],
-    enabled: id !== '' || filter !== '',
+    queryKey: ['notification', 'silence_preview', id, filter, selectorsText, recursive],
+    enabled: id !== '' || filter !== '' || selectorsText !== '',
     queryFn: async ({ signal }) =>
       (await unwrap(
         api.GET('/api/notification/silence_preview', {
-          params: { query: { id: id || undefined, filter: filter || undefined, recursive } },
+          params: { query: { id: id || undefined, filter: filter || undefined, selectors: selectorsText || undefined, recursive } },
           signal,
         }),
       )) as SilencePreview,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nameFilter, parseScrapersParams, specSchedule, specTypes, summaryCounts, withScrapersParams } from './scraperList';
+import { nameFilter, parseScrapersParams, specSchedule, specTypes, summaryCounts } from './scraperList';
 
 describe('specTypes', () => {
   it('lists the non-empty scraper lists in spec order, settings left out, types not run marked', () => {
@@ -57,13 +57,6 @@ describe('URL state', () => {
     expect(parseScrapersParams(new URLSearchParams('page=3&search=east'))).toEqual({ page: 3, search: 'east' });
     expect(parseScrapersParams(new URLSearchParams('page=abc'))).toEqual({ page: 1, search: '' });
     expect(parseScrapersParams(new URLSearchParams('page=0'))).toEqual({ page: 1, search: '' });
-  });
-
-  it('a new search goes back to the first page; defaults leave the URL; other parameters stay', () => {
-    const current = new URLSearchParams('page=3&search=east&other=1');
-    expect(withScrapersParams(current, { search: 'west' }).toString()).toBe('search=west&other=1');
-    expect(withScrapersParams(current, { page: 2 }).toString()).toBe('page=2&search=east&other=1');
-    expect(withScrapersParams(current, { search: '' }).toString()).toBe('other=1');
   });
 });
 

@@ -63,18 +63,6 @@ export function parseScrapersParams(search: URLSearchParams): ScrapersParams {
   return { page: Number.isInteger(page) && page > 1 ? page : 1, search: search.get('search') ?? '' };
 }
 
-/** The URL with a change applied; a new search goes back to the first page. */
-export function withScrapersParams(current: URLSearchParams, patch: Partial<ScrapersParams>): URLSearchParams {
-  const next = new URLSearchParams(current);
-  const params = { ...parseScrapersParams(current), ...patch };
-  if (patch.search !== undefined && patch.page === undefined) params.page = 1;
-  if (params.search) next.set('search', params.search);
-  else next.delete('search');
-  if (params.page > 1) next.set('page', String(params.page));
-  else next.delete('page');
-  return next;
-}
-
 /** A name search as a data API filter: case-insensitive substring, PostgREST's `*` wildcards. */
 export function nameFilter(search: string): string | undefined {
   const text = search
