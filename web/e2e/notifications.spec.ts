@@ -75,6 +75,38 @@ test.describe('as an admin', () => {
     await expect(history(page).getByRole('row').filter({ hasText: WEBHOOK })).toHaveCount(0);
   });
 
+  test('the history filters and pages through the summary call', async ({ page }) => {
+    const calls: Record<string, unknown>[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/notification/summary') {
+        calls.push(request.postDataJSON() as Record<string, unknown>);
+      }
+    });
+    // The rule's seven sends, two a page, newest first.
+    await page.goto(`/notifications?search=${WEBHOOK}&pageSize=2`);
+    const pager = page.getByRole('navigation', { name: 'Notifications pagination' }).first();
+    const rows = history(page).getByRole('row').filter({ hasText: WEBHOOK });
+    await expect(pager).toContainText('1 - 2 of 7');
+    await expect(rows).toHaveCount(2);
+    await expect(rows.nth(0)).toContainText('Failed');
+    await expect(rows.nth(1)).toContainText('Pending');
+    await pager.getByRole('button', { name: 'Go to next page' }).click();
+    await expect(page).toHaveURL(/page=2/);
+    await expect(pager).toContainText('3 - 4 of 7');
+    await expect(rows.nth(0)).toContainText('Sent');
+    await expect(rows.nth(1)).toContainText(`Silenced by ${SILENCE}`);
+    expect(calls).toContainEqual(expect.objectContaining({ pageIndex: 1, pageSize: 2, search: WEBHOOK }));
+
+    // A filter goes back to the first page.
+    await choose(page, page, 'Status', 'Repeat suppressed');
+    await expect(page).toHaveURL(/status=repeat-suppressed/);
+    await expect(page).not.toHaveURL(/page=2/);
+    await expect(pager).toContainText('1 - 1 of 1');
+    await expect(rows).toHaveCount(1);
+    await expect(rows).toContainText('Repeat suppressed');
+    expect(calls).toContainEqual(expect.objectContaining({ pageIndex: 0, status: 'repeat-suppressed', search: WEBHOOK }));
+  });
+
   test("a resource's page lists its sends only, each status once", async ({ page }) => {
     await page.goto(`/notifications/resource/${ids.config}`);
     const table = page.getByRole('grid', { name: 'Notifications of the resource' });
@@ -205,6 +237,97 @@ test.describe('as an admin', () => {
     await expect(silenceRow(page, name)).toHaveCount(0);
     const [deleted] = await dbRows<{ deleted_at: string | null }>(page.request, `notification_silences?name=eq.${name}&select=deleted_at`);
     expect(deleted?.deleted_at).not.toBeNull();
+  });
+
+  test('a silence by selectors previews exactly the sends it matches and keeps them', async ({ page }) => {
+    const name = `${PREFIX}selectors-silence`;
+    await page.goto('/notifications/silences/add');
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(page.getByText('A resource, a filter or selectors are required')).toBeVisible();
+
+    const selectors = page.getByRole('textbox', { name: 'Selectors' });
+    await expect(selectors).toHaveAccessibleDescription(/^A YAML or JSON list of resource selectors/);
+    // The server reads each selector; its message shows on the field.
+    await selectors.fill('- types: Kubernetes::Deployment');
+    await expect(selectors).toHaveAccessibleDescription(
+      /selectors: \[0\]: invalid type: string "Kubernetes::Deployment", expected a sequence/,
+    );
+
+    const preview = page.getByRole('grid', { name: 'Notifications the silence would have matched' });
+    const sends = preview.getByRole('row').filter({ hasText: WEBHOOK });
+    await selectors.fill(`- name: ${PREFIX}other\n  types: [Kubernetes::Deployment]`);
+    await expect(page.getByText(/^1 notification since/)).toBeVisible();
+    await expect(sends).toHaveCount(1);
+    await expect(sends).toContainText(`${PREFIX}other`);
+    // One of several selectors is enough: the six sends about the first item too, and nothing else.
+    await selectors.fill(`- name: ${PREFIX}other\n- name: ${PREFIX}config`);
+    await expect(page.getByText(/^7 notifications since/)).toBeVisible();
+    await expect(sends).toHaveCount(7);
+    await expect(preview.getByRole('row').filter({ hasNotText: WEBHOOK })).toHaveCount(1); // the header
+    await snap(page, 'notifications-silence-selectors');
+
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expectToast(page, `${name} created successfully`);
+    await expect(silenceRow(page, name)).toBeVisible();
+    const [saved] = await dbRows<Record<string, unknown>>(
+      page.request,
+      `notification_silences?name=eq.${name}&select=selectors,config_id,check_id,filter`,
+    );
+    expect(saved).toEqual({
+      selectors: [{ name: `${PREFIX}other` }, { name: `${PREFIX}config` }],
+      config_id: null,
+      check_id: null,
+      filter: null,
+    });
+  });
+
+  test('a rule with inhibitions is saved and reopened', async ({ page }) => {
+    test.slow();
+    const name = `${PREFIX}inhibiting`;
+    await page.goto('/notifications/rules');
+    await page.getByRole('button', { name: 'Add rule' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add notification rule' });
+    await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
+    await dialog.getByRole('button', { name: 'Events', exact: true }).click();
+    await option(page, 'config.unhealthy').click();
+    await dialog.getByRole('button', { name: 'Events', exact: true }).click();
+    await dialog.getByRole('textbox', { name: 'Filter' }).fill(`config.name == '${PREFIX}never'`);
+    await choose(dialog, page, 'Recipient type', 'URL');
+    await dialog.getByRole('textbox', { name: 'Recipient', exact: true }).fill('generic+http://127.0.0.1:9/inhibiting');
+
+    await dialog.getByRole('button', { name: 'Add inhibition' }).click();
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(dialog.getByText('The resource type that inhibits is required')).toBeVisible();
+    await expect(dialog.getByText('At least one resource type is required')).toBeVisible();
+    await dialog.getByRole('textbox', { name: 'Inhibition 1 from' }).fill('Kubernetes::Node');
+    await dialog.getByRole('textbox', { name: 'Inhibition 1 to' }).fill('Kubernetes::Pod');
+    await dialog.getByRole('button', { name: 'Add inhibition' }).click();
+    await dialog.getByRole('textbox', { name: 'Inhibition 2 from' }).fill('Kubernetes::Deployment');
+    await dialog.getByRole('textbox', { name: 'Inhibition 2 to' }).fill('Kubernetes::ReplicaSet, Kubernetes::Pod');
+    await choose(dialog, page, 'Inhibition 2 direction', 'Incoming');
+    await dialog.getByRole('spinbutton', { name: 'Inhibition 2 depth' }).fill('2');
+    await dialog.getByRole('checkbox', { name: 'Inhibition 2 soft' }).check();
+    await dialog.getByRole('button', { name: 'Remove inhibition 1' }).click();
+    await expect(dialog.getByRole('textbox', { name: 'Inhibition 1 from' })).toHaveValue('Kubernetes::Deployment');
+    await expect(dialog.getByRole('textbox', { name: 'Inhibition 2 from' })).toHaveCount(0);
+    await snap(page, 'notifications-rule-inhibitions');
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await expectToast(page, 'Notification created successfully');
+    const [saved] = await dbRows<Record<string, unknown>>(page.request, `notifications?name=eq.${name}&select=inhibitions`);
+    expect(saved).toEqual({
+      inhibitions: [
+        { from: 'Kubernetes::Deployment', to: ['Kubernetes::ReplicaSet', 'Kubernetes::Pod'], direction: 'incoming', depth: 2, soft: true },
+      ],
+    });
+
+    await ruleRow(page, name).click();
+    const edit = page.getByRole('dialog', { name: `Notification rule: ${name}` });
+    await expect(edit.getByRole('textbox', { name: 'Inhibition 1 from' })).toHaveValue('Kubernetes::Deployment');
+    await expect(edit.getByRole('textbox', { name: 'Inhibition 1 to' })).toHaveValue('Kubernetes::ReplicaSet, Kubernetes::Pod');
+    await expect(edit.getByRole('button', { name: 'Inhibition 1 direction', exact: true })).toHaveText('Incoming');
+    await expect(edit.getByRole('spinbutton', { name: 'Inhibition 1 depth' })).toHaveValue('2');
+    await expect(edit.getByRole('checkbox', { name: 'Inhibition 1 soft' })).toBeChecked();
   });
 
   test("the sample world's silence is accepted by the data API and listed", async ({ page }) => {

@@ -45,8 +45,7 @@ export const HISTORY_COLUMNS: Column<SendRow>[] = [
       const name = resourceName(send);
       return (
         <>
-          <small>{resourceKindLabel(send.resource_kind)}</small>{' '}
-          {page && !send.resource_deleted_at ? <Link to={page}>{name}</Link> : name}
+          <small>{resourceKindLabel(send.resource_kind)}</small> {page && !send.resource_deleted_at ? <Link to={page}>{name}</Link> : name}
           {send.resource_deleted_at && <small> (deleted)</small>}{' '}
           <Link to={resourceSendsPath(send.resource_id)} aria-label={`Notifications of ${name}`}>
             (all)

@@ -89,6 +89,7 @@ export function InhibitionsField({
             A send about a resource of a &lsquo;to&rsquo; type is held while a related resource of the &lsquo;from&rsquo; type has one
             (relationships followed in the direction, up to the depth; soft: soft relationships too).
           </HelperTextItem>
+          <HelperTextItem>Inhibitions are not supported yet by the delivery engine: a rule with them says so in its error.</HelperTextItem>
         </HelperText>
       </FormHelperText>
     </FormGroup>

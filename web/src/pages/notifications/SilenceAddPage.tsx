@@ -215,7 +215,9 @@ function AddSilence() {
           ))}
         </>
       ) : (
-        !preview.isLoading && <Content component="p">Choose a resource, write a filter or selectors to see what it would have silenced.</Content>
+        !preview.isLoading && (
+          <Content component="p">Choose a resource, write a filter or selectors to see what it would have silenced.</Content>
+        )
       )}
       {(preview.data || preview.isLoading || preview.error) && (
         <HistoryTable

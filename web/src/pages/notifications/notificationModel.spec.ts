@@ -105,7 +105,13 @@ describe('inhibitions', () => {
 
   it("stores Mission Control's shape and reads it back", () => {
     const inhibitions = [
-      { from: ' Kubernetes::Deployment ', to: 'Kubernetes::Pod, Kubernetes::ReplicaSet,', direction: 'outgoing' as const, depth: '2', soft: true },
+      {
+        from: ' Kubernetes::Deployment ',
+        to: 'Kubernetes::Pod, Kubernetes::ReplicaSet,',
+        direction: 'outgoing' as const,
+        depth: '2',
+        soft: true,
+      },
       { from: 'Kubernetes::Node', to: 'Kubernetes::Pod', direction: 'incoming' as const, depth: '', soft: false },
     ];
     const checked = ruleColumns({ ...valid, inhibitions });

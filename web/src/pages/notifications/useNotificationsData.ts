@@ -4,7 +4,14 @@ import { api, unwrap } from '../../api/client';
 import type { Row } from '../../api/relations.gen';
 import type { components } from '../../api/schema';
 import { keys } from '../../app/queryKeys';
-import { historyRequest, type HistoryParams, type ResourceSelector, type RuleColumns, type SilenceBody, type SilenceTarget } from './notificationModel';
+import {
+  historyRequest,
+  type HistoryParams,
+  type ResourceSelector,
+  type RuleColumns,
+  type SilenceBody,
+  type SilenceTarget,
+} from './notificationModel';
 
 const KEY = ['db', 'notifications'] as const;
 const HISTORY_KEY = ['db', 'notification_send_history'] as const;
