@@ -1,8 +1,15 @@
-import { Label } from '@patternfly/react-core';
+import { Label, ToolbarItem } from '@patternfly/react-core';
+import { Link } from 'react-router';
 import { dbCount, dbSelect, type Column, type Query, type Selected } from '../../api/db';
+import { PAGE_SIZES, usePreference } from '../../app/preferences';
+import { CrdBadge } from '../../components/Labels';
+import type { Column as ListColumn } from '../../components/ListTable';
+import type { PagedListProps } from '../../components/PagedList';
+import { useListSearch } from '../../components/PagedList';
+import { SearchBox } from '../../components/SearchBox';
 import { formatDateTime } from '../../lib/format';
 import { jobStatusColor, type IntegrationType } from '../../lib/integrations';
-import { nameFilter, type ScrapersParams } from '../catalog/scrapers/scraperList';
+import { nameFilter, parseScrapersParams, type ScrapersParams } from '../catalog/scrapers/scraperList';
 
 const RUN_COLUMNS = ['id', 'job_status', 'job_time_start', 'job_error_count', 'job_details'] as const;
 
@@ -69,4 +76,50 @@ export function LastRunCell({ run, counts = '' }: { run: LastRun | undefined; co
       )}
     </>
   );
+}
+
+interface NamedRow {
+  id: string;
+  name: string;
+  namespace: string;
+  source: string;
+}
+
+/** The Name column of a named list (its name linking to its page, as the row does, then its
+ * namespace) and its Source column (a CRD's as its badge). */
+export function namedColumns<T extends NamedRow>(path: (id: string) => string): { name: ListColumn<T>; source: ListColumn<T> } {
+  return {
+    name: {
+      title: 'Name',
+      cell: (row) => (
+        <>
+          <Link to={path(row.id)} onClick={(e) => e.stopPropagation()}>
+            {row.name}
+          </Link>{' '}
+          <Label isCompact>{row.namespace}</Label>
+        </>
+      ),
+    },
+    source: { title: 'Source', cell: (row) => (row.source === 'KubernetesCRD' ? <CrdBadge source={row.source} /> : row.source) },
+  };
+}
+
+/** A named list's page and name search in the URL and its page size preference: the state,
+ * the search box and the pager. */
+export function useNamedList(searchLabel: string) {
+  const [params, update] = useListSearch(parseScrapersParams);
+  const [pageSize, setPageSize] = usePreference('pageSize');
+  const search = (
+    <ToolbarItem>
+      <SearchBox label={searchLabel} placeholder="Search by name" value={params.search} onChange={(text) => update({ search: text })} />
+    </ToolbarItem>
+  );
+  const pager: PagedListProps<unknown>['pager'] = {
+    page: params.page,
+    pageSize,
+    pageSizes: PAGE_SIZES,
+    onPage: (page) => update({ page }, true),
+    onPageSize: (size) => (setPageSize(size), update({})),
+  };
+  return { params, search, pager };
 }

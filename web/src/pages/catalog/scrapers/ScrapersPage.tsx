@@ -1,19 +1,16 @@
 import { Button, Label, PageSection, ToolbarItem } from '@patternfly/react-core';
 import PlusIcon from '@patternfly/react-icons/dist/esm/icons/plus-icon';
 import { useState } from 'react';
-import { Link, useNavigate } from 'react-router';
-import { PAGE_SIZES, usePreference } from '../../../app/preferences';
+import { useNavigate } from 'react-router';
 import { useSession } from '../../../app/session';
 import { useTopBar } from '../../../app/topBar';
-import { CrdBadge } from '../../../components/Labels';
 import type { Column } from '../../../components/ListTable';
-import { PagedList, useListSearch } from '../../../components/PagedList';
+import { PagedList } from '../../../components/PagedList';
 import { RequireAccess } from '../../../components/RequireAccess';
-import { SearchBox } from '../../../components/SearchBox';
-import { LastRunCell } from '../../integrations/lastRun';
+import { LastRunCell, namedColumns, useNamedList } from '../../integrations/lastRun';
 import { ScrapeNowButton } from '../../integrations/ScrapeNowButton';
 import { AddScraperModal } from './AddScraperModal';
-import { parseScrapersParams, scraperPath, specSchedule, specTypes, summaryCounts } from './scraperList';
+import { scraperPath, specSchedule, specTypes, summaryCounts } from './scraperList';
 import { useScrapersData, type ScraperRow } from './useScrapersData';
 import { CatalogNav } from '../shared/CatalogNav';
 
@@ -33,32 +30,22 @@ function TypesCell({ row }: { row: ScraperRow }) {
 }
 
 function Scrapers() {
-  const [params, update] = useListSearch(parseScrapersParams);
-  const { list, pageSize } = useScrapersData(params);
-  const [, setPageSize] = usePreference('pageSize');
+  const { params, search, pager } = useNamedList('Search scrapers by name');
+  const { list } = useScrapersData(params);
   const { authorizer } = useSession();
   const navigate = useNavigate();
   const [adding, setAdding] = useState(false);
   useTopBar('Scrapers', list.refetch, list.isFetching);
+  const named = namedColumns<ScraperRow>(scraperPath);
   const columns: Column<ScraperRow>[] = [
-    {
-      title: 'Name',
-      cell: (row) => (
-        <>
-          <Link to={scraperPath(row.id)} onClick={(e) => e.stopPropagation()}>
-            {row.name}
-          </Link>{' '}
-          <Label isCompact>{row.namespace}</Label>
-        </>
-      ),
-    },
+    named.name,
     { title: 'Types', cell: (row) => <TypesCell row={row} /> },
     { title: 'Schedule', cell: (row) => specSchedule(row.spec) || 'Default' },
     {
       title: 'Last Run',
       cell: (row) => <LastRunCell run={list.data?.runs.get(row.id)} counts={summaryCounts(list.data?.runs.get(row.id)?.job_details)} />,
     },
-    { title: 'Source', cell: (row) => (row.source === 'KubernetesCRD' ? <CrdBadge source={row.source} /> : row.source) },
+    named.source,
   ];
 
   return (
@@ -74,14 +61,7 @@ function Scrapers() {
         actions={(row) => <ScrapeNowButton id={row.id} />}
         tools={
           <>
-            <ToolbarItem>
-              <SearchBox
-                label="Search scrapers by name"
-                placeholder="Search by name"
-                value={params.search}
-                onChange={(search) => update({ search })}
-              />
-            </ToolbarItem>
+            {search}
             {authorizer.can('config_scrapers', 'write') && (
               <ToolbarItem>
                 <Button icon={<PlusIcon />} onClick={() => setAdding(true)}>
@@ -91,13 +71,7 @@ function Scrapers() {
             )}
           </>
         }
-        pager={{
-          page: params.page,
-          pageSize,
-          pageSizes: PAGE_SIZES,
-          onPage: (page) => update({ page }, true),
-          onPageSize: (size) => (setPageSize(size), update({})),
-        }}
+        pager={pager}
       />
       {adding && <AddScraperModal onClose={() => setAdding(false)} />}
     </PageSection>

@@ -1,39 +1,25 @@
-import { Label, PageSection, ToolbarItem } from '@patternfly/react-core';
-import { Link, useNavigate } from 'react-router';
-import { PAGE_SIZES, usePreference } from '../../../app/preferences';
+import { PageSection } from '@patternfly/react-core';
+import { useNavigate } from 'react-router';
 import { useTopBar } from '../../../app/topBar';
 import { DateTime } from '../../../components/DateTime';
-import { CrdBadge } from '../../../components/Labels';
 import type { Column } from '../../../components/ListTable';
-import { PagedList, useListSearch } from '../../../components/PagedList';
+import { PagedList } from '../../../components/PagedList';
 import { RequireAccess } from '../../../components/RequireAccess';
-import { SearchBox } from '../../../components/SearchBox';
-import { parseScrapersParams } from '../../catalog/scrapers/scraperList';
-import { LastRunCell } from '../../integrations/lastRun';
+import { LastRunCell, namedColumns, useNamedList } from '../../integrations/lastRun';
 import { topologySettingsPath } from './paths';
 import { useTopologiesSettingsData, type TopologyRow } from './useTopologiesSettingsData';
 
 function Topologies() {
-  const [params, update] = useListSearch(parseScrapersParams);
-  const { list, pageSize } = useTopologiesSettingsData(params);
-  const [, setPageSize] = usePreference('pageSize');
+  const { params, search, pager } = useNamedList('Search topologies by name');
+  const { list } = useTopologiesSettingsData(params);
   const navigate = useNavigate();
   useTopBar('Topology', list.refetch, list.isFetching);
+  const named = namedColumns<TopologyRow>(topologySettingsPath);
   const columns: Column<TopologyRow>[] = [
-    {
-      title: 'Name',
-      cell: (row) => (
-        <>
-          <Link to={topologySettingsPath(row.id)} onClick={(e) => e.stopPropagation()}>
-            {row.name}
-          </Link>{' '}
-          <Label isCompact>{row.namespace}</Label>
-        </>
-      ),
-    },
+    named.name,
     { title: 'Schedule', cell: (row) => row.schedule || 'Default' },
     { title: 'Last Run', cell: (row) => <LastRunCell run={list.data?.runs.get(row.id)} /> },
-    { title: 'Source', cell: (row) => (row.source === 'KubernetesCRD' ? <CrdBadge source={row.source} /> : row.source) },
+    named.source,
     { title: 'Created', cell: (row) => <DateTime value={row.created_at} /> },
     { title: 'Updated', cell: (row) => <DateTime value={row.updated_at} /> },
   ];
@@ -47,23 +33,8 @@ function Topologies() {
         errorTitle="Error loading topologies"
         rowKey={(row) => row.id}
         onRowClick={(row) => navigate(topologySettingsPath(row.id))}
-        tools={
-          <ToolbarItem>
-            <SearchBox
-              label="Search topologies by name"
-              placeholder="Search by name"
-              value={params.search}
-              onChange={(search) => update({ search })}
-            />
-          </ToolbarItem>
-        }
-        pager={{
-          page: params.page,
-          pageSize,
-          pageSizes: PAGE_SIZES,
-          onPage: (page) => update({ page }, true),
-          onPageSize: (size) => (setPageSize(size), update({})),
-        }}
+        tools={search}
+        pager={pager}
       />
     </PageSection>
   );
