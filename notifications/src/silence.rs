@@ -18,8 +18,13 @@ use crate::cel;
 pub enum SilenceError {
     #[error("silence {silence}: filter: {message}")]
     Filter { silence: String, message: String },
-    #[error("silence {silence}: selectors: {message}")]
-    Selectors { silence: String, message: String },
+    /// `field` is `selectors` or one of them, `selectors[0]`.
+    #[error("silence {silence}: {field}: {message}")]
+    Selectors {
+        silence: String,
+        field: String,
+        message: String,
+    },
 }
 
 /// Whether `silence` holds `resource` at `at`.
@@ -63,19 +68,19 @@ pub fn matches(
     Ok(selectors.is_empty() || resource.target.selected_by(&selectors))
 }
 
-/// The first silence in `silences` that holds `resource` at `at`, with the
-/// errors of those that could not be held against it.
+/// The first silence in `silences` that holds `resource` at `at`, with
+/// those that could not be held against it and their errors.
 pub fn first_match<'a>(
     silences: &'a [Silence],
     resource: &ResourceFacts,
     at: DateTime<Utc>,
-) -> (Option<&'a Silence>, Vec<SilenceError>) {
+) -> (Option<&'a Silence>, Vec<(&'a Silence, SilenceError)>) {
     let mut errors = Vec::new();
     for silence in silences {
         match matches(silence, resource, at) {
             Ok(true) => return (Some(silence), errors),
             Ok(false) => {}
-            Err(e) => errors.push(e),
+            Err(e) => errors.push((silence, e)),
         }
     }
     (None, errors)
@@ -86,7 +91,8 @@ pub fn in_force(silence: &Silence, at: DateTime<Utc>) -> bool {
     silence.from.is_none_or(|from| from <= at) && silence.until.is_none_or(|until| at < until)
 }
 
-/// Checks what can be checked without a resource: the selectors parse.
+/// Checks what can be checked without a resource: the selectors parse (the
+/// data API checks silences written with it).
 pub fn validate(silence: &Silence) -> Result<(), SilenceError> {
     selectors(silence).map(|_| ())
 }
@@ -104,8 +110,9 @@ fn named(silence: &Silence) -> Vec<uuid::Uuid> {
 }
 
 fn selectors(silence: &Silence) -> Result<Vec<ResourceSelector>, SilenceError> {
-    let error = |message: String| SilenceError::Selectors {
+    let error = |field: String, message: String| SilenceError::Selectors {
         silence: label(silence),
+        field,
         message,
     };
     match silence.selectors.as_ref().map(|s| &s.0) {
@@ -115,15 +122,20 @@ fn selectors(silence: &Silence) -> Result<Vec<ResourceSelector>, SilenceError> {
             .enumerate()
             .map(|(i, item)| {
                 // serde would also read a struct from a list: `[]` is no selector.
+                let field = format!("selectors[{i}]");
                 if !item.is_object() {
-                    return Err(error(format!(
-                        "[{i}]: must be a resource selector (an object)"
-                    )));
+                    return Err(error(
+                        field,
+                        "must be a resource selector (an object)".into(),
+                    ));
                 }
-                serde_json::from_value(item.clone()).map_err(|e| error(format!("[{i}]: {e}")))
+                serde_json::from_value(item.clone()).map_err(|e| error(field, e.to_string()))
             })
             .collect(),
-        Some(_) => Err(error("must be a list of resource selectors".into())),
+        Some(_) => Err(error(
+            "selectors".into(),
+            "must be a list of resource selectors".into(),
+        )),
     }
 }
 

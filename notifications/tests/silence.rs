@@ -260,5 +260,5 @@ async fn broken_silences_are_errors_naming_the_field(pool: PgPool) {
         ..silence()
     };
     let error = silence::validate(&bad_selectors).unwrap_err();
-    assert!(error.to_string().contains("selectors: [0]"), "{error}");
+    assert!(error.to_string().contains(": selectors[0]: "), "{error}");
 }

@@ -7,16 +7,19 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use chrono::Utc;
 use quarterdeck_operator::engine::{self, Settings};
 use quarterdeck_operator::incidents::{events, sweep};
 use quarterdeck_operator::metrics::Metrics;
-use quarterdeck_store::health::{self, CheckResult};
 use quarterdeck_store::incident_rules::SYSTEM_PERSON;
 use serde_json::{Value, json};
 use sqlx::PgPool;
 use tokio::sync::oneshot;
 use uuid::Uuid;
+
+#[path = "support/checks.rs"]
+mod check_support;
+
+use check_support::{NewCheck, record};
 
 async fn rule(pool: &PgPool, name: &str, spec: Value) -> Uuid {
     sqlx::query_scalar("INSERT INTO incident_rules (name, spec) VALUES ($1, $2) RETURNING id")
@@ -29,48 +32,17 @@ async fn rule(pool: &PgPool, name: &str, spec: Value) -> Uuid {
 
 /// Checks of one canary: (name, type, severity, spec); their ids.
 async fn checks(pool: &PgPool, checks: &[(&str, &str, &str, Value)]) -> Vec<Uuid> {
-    let canary: Uuid = sqlx::query_scalar(
-        "INSERT INTO canaries (name, namespace, spec) VALUES ($1, 'default', '{\"schedule\": \"@every 1h\"}') RETURNING id",
-    )
-    .bind(format!("canary-{}", Uuid::new_v4()))
-    .fetch_one(pool)
-    .await
-    .unwrap();
-    let mut ids = Vec::new();
-    for (name, kind, severity, spec) in checks {
-        ids.push(
-            sqlx::query_scalar(
-                "INSERT INTO checks (canary_id, type, name, severity, spec, owner) \
-                 VALUES ($1, $2, $3, $4, $5, 'oncall@example.com') RETURNING id",
-            )
-            .bind(canary)
-            .bind(kind)
-            .bind(name)
-            .bind(severity)
-            .bind(spec)
-            .fetch_one(pool)
-            .await
-            .unwrap(),
-        );
-    }
-    ids
-}
-
-async fn record(pool: &PgPool, check_id: Uuid, passed: bool) {
-    health::record(
-        pool,
-        &[CheckResult {
-            check_id,
-            time: Utc::now(),
-            passed,
-            duration_ms: 5,
-            message: String::new(),
-            error: (!passed).then(|| "refused".to_owned()),
-            details: json!({}),
-        }],
-    )
-    .await
-    .unwrap();
+    let checks: Vec<NewCheck> = checks
+        .iter()
+        .map(|(name, kind, severity, spec)| NewCheck {
+            name,
+            kind,
+            severity: Some(severity),
+            spec: Some(spec.clone()),
+            owner: Some("oncall@example.com"),
+        })
+        .collect();
+    check_support::checks(pool, json!({"schedule": "@every 1h"}), &checks).await
 }
 
 /// (rule name, status, title) of the incidents opened for a resource.

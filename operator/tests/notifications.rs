@@ -13,10 +13,14 @@ use axum::routing::post;
 use chrono::Utc;
 use quarterdeck_checks::{Connection, StaticLookup};
 use quarterdeck_operator::notifications::{self, Settings, delivery, events};
-use quarterdeck_store::health::{self, CheckResult};
 use serde_json::{Value, json};
 use sqlx::PgPool;
 use uuid::Uuid;
+
+#[path = "support/checks.rs"]
+mod check_support;
+
+use check_support::{NewCheck, record};
 
 /// A webhook receiver on 127.0.0.1: what it received, and how many requests
 /// it still refuses with a 500 before it accepts.
@@ -120,46 +124,17 @@ async fn rule(pool: &PgPool, name: &str, fields: Value) -> Uuid {
     .unwrap()
 }
 
+/// Checks of type http of one new canary.
 async fn checks(pool: &PgPool, names: &[&str]) -> Vec<Uuid> {
-    let canary: Uuid = sqlx::query_scalar(
-        "INSERT INTO canaries (name, namespace, spec) VALUES ($1, 'default', '{}') RETURNING id",
-    )
-    .bind(format!("canary-{}", Uuid::new_v4()))
-    .fetch_one(pool)
-    .await
-    .unwrap();
-    let mut ids = Vec::new();
-    for name in names {
-        ids.push(
-            sqlx::query_scalar(
-                "INSERT INTO checks (canary_id, type, name) VALUES ($1, 'http', $2) RETURNING id",
-            )
-            .bind(canary)
-            .bind(name)
-            .fetch_one(pool)
-            .await
-            .unwrap(),
-        );
-    }
-    ids
-}
-
-/// A result through the store's health path (it raises check.failed/passed).
-async fn record(pool: &PgPool, check_id: Uuid, passed: bool) {
-    health::record(
-        pool,
-        &[CheckResult {
-            check_id,
-            time: Utc::now(),
-            passed,
-            duration_ms: 5,
-            message: String::new(),
-            error: (!passed).then(|| "refused".to_owned()),
-            details: json!({}),
-        }],
-    )
-    .await
-    .unwrap();
+    let checks: Vec<NewCheck> = names
+        .iter()
+        .map(|name| NewCheck {
+            name,
+            kind: "http",
+            ..NewCheck::default()
+        })
+        .collect();
+    check_support::checks(pool, json!({}), &checks).await
 }
 
 /// One engine pass: events consumed, due sends delivered.
@@ -825,4 +800,215 @@ async fn incident_responder_comment_and_definition_of_done_events_are_sent(pool:
     ] {
         assert!(joined.contains(expected), "{expected:?} in {joined}");
     }
+}
+
+/// A config item of `kind` (healthy, so no failure event yet), under `parent`.
+async fn config(pool: &PgPool, name: &str, kind: &str, parent: Option<Uuid>) -> Uuid {
+    sqlx::query_scalar(
+        "INSERT INTO config_items (config_class, type, name, health, parent_id) \
+         VALUES ('Kubernetes', $1, $2, 'healthy', $3) RETURNING id",
+    )
+    .bind(kind)
+    .bind(name)
+    .bind(parent)
+    .fetch_one(pool)
+    .await
+    .unwrap()
+}
+
+/// Turns resources unhealthy (their triggers raise `<kind>.unhealthy`).
+async fn unhealthy(pool: &PgPool, table: &str, ids: &[Uuid]) {
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "UPDATE {table} SET health = 'unhealthy' WHERE id = ANY($1)"
+    )))
+    .bind(ids)
+    .execute(pool)
+    .await
+    .unwrap();
+}
+
+/// (rule, resource name, status, error) of every send, by rule then resource.
+async fn inhibition_rows(pool: &PgPool) -> Vec<(String, String, String, Option<String>)> {
+    sqlx::query_as(
+        "SELECT n.name, coalesce(c.name, k.name), h.status, h.error \
+         FROM notification_send_history h JOIN notifications n ON n.id = h.notification_id \
+         LEFT JOIN config_items c ON c.id = h.resource_id \
+         LEFT JOIN components k ON k.id = h.resource_id \
+         ORDER BY n.name, coalesce(c.name, k.name)",
+    )
+    .fetch_all(pool)
+    .await
+    .unwrap()
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn a_deployment_notified_inhibits_its_pods_by_hard_and_soft_relationships(pool: PgPool) {
+    let (receiver, url) = Receiver::start().await;
+    let inhibition = |direction: &str, soft: bool| {
+        json!([{"from": "Kubernetes::Deployment", "to": ["Kubernetes::Pod"],
+                "direction": direction, "soft": soft}])
+    };
+    for (name, direction, soft) in [
+        ("hard", "outgoing", false),
+        ("soft", "outgoing", true),
+        ("upwards", "incoming", true),
+    ] {
+        rule(
+            &pool,
+            name,
+            json!({"events": ["config.unhealthy"], "custom_services": [{"url": url}],
+                   "inhibitions": inhibition(direction, soft)}),
+        )
+        .await;
+    }
+    rule(
+        &pool,
+        "services",
+        json!({"events": ["component.unhealthy"], "custom_services": [{"url": url}],
+               "inhibitions": [{"from": "Service", "to": ["Instance"], "direction": "outgoing"}]}),
+    )
+    .await;
+    // api's pod is its child (hard); web's pod is related to it (soft).
+    let api = config(&pool, "a-api", "Kubernetes::Deployment", None).await;
+    let api_pod = config(&pool, "a-api-pod", "Kubernetes::Pod", Some(api)).await;
+    let web = config(&pool, "b-web", "Kubernetes::Deployment", None).await;
+    let web_pod = config(&pool, "b-web-pod", "Kubernetes::Pod", None).await;
+    sqlx::query(
+        "INSERT INTO config_relationships (config_id, related_id, relation) VALUES ($1, $2, 'DeploymentPod')",
+    )
+    .bind(web)
+    .bind(web_pod)
+    .execute(&pool)
+    .await
+    .unwrap();
+    let service: Uuid = sqlx::query_scalar(
+        "INSERT INTO components (name, type, health) VALUES ('c-shop', 'Service', 'healthy') RETURNING id",
+    )
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    let instance: Uuid = sqlx::query_scalar(
+        "INSERT INTO components (name, type, health, parent_id) \
+         VALUES ('c-shop-1', 'Instance', 'healthy', $1) RETURNING id",
+    )
+    .bind(service)
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    let settings = settings();
+
+    // The deployments (and the service) fail first, then their pods.
+    unhealthy(&pool, "config_items", &[api, web]).await;
+    unhealthy(&pool, "components", &[service]).await;
+    pass(&pool, &settings).await;
+    unhealthy(&pool, "config_items", &[api_pod, web_pod]).await;
+    unhealthy(&pool, "components", &[instance]).await;
+    pass(&pool, &settings).await;
+
+    let rows = inhibition_rows(&pool).await;
+    let found: Vec<(&str, &str, &str)> = rows
+        .iter()
+        .map(|(r, n, s, _)| (r.as_str(), n.as_str(), s.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("hard", "a-api", "sent"),
+            ("hard", "a-api-pod", "inhibited"),
+            ("hard", "b-web", "sent"),
+            ("hard", "b-web-pod", "sent"),
+            ("services", "c-shop", "sent"),
+            ("services", "c-shop-1", "inhibited"),
+            ("soft", "a-api", "sent"),
+            ("soft", "a-api-pod", "inhibited"),
+            ("soft", "b-web", "sent"),
+            ("soft", "b-web-pod", "inhibited"),
+            ("upwards", "a-api", "sent"),
+            ("upwards", "a-api-pod", "sent"),
+            ("upwards", "b-web", "sent"),
+            ("upwards", "b-web-pod", "sent"),
+        ]
+    );
+    let reason = rows[1].3.as_deref().unwrap_or_default();
+    assert!(
+        reason.starts_with(
+            "inhibitions[0]: the related Kubernetes::Deployment a-api was notified within 1h"
+        ),
+        "{reason}"
+    );
+    assert_eq!(
+        receiver.bodies().len(),
+        10,
+        "the inhibited sends went nowhere"
+    );
+    let errors: Vec<Option<String>> = sqlx::query_scalar("SELECT error FROM notifications")
+        .fetch_all(&pool)
+        .await
+        .unwrap();
+    assert!(errors.iter().all(Option::is_none), "{errors:?}");
+}
+
+/// A rule's own error is written in the event's transaction when it changes
+/// (a good send clears it, an unchanged one is not written again); a silence
+/// that cannot be held against a resource gets its error by its id.
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn rule_and_silence_errors_are_written_when_they_change(pool: PgPool) {
+    let (receiver, url) = Receiver::start().await;
+    let rule_id = rule(
+        &pool,
+        "broken-title",
+        json!({"title": "{{ .check.name ", "custom_services": [{"url": url}]}),
+    )
+    .await;
+    let silence: Uuid = sqlx::query_scalar(
+        "INSERT INTO notification_silences (name, filter) VALUES ('not-a-condition', 'check.name') RETURNING id",
+    )
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    let ids = checks(&pool, &["a", "b", "c"]).await;
+    let settings = settings();
+    let state = || async {
+        sqlx::query_as::<_, (Option<String>, chrono::DateTime<Utc>)>(
+            "SELECT error, updated_at FROM notifications WHERE id = $1",
+        )
+        .bind(rule_id)
+        .fetch_one(&pool)
+        .await
+        .unwrap()
+    };
+    record(&pool, ids[0], false).await;
+    pass(&pool, &settings).await;
+    let (error, _) = state().await;
+    assert!(error.unwrap_or_default().starts_with("title: "));
+    let silence_error: Option<String> =
+        sqlx::query_scalar("SELECT error FROM notification_silences WHERE id = $1")
+            .bind(silence)
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+    assert!(
+        silence_error
+            .unwrap_or_default()
+            .starts_with("silence default/not-a-condition: filter: must be a boolean"),
+        "by its id"
+    );
+
+    sqlx::query("UPDATE notifications SET title = '{{ .check.name }} failed' WHERE id = $1")
+        .bind(rule_id)
+        .execute(&pool)
+        .await
+        .unwrap();
+    record(&pool, ids[1], false).await;
+    pass(&pool, &settings).await;
+    let (error, cleared_at) = state().await;
+    assert_eq!(error, None, "a good send clears the error");
+    record(&pool, ids[2], false).await;
+    pass(&pool, &settings).await;
+    assert_eq!(
+        state().await,
+        (None, cleared_at),
+        "an unchanged error is not written again"
+    );
+    assert_eq!(receiver.bodies().len(), 2);
 }

@@ -103,7 +103,16 @@ pub enum Direction {
 }
 
 impl Direction {
-    fn as_str(self) -> &'static str {
+    /// The other way round (`All` stays).
+    pub fn reversed(self) -> Self {
+        match self {
+            Direction::Outgoing => Direction::Incoming,
+            Direction::Incoming => Direction::Outgoing,
+            Direction::All => Direction::All,
+        }
+    }
+
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Direction::Outgoing => "outgoing",
             Direction::Incoming => "incoming",

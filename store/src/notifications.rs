@@ -8,6 +8,7 @@ use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use crate::Error;
+use crate::catalog_queries::Direction;
 use crate::runnable_playbooks::{self, Scopes, Target, TargetKind};
 
 /// What silences and rules read about a check, config item or component.
@@ -110,10 +111,12 @@ pub struct Silence {
     pub check_id: Option<Uuid>,
     pub canary_id: Option<Uuid>,
     pub component_id: Option<Uuid>,
+    /// Why it could not be held against a resource, as last recorded.
+    pub error: Option<String>,
 }
 
 const SILENCE_COLUMNS: &str = "id, name, namespace, filter, selectors, \"from\", until, recursive, \
-                               config_id, check_id, canary_id, component_id";
+                               config_id, check_id, canary_id, component_id, error";
 
 /// The silences not deleted that are in force at some time from `at` on
 /// (ended ones cannot silence anything new).
@@ -153,6 +156,8 @@ pub struct Rule {
     pub fallback_playbook_id: Option<Uuid>,
     pub fallback_custom_services: Option<Json<Value>>,
     pub fallback_delay: Option<i64>,
+    /// Why it could not be applied, as last recorded.
+    pub error: Option<String>,
 }
 
 impl Rule {
@@ -165,7 +170,7 @@ impl Rule {
 const RULE_COLUMNS: &str = "id, name, namespace, events, title, template, filter, person_id, team_id, \
      playbook_id, custom_services, properties, repeat_interval, group_by, group_by_interval, \
      wait_for, inhibitions, fallback_person_id, fallback_team_id, fallback_playbook_id, \
-     fallback_custom_services, fallback_delay";
+     fallback_custom_services, fallback_delay, error";
 
 /// The rules not deleted.
 pub async fn live_rules(pool: &PgPool) -> Result<Vec<Rule>, Error> {
@@ -187,26 +192,30 @@ pub async fn rule(tx: &mut PgConnection, id: Uuid) -> Result<Option<Rule>, Error
 }
 
 /// Records why a rule could not be applied (`None` clears it).
-pub async fn set_rule_error(pool: &PgPool, id: Uuid, error: Option<&str>) -> Result<(), Error> {
+pub async fn set_rule_error(
+    tx: &mut PgConnection,
+    id: Uuid,
+    error: Option<&str>,
+) -> Result<(), Error> {
     sqlx::query(
         "UPDATE notifications SET error = $2, error_at = CASE WHEN $2 IS NULL THEN NULL ELSE now() END \
          WHERE id = $1 AND error IS DISTINCT FROM $2",
     )
     .bind(id)
     .bind(error)
-    .execute(pool)
+    .execute(tx)
     .await?;
     Ok(())
 }
 
 /// Records why a silence could not be held against a resource.
-pub async fn set_silence_error(pool: &PgPool, id: Uuid, error: &str) -> Result<(), Error> {
+pub async fn set_silence_error(tx: &mut PgConnection, id: Uuid, error: &str) -> Result<(), Error> {
     sqlx::query(
         "UPDATE notification_silences SET error = $2 WHERE id = $1 AND error IS DISTINCT FROM $2",
     )
     .bind(id)
     .bind(error)
-    .execute(pool)
+    .execute(tx)
     .await?;
     Ok(())
 }
@@ -234,7 +243,10 @@ pub struct NewSend {
     pub resource_status: Option<String>,
     pub silenced_by: Option<Uuid>,
     pub body: Option<String>,
-    /// `{title, kind, event}`: what the delivery worker needs.
+    /// Why a send was not sent (an inhibited one's reason).
+    pub error: Option<String>,
+    /// `{title, kind, wait_for}`: what the delivery worker needs (and an
+    /// inhibited send's `inhibited_by`).
     pub body_payload: Value,
     pub not_before: Option<DateTime<Utc>>,
     pub group_key: Option<String>,
@@ -245,8 +257,8 @@ pub async fn insert_send(tx: &mut PgConnection, send: &NewSend) -> Result<Uuid, 
     Ok(sqlx::query_scalar(
         "INSERT INTO notification_send_history (notification_id, status, source_event, resource_id, \
              resource_health, resource_status, silenced_by, body, body_payload, not_before, group_key, \
-             first_observed) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
+             first_observed, error) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id",
     )
     .bind(send.notification_id)
     .bind(send.status)
@@ -260,6 +272,7 @@ pub async fn insert_send(tx: &mut PgConnection, send: &NewSend) -> Result<Uuid, 
     .bind(send.not_before)
     .bind(&send.group_key)
     .bind(send.first_observed)
+    .bind(&send.error)
     .fetch_one(tx)
     .await?)
 }
@@ -283,6 +296,83 @@ pub async fn sent_since(
     .bind(since)
     .fetch_one(tx)
     .await?)
+}
+
+/// Where to look for an inhibiting send (decision 92.2): from the config
+/// item or component `resource_id`, `walk`ing the catalog's way up to
+/// `depth` hops, through parents and children, and with `soft` through
+/// relationships too, to a resource of type `from_type`.
+#[derive(Debug, Clone)]
+pub struct InhibitionQuery<'a> {
+    pub notification_id: Uuid,
+    pub resource_id: Uuid,
+    pub walk: Direction,
+    pub depth: u32,
+    pub soft: bool,
+    pub from_type: &'a str,
+    pub since: DateTime<Utc>,
+}
+
+/// The rule's newest send (sent or pending) since `since` about a related
+/// resource the query reaches: (send id, resource id, resource name).
+pub async fn inhibiting_send(
+    tx: &mut PgConnection,
+    kind: TargetKind,
+    q: &InhibitionQuery<'_>,
+) -> Result<Option<(Uuid, Uuid, String)>, Error> {
+    let (related, table) = match kind {
+        TargetKind::Check => return Ok(None),
+        TargetKind::Config => (
+            "SELECT rel.id FROM quarterdeck_related_configs($1, $2, false, $3, \
+                 CASE WHEN $4 THEN 'both' ELSE 'hard' END, \
+                 CASE WHEN $4 THEN 'both' ELSE 'hard' END, NULL) rel",
+            "config_items",
+        ),
+        // Components: parents and children are hard, component_relationships
+        // (component_id selecting relationship_id: outgoing) soft; a path
+        // keeps one direction, as the catalog's walk does.
+        TargetKind::Component => (
+            "WITH RECURSIVE walk(id, direction, depth, trail) AS ( \
+                 SELECT $1::uuid, NULL::text, 0, ARRAY[$1::uuid] \
+                 UNION ALL \
+                 SELECT n.id, n.direction, w.depth + 1, w.trail || n.id FROM walk w \
+                 CROSS JOIN LATERAL ( \
+                     SELECT c.id, 'outgoing'::text AS direction FROM components c \
+                     WHERE $2 IN ('outgoing', 'all') AND coalesce(w.direction, 'outgoing') = 'outgoing' \
+                       AND c.parent_id = w.id \
+                     UNION ALL SELECT p.parent_id, 'incoming' FROM components p \
+                     WHERE $2 IN ('incoming', 'all') AND coalesce(w.direction, 'incoming') = 'incoming' \
+                       AND p.id = w.id AND p.parent_id IS NOT NULL \
+                     UNION ALL SELECT r.relationship_id, 'outgoing' FROM component_relationships r \
+                     WHERE $4 AND $2 IN ('outgoing', 'all') AND coalesce(w.direction, 'outgoing') = 'outgoing' \
+                       AND r.component_id = w.id AND r.deleted_at IS NULL \
+                     UNION ALL SELECT r.component_id, 'incoming' FROM component_relationships r \
+                     WHERE $4 AND $2 IN ('incoming', 'all') AND coalesce(w.direction, 'incoming') = 'incoming' \
+                       AND r.relationship_id = w.id AND r.deleted_at IS NULL \
+                 ) n \
+                 WHERE w.depth < $3 AND NOT n.id = ANY(w.trail) \
+             ) SELECT DISTINCT id FROM walk WHERE depth > 0",
+            "components",
+        ),
+    };
+    let sql = format!(
+        "WITH related AS ({related}) \
+         SELECT h.id, r.id, r.name FROM related \
+         JOIN {table} r ON r.id = related.id AND r.type = $5 AND r.deleted_at IS NULL \
+         JOIN notification_send_history h ON h.resource_id = r.id \
+         WHERE h.notification_id = $6 AND h.status IN ('sent', 'pending') AND h.created_at >= $7 \
+         ORDER BY h.created_at DESC LIMIT 1"
+    );
+    Ok(sqlx::query_as(sqlx::AssertSqlSafe(sql))
+        .bind(q.resource_id)
+        .bind(q.walk.as_str())
+        .bind(i32::try_from(q.depth).unwrap_or(i32::MAX))
+        .bind(q.soft)
+        .bind(q.from_type)
+        .bind(q.notification_id)
+        .bind(q.since)
+        .fetch_optional(tx)
+        .await?)
 }
 
 /// Folds one more send into the rule's pending send of `group_key` created

@@ -2,7 +2,9 @@
 //! otherwise only find when an event arrives, refused on write with the field.
 
 use chrono::{DateTime, Utc};
-use quarterdeck_crds::common::ResourceSelector;
+use quarterdeck_notifications::Silence;
+use quarterdeck_notifications::inhibition;
+use quarterdeck_notifications::silence::{self, SilenceError};
 use serde_json::{Map, Value};
 
 use super::{Problem, text};
@@ -139,55 +141,10 @@ pub(crate) fn rule(row: &Map<String, Value>) -> Vec<Problem> {
     problems
 }
 
+/// The engine's own reading of `inhibitions` (one rule, one place).
 fn inhibitions(problems: &mut Vec<Problem>, value: Option<&Value>) {
-    let items = match value {
-        None | Some(Value::Null) => return,
-        Some(Value::Array(items)) => items,
-        Some(_) => {
-            problems.push(Problem::new("inhibitions", "inhibitions: must be a list"));
-            return;
-        }
-    };
-    for (i, item) in items.iter().enumerate() {
-        let at = |field: &str, message: &str| {
-            Problem::new(
-                &format!("inhibitions[{i}].{field}"),
-                &format!("inhibitions[{i}].{field}: {message}"),
-            )
-        };
-        let Some(item) = item.as_object() else {
-            problems.push(Problem::new(
-                &format!("inhibitions[{i}]"),
-                &format!("inhibitions[{i}]: must be an object"),
-            ));
-            continue;
-        };
-        if item
-            .get("from")
-            .and_then(Value::as_str)
-            .is_none_or(|s| s.trim().is_empty())
-        {
-            problems.push(at("from", "required: the resource type that inhibits"));
-        }
-        let to_ok = item.get("to").and_then(Value::as_array).is_some_and(|to| {
-            !to.is_empty()
-                && to
-                    .iter()
-                    .all(|t| t.as_str().is_some_and(|s| !s.trim().is_empty()))
-        });
-        if !to_ok {
-            problems.push(at("to", "required: a list of resource types inhibited"));
-        }
-        match item.get("direction").and_then(Value::as_str) {
-            Some("incoming" | "outgoing" | "all") => {}
-            _ => problems.push(at("direction", "must be one of incoming, outgoing, all")),
-        }
-        if item
-            .get("depth")
-            .is_some_and(|d| !d.is_null() && d.as_u64().is_none())
-        {
-            problems.push(at("depth", "must be a whole number not below 0"));
-        }
+    if let Err(found) = inhibition::parse(value) {
+        problems.extend(found.iter().map(|p| Problem::new(&p.field, &p.to_string())));
     }
 }
 
@@ -216,28 +173,13 @@ pub(crate) fn silence(row: &Map<String, Value>) -> Vec<Problem> {
         ));
     }
     cel(&mut problems, row);
-    match row.get("selectors") {
-        None | Some(Value::Null) => {}
-        Some(Value::Array(items)) => {
-            for (i, item) in items.iter().enumerate() {
-                // serde would also read a struct from a list: `[]` is no selector.
-                if !item.is_object() {
-                    problems.push(Problem::new(
-                        &format!("selectors[{i}]"),
-                        &format!("selectors[{i}]: must be a resource selector (an object)"),
-                    ));
-                } else if let Err(e) = serde_json::from_value::<ResourceSelector>(item.clone()) {
-                    problems.push(Problem::new(
-                        &format!("selectors[{i}]"),
-                        &format!("selectors[{i}]: {e}"),
-                    ));
-                }
-            }
-        }
-        Some(_) => problems.push(Problem::new(
-            "selectors",
-            "selectors: must be a list of resource selectors",
-        )),
+    // The engine's own reading of the selectors (one rule, one place).
+    let selectors = Silence {
+        selectors: row.get("selectors").cloned().map(sqlx::types::Json),
+        ..Silence::default()
+    };
+    if let Err(SilenceError::Selectors { field, message, .. }) = silence::validate(&selectors) {
+        problems.push(Problem::new(&field, &format!("{field}: {message}")));
     }
     let time = |key: &str| {
         row.get(key)

@@ -2,11 +2,13 @@
 //! `notification.<event>`, claimed `FOR UPDATE SKIP LOCKED` and each
 //! consumed in the transaction that writes its sends.
 
+use std::collections::HashMap;
+
 use chrono::{DateTime, Utc};
-use quarterdeck_notifications::{rules, silence};
+use quarterdeck_notifications::{inhibition, rules, silence};
 use quarterdeck_store::Error;
 use quarterdeck_store::notifications::{
-    self as store, NewSend, ResourceFacts, Rule, Silence, status,
+    self as store, InhibitionQuery, NewSend, ResourceFacts, Rule, Silence, status,
 };
 use quarterdeck_store::playbook_triggers::{self as queue, Event};
 use serde_json::{Map, Value, json};
@@ -51,12 +53,16 @@ pub async fn consume_batch(pool: &PgPool) -> Result<usize, Error> {
         rules,
         silences: store::live_silences(pool, Utc::now()).await?,
     };
+    let mut errors = Errors::of(&loaded);
     let mut tx = pool.begin().await?;
     let events = queue::claim_events(&mut tx, &names, BATCH as i64).await?;
     for event in &events {
         let mut attempt = Connection::begin(&mut *tx).await?;
-        match handle(pool, &mut attempt, &loaded, event).await {
-            Ok(()) => attempt.commit().await?,
+        match handle(pool, &mut attempt, &loaded, &errors, event).await {
+            Ok(written) => {
+                attempt.commit().await?;
+                errors.written(written);
+            }
             Err(e) => {
                 attempt.rollback().await?;
                 tracing::warn!(event = %event.id, name = %event.name, error = %e, "consuming a notification event failed; it is tried again later");
@@ -66,6 +72,84 @@ pub async fn consume_batch(pool: &PgPool) -> Result<usize, Error> {
     }
     tx.commit().await?;
     Ok(events.len())
+}
+
+/// The rules' and silences' `error` as stored, kept up to date as events
+/// are consumed: an error is written only when it changes, in the
+/// transaction of the event that changes it.
+struct Errors {
+    rules: HashMap<Uuid, Option<String>>,
+    silences: HashMap<Uuid, Option<String>>,
+}
+
+/// An error an event wrote (known once its savepoint is committed).
+enum Written {
+    Rule(Uuid, Option<String>),
+    Silence(Uuid, String),
+}
+
+impl Errors {
+    fn of(loaded: &Loaded) -> Self {
+        Self {
+            rules: loaded
+                .rules
+                .iter()
+                .map(|r| (r.id, r.error.clone()))
+                .collect(),
+            silences: loaded
+                .silences
+                .iter()
+                .map(|s| (s.id, s.error.clone()))
+                .collect(),
+        }
+    }
+
+    async fn rule(
+        &self,
+        tx: &mut PgConnection,
+        written: &mut Vec<Written>,
+        id: Uuid,
+        error: Option<String>,
+    ) -> Result<(), Error> {
+        if self.rules.get(&id).is_some_and(|e| *e == error) {
+            return Ok(());
+        }
+        store::set_rule_error(tx, id, error.as_deref()).await?;
+        written.push(Written::Rule(id, error));
+        Ok(())
+    }
+
+    async fn silence(
+        &self,
+        tx: &mut PgConnection,
+        written: &mut Vec<Written>,
+        id: Uuid,
+        error: String,
+    ) -> Result<(), Error> {
+        if self
+            .silences
+            .get(&id)
+            .is_some_and(|e| e.as_deref() == Some(error.as_str()))
+        {
+            return Ok(());
+        }
+        store::set_silence_error(tx, id, &error).await?;
+        written.push(Written::Silence(id, error));
+        Ok(())
+    }
+
+    fn written(&mut self, written: Vec<Written>) {
+        for w in written {
+            match w {
+                Written::Rule(id, error) => {
+                    self.rules.insert(id, error);
+                }
+                Written::Silence(id, error) => {
+                    self.silences.insert(id, Some(error));
+                }
+            }
+        }
+    }
 }
 
 /// The resource an event is about, as rules, silences and templates see it.
@@ -124,15 +208,18 @@ async fn handle(
     pool: &PgPool,
     tx: &mut PgConnection,
     loaded: &Loaded,
+    errors: &Errors,
     event: &Event,
-) -> Result<(), Error> {
+) -> Result<Vec<Written>, Error> {
+    let mut written = Vec::new();
     let name = event
         .name
         .strip_prefix("notification.")
         .unwrap_or(&event.name);
     let Some(subject) = subject(pool, name, event).await? else {
         // The resource is gone: nothing to tell about.
-        return queue::consumed(tx, event.id).await;
+        queue::consumed(tx, event.id).await?;
+        return Ok(written);
     };
     let now = Utc::now();
     let listed: Vec<(&[String], Option<&str>)> = loaded
@@ -141,51 +228,41 @@ async fn handle(
         .map(|r| (r.events.as_slice(), r.filter.as_deref()))
         .collect();
     let matched = rules::matches_each(&listed, name, &subject.env);
-    for (rule, matched) in loaded.rules.iter().zip(matched) {
-        match matched {
-            Ok(true) => {}
-            Ok(false) => continue,
-            Err(e) => {
-                store::set_rule_error(pool, rule.id, Some(&e.to_string())).await?;
-                continue;
-            }
-        }
-        match send_for(
-            pool,
-            tx,
-            loaded,
-            rule,
-            name,
-            &subject,
-            event.created_at,
-            now,
-        )
-        .await?
-        {
-            Ok(()) => store::set_rule_error(pool, rule.id, unsupported(rule).as_deref()).await?,
-            Err(e) => store::set_rule_error(pool, rule.id, Some(&e)).await?,
+    // Silences hold the resource whatever the rule: looked at once, when a rule takes the event.
+    let mut holding = None;
+    if let Some(facts) = &subject.facts
+        && matched.iter().any(|m| matches!(m, Ok(true)))
+    {
+        let (first, failed) = silence::first_match(&loaded.silences, facts, now);
+        holding = first;
+        for (silence, error) in failed {
+            errors
+                .silence(tx, &mut written, silence.id, error.to_string())
+                .await?;
         }
     }
-    queue::consumed(tx, event.id).await
+    for (rule, matched) in loaded.rules.iter().zip(matched) {
+        let error = match matched {
+            Ok(false) => continue,
+            Err(e) => Some(e.to_string()),
+            Ok(true) => send_for(tx, rule, holding, name, &subject, event.created_at, now)
+                .await?
+                .err(),
+        };
+        errors.rule(tx, &mut written, rule.id, error).await?;
+    }
+    queue::consumed(tx, event.id).await?;
+    Ok(written)
 }
 
-/// What a rule asks for that the engine does not do, said on the rule.
-fn unsupported(rule: &Rule) -> Option<String> {
-    rule.inhibitions
-        .as_ref()
-        .is_some_and(|i| i.0.as_array().is_some_and(|a| !a.is_empty()))
-        .then(|| "inhibitions are not supported yet; sends are not inhibited".into())
-}
-
-/// Writes the rule's send for the event: silenced, repeat-suppressed,
-/// folded into its group's pending send, or pending (after waitFor). The
-/// inner error is the rule's own (a template, a duration), said on it.
-#[allow(clippy::too_many_arguments)]
+/// Writes the rule's send for the event: silenced (by `holding`),
+/// inhibited, repeat-suppressed, folded into its group's pending send, or
+/// pending (after waitFor). The inner error is the rule's own (a template, a
+/// duration), said on it.
 async fn send_for(
-    pool: &PgPool,
     tx: &mut PgConnection,
-    loaded: &Loaded,
     rule: &Rule,
+    holding: Option<&Silence>,
     event: &str,
     subject: &Subject,
     observed: DateTime<Utc>,
@@ -219,6 +296,13 @@ async fn send_for(
             Err(e) => return Ok(Err(e.to_string())),
         }
     };
+    let inhibitions = match inhibition::parse(rule.inhibitions.as_ref().map(|i| &i.0)) {
+        Ok(inhibitions) => inhibitions,
+        Err(problems) => {
+            let problems: Vec<String> = problems.iter().map(ToString::to_string).collect();
+            return Ok(Err(problems.join("; ")));
+        }
+    };
     let row = subject.env.get(&subject.kind);
     let field = |key: &str| {
         row.and_then(|r| r.get(key))
@@ -241,26 +325,24 @@ async fn send_for(
         first_observed: observed,
         ..NewSend::default()
     };
-    if let Some(facts) = &subject.facts {
-        let (holding, errors) = silence::first_match(&loaded.silences, facts, now);
-        for error in errors {
-            if let silence::SilenceError::Filter { silence, .. }
-            | silence::SilenceError::Selectors { silence, .. } = &error
-                && let Some(s) = loaded
-                    .silences
-                    .iter()
-                    .find(|s| format!("{}/{}", s.namespace, s.name) == *silence)
-            {
-                store::set_silence_error(pool, s.id, &error.to_string()).await?;
-            }
+    if let Some(holding) = holding {
+        send.status = status::SILENCED;
+        send.silenced_by = Some(holding.id);
+        send.not_before = None;
+        store::insert_send(tx, &send).await?;
+        return Ok(Ok(()));
+    }
+    if let Some(facts) = &subject.facts
+        && let Some(reason) = inhibited(tx, rule, &inhibitions, facts, repeat, now).await?
+    {
+        send.status = status::INHIBITED;
+        send.not_before = None;
+        send.error = Some(reason.message);
+        if let Some(fields) = send.body_payload.as_object_mut() {
+            fields.insert("inhibited_by".into(), json!(reason.send_id));
         }
-        if let Some(holding) = holding {
-            send.status = status::SILENCED;
-            send.silenced_by = Some(holding.id);
-            send.not_before = None;
-            store::insert_send(tx, &send).await?;
-            return Ok(Ok(()));
-        }
+        store::insert_send(tx, &send).await?;
+        return Ok(Ok(()));
     }
     if let Some(repeat) = repeat
         && store::sent_since(tx, rule.id, subject.id, event, now - to_chrono(repeat)).await?
@@ -278,6 +360,57 @@ async fn send_for(
     }
     store::insert_send(tx, &send).await?;
     Ok(Ok(()))
+}
+
+/// Why a send is inhibited: the send that inhibits it, said in words.
+struct Inhibited {
+    send_id: Uuid,
+    message: String,
+}
+
+/// The first of the rule's inhibitions holding back a send about `facts`: a
+/// send (sent or pending) of the rule about a related resource of the
+/// entry's `from` type within the repeat interval (or the default window).
+/// Only config items and components have types inhibitions name.
+async fn inhibited(
+    tx: &mut PgConnection,
+    rule: &Rule,
+    inhibitions: &[inhibition::Inhibition],
+    facts: &ResourceFacts,
+    repeat: Option<std::time::Duration>,
+    now: DateTime<Utc>,
+) -> Result<Option<Inhibited>, Error> {
+    let Some(resource_type) = facts.target.context.get("type").and_then(Value::as_str) else {
+        return Ok(None);
+    };
+    let window = repeat.unwrap_or(inhibition::DEFAULT_WINDOW);
+    for (i, entry) in inhibitions.iter().enumerate() {
+        if !entry.holds_back(resource_type) {
+            continue;
+        }
+        let query = InhibitionQuery {
+            notification_id: rule.id,
+            resource_id: facts.target.id,
+            walk: entry.walk_back(),
+            depth: entry.depth,
+            soft: entry.soft,
+            from_type: &entry.from,
+            since: now - to_chrono(window),
+        };
+        if let Some((send_id, _, name)) =
+            store::inhibiting_send(tx, facts.target.kind, &query).await?
+        {
+            return Ok(Some(Inhibited {
+                send_id,
+                message: format!(
+                    "inhibitions[{i}]: the related {} {name} was notified within {}",
+                    entry.from,
+                    humantime::format_duration(window)
+                ),
+            }));
+        }
+    }
+    Ok(None)
 }
 
 /// Events that say something fails (waitFor waits only on these).
