@@ -29,7 +29,7 @@ export function InhibitionsField({
         <TextInput
           aria-label={`Inhibition ${i + 1} ${label}`}
           type={key === 'depth' ? 'number' : 'text'}
-          min={key === 'depth' ? 0 : undefined}
+          min={key === 'depth' ? 1 : undefined}
           value={value[i]?.[key] ?? ''}
           placeholder={placeholder}
           isDisabled={isDisabled}
@@ -87,9 +87,9 @@ export function InhibitionsField({
         <HelperText>
           <HelperTextItem>
             A send about a resource of a &lsquo;to&rsquo; type is held while a related resource of the &lsquo;from&rsquo; type has one
-            (relationships followed in the direction, up to the depth; soft: soft relationships too).
+            within the repeat interval, or an hour (relationships followed in the direction, up to the depth, 1 by default; soft: soft
+            relationships too).
           </HelperTextItem>
-          <HelperTextItem>Inhibitions are not supported yet by the delivery engine: a rule with them says so in its error.</HelperTextItem>
         </HelperText>
       </FormHelperText>
     </FormGroup>

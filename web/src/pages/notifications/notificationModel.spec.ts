@@ -139,7 +139,7 @@ describe('inhibitions', () => {
     expect('errors' in checked && checked.errors).toEqual({
       'inhibitions[1].from': 'The resource type that inhibits is required',
       'inhibitions[1].to': 'At least one resource type is required',
-      'inhibitions[1].depth': 'Depth is a whole number, 0 or more',
+      'inhibitions[1].depth': 'Depth is a whole number, 1 or more',
     });
   });
 

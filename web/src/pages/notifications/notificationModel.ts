@@ -258,7 +258,7 @@ export function inhibitionsColumn(rows: InhibitionForm[]): { errors: InhibitionE
     if (to.length === 0) at('to', 'At least one resource type is required');
     const depthText = row.depth.trim();
     const depth = depthText === '' ? undefined : Number(depthText);
-    if (depth !== undefined && !(Number.isInteger(depth) && depth >= 0)) at('depth', 'Depth is a whole number, 0 or more');
+    if (depth !== undefined && !(Number.isInteger(depth) && depth >= 1)) at('depth', 'Depth is a whole number, 1 or more');
     const inhibition: Inhibition = { from, to, direction: row.direction };
     if (depth !== undefined) inhibition.depth = depth;
     if (row.soft) inhibition.soft = true;
