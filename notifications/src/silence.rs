@@ -27,6 +27,16 @@ pub enum SilenceError {
     },
 }
 
+impl SilenceError {
+    /// The problem under its field, without the silence's name: for a form.
+    pub fn field_message(&self) -> String {
+        match self {
+            SilenceError::Filter { message, .. } => format!("filter: {message}"),
+            SilenceError::Selectors { field, message, .. } => format!("{field}: {message}"),
+        }
+    }
+}
+
 /// Whether `silence` holds `resource` at `at`.
 pub fn matches(
     silence: &Silence,

@@ -253,7 +253,7 @@ test.describe('as an admin', () => {
     // The server reads each selector; its message shows on the field.
     await selectors.fill('- types: Kubernetes::Deployment');
     await expect(selectors).toHaveAccessibleDescription(
-      /selectors: \[0\]: invalid type: string "Kubernetes::Deployment", expected a sequence/,
+      /selectors\[0\]: invalid type: string "Kubernetes::Deployment", expected a sequence/,
     );
 
     const preview = page.getByRole('grid', { name: 'Notifications the silence would have matched' });

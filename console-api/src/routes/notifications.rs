@@ -510,7 +510,7 @@ pub(crate) async fn silence_preview(
             }
         }
     }
-    silence::validate(&silence).map_err(|e| ApiError::invalid("selectors", e.to_string()))?;
+    silence::validate(&silence).map_err(|e| ApiError::invalid("selectors", e.field_message()))?;
     let since = Utc::now() - Duration::days(PREVIEW_DAYS);
     // A silence with no matcher holds nothing (the engine's rule): nothing to look at.
     if silence.filter.is_none() && silence.selectors.is_none() && query.id.is_none() {
