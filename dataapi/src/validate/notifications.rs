@@ -178,8 +178,10 @@ pub(crate) fn silence(row: &Map<String, Value>) -> Vec<Problem> {
         selectors: row.get("selectors").cloned().map(sqlx::types::Json),
         ..Silence::default()
     };
-    if let Err(SilenceError::Selectors { field, message, .. }) = silence::validate(&selectors) {
-        problems.push(Problem::new(&field, &format!("{field}: {message}")));
+    if let Err(e) = silence::validate(&selectors)
+        && let SilenceError::Selectors { field, .. } = &e
+    {
+        problems.push(Problem::new(field, &e.field_message()));
     }
     let time = |key: &str| {
         row.get(key)

@@ -62,7 +62,7 @@ enum Recipient {
     },
     Playbook {
         id: Uuid,
-        field: &'static str,
+        field: String,
     },
 }
 
@@ -180,12 +180,10 @@ async fn recipients(
         }
     }
     if let Some(id) = to.playbook_id {
-        let field = if prefix == "to" {
-            "to.playbook"
-        } else {
-            "fallback.playbook"
-        };
-        out.push(Recipient::Playbook { id, field });
+        out.push(Recipient::Playbook {
+            id,
+            field: format!("{prefix}.playbook"),
+        });
     }
     for (i, service) in to
         .custom_services
