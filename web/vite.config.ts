@@ -52,7 +52,8 @@ export default defineConfig({
     },
   },
   server: {
-    proxy: { '/api': { target: api, changeOrigin: true } },
+    // /mcp too: the MCP setup snippets name this origin's /mcp.
+    proxy: { '/api': { target: api, changeOrigin: true }, '/mcp': { target: api, changeOrigin: true } },
     // The spec editors import the chart's CRDs (../charts), the one copy of their schemas.
     fs: { allow: ['..'] },
   },

@@ -1,7 +1,7 @@
 import { Divider, DropdownGroup, DropdownItem, DropdownList } from '@patternfly/react-core';
 import UserCircleIcon from '@patternfly/react-icons/dist/esm/icons/user-circle-icon';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { api, unwrap } from '../api/client';
 import { IconMenu } from '../components/IconMenu';
@@ -12,9 +12,13 @@ import { useToast } from './toast';
 import { useSession } from './session';
 import { FRONTEND_VERSION } from './version';
 
+// The token dialogs load on first use, keeping tables and tabs out of the shell's chunk.
+const McpSetupFlow = lazy(() => import('../pages/tokens/McpSetupFlow'));
+
 export function UserMenu() {
   const { user, authorizer } = useSession();
   const [kubeconfig, setKubeconfig] = useState(false);
+  const [mcpSetup, setMcpSetup] = useState(false);
   const navigate = useNavigate();
   const location = useLocation();
   const toast = useToast();
@@ -40,6 +44,7 @@ export function UserMenu() {
               {authorizer.can('kubernetes-proxy', 'write') && (
                 <DropdownItem onClick={() => (close(), setKubeconfig(true))}>Download kubeconfig</DropdownItem>
               )}
+              <DropdownItem onClick={() => (close(), setMcpSetup(true))}>Setup MCP</DropdownItem>
               <DropdownItem isDisabled>{`frontend ${FRONTEND_VERSION} backend ${about.data?.version ?? 'NA'}`}</DropdownItem>
               <Divider component="li" />
               <DropdownItem onClick={() => void signOut()}>Sign out</DropdownItem>
@@ -48,6 +53,11 @@ export function UserMenu() {
         )}
       </IconMenu>
       {kubeconfig && <KubeconfigModal onClose={() => setKubeconfig(false)} />}
+      {mcpSetup && (
+        <Suspense fallback={null}>
+          <McpSetupFlow onClose={() => setMcpSetup(false)} />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { TOKEN_OBJECTS, actionsOf, isValidTokenName, levelOf, levelsFor, presetActions, toGrants } from './tokenScopes';
+import { TOKEN_OBJECTS, actionsOf, isValidTokenName, levelOf, levelsFor, mcpSetupActions, presetActions, toGrants } from './tokenScopes';
 
 describe('presets', () => {
+  it('MCP setup: mcp at Admin, read on the rest', () => {
+    const mcp = mcpSetupActions();
+    expect(levelOf('mcp', mcp.mcp)).toBe('Admin');
+    for (const o of TOKEN_OBJECTS.filter((o) => o !== 'mcp')) expect(levelOf(o, mcp[o])).toBe('Read');
+  });
   it('Read: read everywhere, wildcard on mcp', () => {
     const read = presetActions('Read');
     expect(read.mcp).toEqual(['*']);

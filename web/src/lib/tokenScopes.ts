@@ -60,6 +60,12 @@ export function presetActions(preset: Exclude<Preset, 'Custom'>): ScopeActions {
   return result;
 }
 
+/** 'Setup MCP' (decision 96): Custom, every mcp action, read on the rest,
+ * so an agent sees what its person sees and changes nothing until widened. */
+export function mcpSetupActions(): ScopeActions {
+  return { ...presetActions('Read'), mcp: actionsOf('mcp', 'Admin') };
+}
+
 function sameSet(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x) => b.includes(x));
 }

@@ -15,6 +15,7 @@ import {
 } from '@patternfly/react-core';
 import { useState } from 'react';
 import { errorMessage } from '../../api/errors';
+import { useCopyToClipboard } from '../../app/clipboard';
 import { FieldError } from '../../components/FieldError';
 import { YamlField } from '../../components/YamlField';
 import { parseYamlObject } from '../../lib/yamlText';
@@ -25,7 +26,8 @@ export const GITOPS_WARNING = 'You will need to have Kubernetes chart installed 
 
 function CodePreview({ id, label, code }: { id: string; label: string; code: string }) {
   const [copied, setCopied] = useState(false);
-  const copy = () => void navigator.clipboard?.writeText(code).then(() => setCopied(true));
+  const copyToClipboard = useCopyToClipboard();
+  const copy = () => void copyToClipboard(code).then(setCopied);
   return (
     <CodeBlock
       actions={

@@ -16,40 +16,42 @@ import {
   isValidTokenName,
   levelOf,
   levelsFor,
+  mcpSetupActions,
   presetActions,
   toGrants,
   type Expiry,
   type Preset,
   type ScopeActions,
 } from '../../lib/tokenScopes';
-import type { useTokensData } from './useTokensData';
+import { useCreateToken } from './useTokensData';
 
 export interface CreatedToken {
   name: string;
   token: string;
 }
 
-/** 'Create new token': name, expiry, auto renew and scopes. */
+/** 'Create new token': name, expiry, auto renew and scopes. For MCP setup
+ * the scopes start at Custom with every mcp action. */
 export function CreateTokenModal({
-  data,
+  forMcp = false,
   onCreated,
   onClose,
 }: {
-  data: ReturnType<typeof useTokensData>;
+  forMcp?: boolean;
   onCreated(token: CreatedToken): void;
   onClose(): void;
 }) {
+  const create = useCreateToken();
   const { user } = useSession();
   const toast = useToast();
   const [name, setName] = useState('');
   const [touched, setTouched] = useState(false);
   const [expiry, setExpiry] = useState<Expiry>(DEFAULT_EXPIRY);
   const [autoRenew, setAutoRenew] = useState(false);
-  const [preset, setPreset] = useState<Preset>('Read');
-  const [actions, setActions] = useState<ScopeActions>(() => presetActions('Read'));
+  const [preset, setPreset] = useState<Preset>(forMcp ? 'Custom' : 'Read');
+  const [actions, setActions] = useState<ScopeActions>(() => (forMcp ? mcpSetupActions() : presetActions('Read')));
   const valid = isValidTokenName(name);
-  const serverProblem =
-    data.create.error instanceof ApiError ? data.create.error.fieldProblems.find((p) => p.field === 'name')?.message : undefined;
+  const serverProblem = create.error instanceof ApiError ? create.error.fieldProblems.find((p) => p.field === 'name')?.message : undefined;
 
   const choosePreset = (next: Preset) => {
     setPreset(next);
@@ -59,7 +61,7 @@ export function CreateTokenModal({
   const submit = () => {
     setTouched(true);
     if (!valid) return;
-    data.create.mutate(
+    create.mutate(
       { name: name.trim(), expiry, autoRenew, scope: toGrants(actions, user.id) },
       {
         onSuccess: (r) => {
@@ -79,8 +81,8 @@ export function CreateTokenModal({
       onClose={onClose}
       onSubmit={() => submit()}
       actions={
-        <Button type="submit" form="create-token-form" isDisabled={!valid || data.create.isPending}>
-          {data.create.isPending ? 'Creating...' : 'Create Token'}
+        <Button type="submit" form="create-token-form" isDisabled={!valid || create.isPending}>
+          {create.isPending ? 'Creating...' : 'Create Token'}
         </Button>
       }
     >

@@ -15,29 +15,17 @@ import CopyIcon from '@patternfly/react-icons/dist/esm/icons/copy-icon';
 import EyeIcon from '@patternfly/react-icons/dist/esm/icons/eye-icon';
 import EyeSlashIcon from '@patternfly/react-icons/dist/esm/icons/eye-slash-icon';
 import { useState } from 'react';
-import { useToast } from '../../app/toast';
+import { useCopyToClipboard } from '../../app/clipboard';
 import type { CreatedToken } from './CreateTokenModal';
+import { McpSetupPanel } from './McpSetupPanel';
 
 /** 'Token Created Successfully': the token, shown this once. */
 export function TokenCreatedModal({ token, onClose }: { token: CreatedToken; onClose(): void }) {
   const [revealed, setRevealed] = useState(false);
-  const toast = useToast();
-
-  const copy = async () => {
-    if (!navigator.clipboard) {
-      toast.error('Clipboard not available');
-      return;
-    }
-    try {
-      await navigator.clipboard.writeText(token.token);
-      toast.success('Token copied to clipboard');
-    } catch {
-      toast.error('Failed to copy to clipboard');
-    }
-  };
+  const copy = useCopyToClipboard();
 
   return (
-    <Modal variant="medium" isOpen onClose={onClose} aria-labelledby="token-created-title">
+    <Modal variant="large" isOpen onClose={onClose} aria-labelledby="token-created-title">
       <ModalHeader title="Token Created Successfully" labelId="token-created-title" titleIconVariant="success" />
       <ModalBody>
         <Alert
@@ -70,11 +58,17 @@ export function TokenCreatedModal({ token, onClose }: { token: CreatedToken; onC
                 />
               </InputGroupItem>
               <InputGroupItem>
-                <Button variant="control" aria-label="Copy token" icon={<CopyIcon />} onClick={() => void copy()} />
+                <Button
+                  variant="control"
+                  aria-label="Copy token"
+                  icon={<CopyIcon />}
+                  onClick={() => void copy(token.token, 'Token copied to clipboard')}
+                />
               </InputGroupItem>
             </InputGroup>
           </FormGroup>
         </Form>
+        <McpSetupPanel token={token.token} />
       </ModalBody>
       <ModalFooter>
         <Button onClick={onClose}>Close</Button>

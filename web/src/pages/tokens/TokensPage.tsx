@@ -52,7 +52,6 @@ function Tokens() {
       />
       {creating && (
         <CreateTokenModal
-          data={data}
           onClose={() => setCreating(false)}
           onCreated={(token) => {
             setCreating(false);

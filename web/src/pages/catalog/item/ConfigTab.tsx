@@ -2,7 +2,7 @@ import { Button, CodeBlock, CodeBlockCode, EmptyState, Spinner, ToggleGroup, Tog
 import CopyIcon from '@patternfly/react-icons/dist/esm/icons/copy-icon';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
-import { useToast } from '../../../app/toast';
+import { useCopyToClipboard } from '../../../app/clipboard';
 import { ErrorPanel } from '../../../components/ErrorPanel';
 import { PageSpinner } from '../../../components/PageSpinner';
 import { FORMATS, formatOf } from './configText';
@@ -14,7 +14,7 @@ export function ConfigTab({ config }: { config: UseQueryResult<unknown> }) {
   const [params, setParams] = useSearchParams();
   const format = formatOf(params.get('format'));
   const text = useConfigText(config.data, format);
-  const toast = useToast();
+  const copyToClipboard = useCopyToClipboard();
   if (config.isLoading) return <PageSpinner />;
   if (config.error) return <ErrorPanel error={config.error} />;
   if (config.data === null || config.data === undefined) return <EmptyState titleText="No data available" headingLevel="h3" variant="sm" />;
@@ -29,11 +29,7 @@ export function ConfigTab({ config }: { config: UseQueryResult<unknown> }) {
       },
       { replace: true },
     );
-  const copy = () =>
-    navigator.clipboard.writeText(text ?? '').then(
-      () => toast.success('Copied to clipboard'),
-      () => toast.error('Could not copy to the clipboard'),
-    );
+  const copy = () => void copyToClipboard(text ?? '');
   return (
     <CodeBlock
       className="qd-config-code"
