@@ -23,9 +23,9 @@ python3 -c 'import yaml' 2>/dev/null || apt_install python3-yaml # hack/yaml11_c
 command -v runuser >/dev/null || apt_install util-linux
 ensure_postgres
 ensure_node
-[ -x /usr/bin/chromium ] || apt_install chromium
+[ -x /usr/bin/chromium-headless-shell ] || apt_install chromium-headless-shell
 # The Kubernetes harness's Go build (long on a clean machine) overlaps the
-# mostly single-threaded steps up to clippy.
+# steps up to clippy.
 harness_log=$(mktemp)
 on_exit rm -f "$harness_log"
 (ensure_kube_harness) >"$harness_log" 2>&1 &
@@ -35,8 +35,13 @@ say "cargo fmt --check"
 cargo fmt --all --check
 
 web_install
-say "web: generated client drift, lint, typecheck, unit tests"
-(cd web && npm run check:api && npm run lint && npm run typecheck && npm test)
+# The web checks run on one core, mostly: beside clippy, which leaves the
+# other idle for long stretches; their output follows it.
+say "web: generated client drift, lint, typecheck, unit tests (beside clippy; the output follows it)"
+web_log=$(mktemp)
+on_exit rm -f "$web_log"
+(cd web && npm run check:api && npm run lint && npm run typecheck && npm test) >"$web_log" 2>&1 &
+web_pid=$!
 
 wait "$harness_pid" || { cat "$harness_log" >&2; die "building the Kubernetes test harness failed"; }
 cat "$harness_log" >&2
@@ -44,6 +49,12 @@ ensure_kube_harness
 
 say "cargo clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
+
+say "web: the checks' output"
+web_ok=true
+wait "$web_pid" || web_ok=false
+cat "$web_log"
+$web_ok || die "the web checks failed"
 
 start_test_postgres
 start_kube_apiserver
@@ -54,17 +65,36 @@ say "cargo test: the test binaries, $QD_TEST_JOBS at a time, then the doc tests"
 python3 hack/lib/cargo_tests.py --jobs "$QD_TEST_JOBS" -- --workspace --locked
 cargo test --workspace --locked --doc
 
-# schemathesis (minutes of requests to its own API and database) overlaps the
-# chart and kube-apiserver checks, which mostly wait; the browser tests, which
-# a busy machine slows, run after it.
-say "OpenAPI contract: schemathesis, every check, against the live API (beside the next steps; its output follows them)"
-cargo build --locked --bin quarterdeck-api --bin quarterdeck-operator
+# What follows runs side by side: schemathesis (minutes of requests to its
+# own API and database) and the browser tests (shards of their own database,
+# API and browser, each mostly waiting on its browser) in the background,
+# the drift, chart and kube-apiserver checks (mostly waiting on the server) in
+# front; the background steps' output follows.
+# The test build linked the binaries (with the test-only store code the seed
+# binary needs); a build without the dev-dependencies' features would compile
+# the store and everything above it again.
+debug=$(realpath "${CARGO_TARGET_DIR:-target}")/debug
+for bin in quarterdeck-api quarterdeck-operator quarterdeck-seed; do
+  [ -x "$debug/$bin" ] || die "the test build did not link $debug/$bin"
+done
+export QD_API_BIN=$debug/quarterdeck-api QD_OPERATOR_BIN=$debug/quarterdeck-operator QD_SEED_BIN=$debug/quarterdeck-seed
+
+say "web: build and sign-in bundle size"
+(cd web && npm run build && npm run size)
+
+say "OpenAPI contract: schemathesis, every check, against the live API (in the background)"
 schemathesis_log=$(mktemp)
 on_exit rm -f "$schemathesis_log"
-debug=${CARGO_TARGET_DIR:-target}/debug
-QD_API_BIN=$debug/quarterdeck-api QD_OPERATOR_BIN=$debug/quarterdeck-operator \
-  hack/schemathesis.sh >"$schemathesis_log" 2>&1 &
+hack/schemathesis.sh >"$schemathesis_log" 2>&1 &
 schemathesis_pid=$!
+
+say "web: end to end in headless Chromium against the real API and PostgreSQL, in shards (in the background)"
+e2e_log=$(mktemp)
+on_exit rm -f "$e2e_log"
+hack/e2e.sh >"$e2e_log" 2>&1 &
+e2e_pid=$!
+stop_background() { kill "$schemathesis_pid" "$e2e_pid" 2>/dev/null; }
+on_exit stop_background
 
 say "CRD YAML: drift and offline validation"
 cargo xtask crdgen --check
@@ -93,17 +123,16 @@ tests/kube/script_policy.sh
 say "Helm chart: real helm lint, strict server-side dry run, install, upgrade and uninstall"
 tests/kube/helm_chart.sh
 
-say "web: build and sign-in bundle size"
-(cd web && npm run build && npm run size)
-
 say "OpenAPI contract: schemathesis's output"
 schemathesis_ok=true
 wait "$schemathesis_pid" || schemathesis_ok=false
 cat "$schemathesis_log"
-$schemathesis_ok || die "schemathesis failed"
 
-say "web: end to end in headless Chromium against the real API and PostgreSQL"
-cargo build --locked -p quarterdeck-store --features testing --bin quarterdeck-seed
-(cd web && CI=true npm run e2e)
+say "web: the browser tests' output"
+e2e_ok=true
+wait "$e2e_pid" || e2e_ok=false
+cat "$e2e_log"
+$schemathesis_ok || die "schemathesis failed"
+$e2e_ok || die "the browser tests failed"
 
 say "all checks passed in $((SECONDS - started))s"

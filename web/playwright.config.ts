@@ -1,5 +1,6 @@
 import { defineConfig } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 
 // Chosen once in the runner process; workers inherit them through the environment.
 // The port stays below Linux's ephemeral range (32768 up), where the kernel
@@ -7,28 +8,36 @@ import { randomBytes } from 'node:crypto';
 // drawn from there was once already taken and the console could not start.
 process.env.QD_E2E_PORT ??= String(20000 + Math.floor(Math.random() * 12000));
 process.env.QD_E2E_DB ??= `e2e_${randomBytes(6).toString('hex')}`;
+// Debian's headless shell draws less than the full browser in headless mode.
+const CHROMIUM = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'];
 const baseURL = `http://127.0.0.1:${process.env.QD_E2E_PORT}`;
+// Shards run side by side (hack/e2e.sh), each with its own output.
+const output = process.env.QD_E2E_OUTPUT ?? '.';
 
 export default defineConfig({
   testDir: 'e2e',
-  outputDir: 'test-results/output',
+  outputDir: `${output}/test-results/output`,
   globalSetup: './e2e/global-setup.ts',
   globalTeardown: './e2e/global-teardown.ts',
-  // One worker: the machine is small and the tests share one database.
+  // One worker: the tests of a run share one database. hack/e2e.sh runs
+  // shards side by side instead, each with a database and server of its own.
   workers: 1,
   fullyParallel: false,
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
-  reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
+  // Generous: shards share a small machine, and a passing test never waits these out.
+  timeout: 90_000,
+  expect: { timeout: 15_000 },
+  reporter: [['list'], ['html', { open: 'never', outputFolder: `${output}/playwright-report` }]],
   use: {
     baseURL,
     viewport: { width: 1440, height: 900 },
     trace: 'retain-on-failure',
+    // No transitions to wait out before a click.
+    reducedMotion: 'reduce',
     screenshot: 'only-on-failure',
     launchOptions: {
-      executablePath: process.env.QD_CHROMIUM ?? '/usr/bin/chromium',
+      executablePath: process.env.QD_CHROMIUM ?? CHROMIUM.find((path) => existsSync(path)),
       args: [
         '--no-sandbox',
         '--disable-gpu',

@@ -533,13 +533,21 @@ async fn no_relation_embed_or_health_answer_leaks_rows_outside_the_scopes(pool: 
 
     let mut requests = control.requests;
     let mut relations = 0;
-    for (email, roles) in [
+    // The three sweeps side by side: each waits on one request at a time.
+    let callers = [
         ("tags@example.com", ["guest"]),
         ("names@example.com", ["guest"]),
         ("editor@example.com", ["editor"]),
-    ] {
-        let client = api.signed_in(email, PASSWORD).await;
-        let result = sweep(&api, &client, &roles, &world, true).await;
+    ];
+    let results = futures::future::join_all(callers.iter().map(|(email, roles)| {
+        let (api, world) = (&api, &world);
+        async move {
+            let client = api.signed_in(email, PASSWORD).await;
+            sweep(api, &client, roles, world, true).await
+        }
+    }))
+    .await;
+    for ((email, _), result) in callers.iter().zip(results) {
         let leaked = describe(&world.tainted, &result, true);
         let missing = describe(&world.clean, &result, false);
         assert!(

@@ -581,10 +581,11 @@ async fn timed_write(pool: &PgPool, scraper: Uuid, items: Vec<Item>) -> Duration
 /// Prints what raising events adds to the engines' writes (no assertions on
 /// time): a catalog write of new items, one that turns them all unhealthy
 /// with a change, one that finds them unchanged, and check results that all change status, each
-/// with the event triggers disabled, then enabled.
+/// with the event triggers disabled, then enabled. 500 rows each in the
+/// suite; `hack/bench-events` sets `QD_BENCH_EVENT_ROWS` (5,000).
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
 async fn the_cost_of_raising_events_is_printed(pool: PgPool) {
-    const N: usize = 5000;
+    let n: usize = std::env::var("QD_BENCH_EVENT_ROWS").map_or(500, |v| v.parse().unwrap());
     let toggle = |on: bool| {
         let pool = pool.clone();
         async move {
@@ -605,11 +606,11 @@ async fn the_cost_of_raising_events_is_printed(pool: PgPool) {
         }
     };
     let items = |health: &str, replicas: i64| -> Vec<Item> {
-        (0..N)
+        (0..n)
             .map(|i| item(&format!("item-{i}"), "prod", health, replicas))
             .collect()
     };
-    let names: Vec<(String, Value)> = (0..N).map(|i| (format!("check-{i}"), json!({}))).collect();
+    let names: Vec<(String, Value)> = (0..n).map(|i| (format!("check-{i}"), json!({}))).collect();
     let names: Vec<(&str, Value)> = names.iter().map(|(n, l)| (n.as_str(), l.clone())).collect();
     // Twice each, alternating: the machine's load moves the figures.
     for (round, on) in [false, true, false, true].into_iter().enumerate() {
@@ -628,8 +629,8 @@ async fn the_cost_of_raising_events_is_printed(pool: PgPool) {
             .await
             .unwrap();
         println!(
-            "events {}: {N} new items {created:?}, {N} items unhealthy with a change {changed:?}, \
-             {N} unchanged items {unchanged:?}, {N} check results changing status {recorded:?} \
+            "events {}: {n} new items {created:?}, {n} items unhealthy with a change {changed:?}, \
+             {n} unchanged items {unchanged:?}, {n} check results changing status {recorded:?} \
              ({events} events queued so far)",
             if on { "raised" } else { "off" }
         );
