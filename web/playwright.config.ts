@@ -18,7 +18,6 @@ export default defineConfig({
   testDir: 'e2e',
   outputDir: `${output}/test-results/output`,
   globalSetup: './e2e/global-setup.ts',
-  globalTeardown: './e2e/global-teardown.ts',
   // One worker: the tests of a run share one database. hack/e2e.sh runs
   // shards side by side instead, each with a database and server of its own.
   workers: 1,
@@ -54,6 +53,8 @@ export default defineConfig({
     url: `${baseURL}/api/about`,
     timeout: 120_000,
     reuseExistingServer: false,
+    // serve.mjs drops its database once the API and operator have stopped.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
     stdout: 'pipe',
     stderr: 'pipe',
   },

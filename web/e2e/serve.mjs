@@ -51,6 +51,20 @@ const engine = spawn(operatorBin, ['--engine-only', '--admin-listen', '127.0.0.1
     RUST_LOG: process.env.RUST_LOG ?? 'warn',
   },
 });
+// Playwright stops this server when the tests end (SIGTERM, gracefulShutdown
+// in playwright.config.ts): the database goes once both processes are gone,
+// so neither logs a database that no longer exists.
+let running = 2;
+function exited(code) {
+  running -= 1;
+  if (running > 0) return;
+  if (!process.env.QD_E2E_KEEP_DB)
+    execFileSync(seedBin, ['--database-url', DATABASE_URL, 'drop-database', JSON.stringify({ name: QD_E2E_DB })], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+  rmSync(keyDir, { recursive: true, force: true });
+  process.exit(code ?? 0);
+}
 for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM']))
   process.on(signal, () => {
     engine.kill(signal);
@@ -58,6 +72,9 @@ for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM']))
   });
 child.on('exit', (code) => {
   engine.kill('SIGTERM');
-  rmSync(keyDir, { recursive: true, force: true });
-  process.exit(code ?? 0);
+  exited(code);
+});
+engine.on('exit', (code) => {
+  child.kill('SIGTERM');
+  exited(code);
 });
