@@ -34,6 +34,7 @@ pub enum Via {
 }
 
 /// The authenticated caller; rejects the request with 401 otherwise.
+#[derive(Clone)]
 pub struct Caller {
     pub person: Person,
     pub authorizer: Authorizer,

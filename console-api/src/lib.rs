@@ -8,6 +8,7 @@ mod error;
 mod instant;
 mod integrations;
 mod kube_proxy;
+mod mcp;
 mod metrics;
 pub mod openapi;
 mod plaintext_secrets;

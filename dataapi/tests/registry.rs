@@ -94,6 +94,7 @@ const NOT_EXPOSED: &[(&str, &str)] = &[
         "token hashes; managed through the token endpoints",
     ),
     ("sessions", "session hashes; the sign-in flow's own"),
+    ("mcp_sessions", "MCP sessions; the /mcp transport's own"),
     (
         "invites",
         "one-time secrets; managed through the people endpoints",

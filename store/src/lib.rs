@@ -22,6 +22,7 @@ pub mod incident_rules;
 pub mod jobs;
 pub mod links;
 pub mod login;
+pub mod mcp_sessions;
 pub mod notifications;
 pub mod password;
 pub mod people;

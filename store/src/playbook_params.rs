@@ -275,7 +275,7 @@ fn ids(value: &Value) -> Result<Vec<String>, String> {
 
 /// A list parameter's option values: `properties.options` of strings or of
 /// `{label, value}`.
-fn options(props: &Map<String, Value>) -> Vec<String> {
+pub fn options(props: &Map<String, Value>) -> Vec<String> {
     props
         .get("options")
         .and_then(Value::as_array)

@@ -55,6 +55,16 @@ impl From<ApiError> for DataApiError {
     }
 }
 
+impl DataApiError {
+    /// What went wrong, with the hint when there is one.
+    pub(crate) fn message(&self) -> String {
+        match &self.0.hint {
+            Some(hint) => format!("{} ({hint})", self.0.message),
+            None => self.0.message.clone(),
+        }
+    }
+}
+
 impl IntoResponse for DataApiError {
     fn into_response(self) -> Response {
         let status = StatusCode::from_u16(self.0.status).unwrap_or(StatusCode::BAD_REQUEST);
@@ -256,20 +266,6 @@ async fn handle(
     headers: &HeaderMap,
     body: &[u8],
 ) -> Result<Response, DataApiError> {
-    let action = match method {
-        rest::Method::Get => Action::Read,
-        rest::Method::Post => Action::Create,
-        rest::Method::Patch => Action::Update,
-        rest::Method::Delete => Action::Delete,
-    };
-    let schema = Schema::console()
-        .relation(relation)
-        .ok_or_else(|| RestError::unknown_relation(relation))?;
-    caller.require_on(schema, action)?;
-    let query = query.unwrap_or_default();
-    for resource in rest::embedded_resources(relation, &query)? {
-        caller.require(resource, Action::Read)?;
-    }
     let body = if body.iter().all(u8::is_ascii_whitespace) {
         None
     } else {
@@ -278,6 +274,7 @@ async fn handle(
                 .map_err(|e| RestError::body(format!("invalid JSON body: {e}")))?,
         )
     };
+    let query = query.unwrap_or_default();
     let header = |name: header::HeaderName| headers.get(name).and_then(|v| v.to_str().ok());
     let request = rest::Request {
         method,
@@ -287,7 +284,7 @@ async fn handle(
         range: header(header::RANGE),
         body,
     };
-    let response = rest::execute(&state.db, request, &caller.rest()).await?;
+    let response = execute(state, caller, request).await?;
     let status = StatusCode::from_u16(response.status).unwrap_or(StatusCode::OK);
     let mut out = match response.body {
         Some(body) => (status, Json(body)).into_response(),
@@ -299,4 +296,28 @@ async fn handle(
         out.headers_mut().insert(header::CONTENT_RANGE, value);
     }
     Ok(out)
+}
+
+/// A data API request as the caller: the relation's right (or rules with
+/// selectors on some of its rows), read on every embedded relation, and the
+/// caller's access scopes and row rules on every row.
+pub(crate) async fn execute(
+    state: &AppState,
+    caller: &Caller,
+    request: rest::Request<'_>,
+) -> Result<rest::Response, DataApiError> {
+    let action = match request.method {
+        rest::Method::Get => Action::Read,
+        rest::Method::Post => Action::Create,
+        rest::Method::Patch => Action::Update,
+        rest::Method::Delete => Action::Delete,
+    };
+    let schema = Schema::console()
+        .relation(request.relation)
+        .ok_or_else(|| RestError::unknown_relation(request.relation))?;
+    caller.require_on(schema, action)?;
+    for resource in rest::embedded_resources(request.relation, request.query)? {
+        caller.require(resource, Action::Read)?;
+    }
+    Ok(rest::execute(&state.db, request, &caller.rest()).await?)
 }

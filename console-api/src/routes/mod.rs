@@ -48,6 +48,7 @@ pub(crate) fn api() -> OpenApiRouter<AppState> {
         .merge(scrapers::router())
         .merge(settings::router())
         .merge(topology::router())
+        .merge(crate::mcp::router())
         .routes(routes!(openapi::openapi_json))
 }
 

@@ -9,7 +9,7 @@
 //! here (`context`).
 
 mod context;
-mod runs;
+pub(crate) mod runs;
 mod webhook;
 
 use axum::Json;
@@ -38,6 +38,17 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(params))
         .merge(runs::router())
         .merge(webhook::router())
+}
+
+/// A live playbook the caller may read, with its spec, else 403 or 404.
+pub(crate) async fn readable(
+    state: &AppState,
+    caller: &Caller,
+    id: Uuid,
+) -> Result<runnable_playbooks::Playbook, ApiError> {
+    caller.require(Resource::Playbooks, Action::Read)?;
+    caller.require_no_row_rules(Kind::Playbook, "playbooks")?;
+    Visible::of(caller).playbook(state, id).await
 }
 
 /// The target of `GET /api/playbook/list`: at most one.

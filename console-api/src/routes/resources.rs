@@ -140,37 +140,15 @@ pub(crate) async fn search_resources(
             format!("limit must be 1 to {MAX_LIMIT}"),
         ));
     }
-    let visibility = rest::visibility(&caller.person.roles, &caller.access_scopes);
-    let rules = Rules {
-        config: visibility.config.as_deref(),
-        component: visibility.component.as_deref(),
-        playbook: visibility.playbook.as_deref(),
-        canary: visibility.canary.as_deref(),
-    };
     let lists = [
-        ("checks", Kind::Checks, Resource::Canaries, &body.checks),
-        (
-            "components",
-            Kind::Components,
-            Resource::Topologies,
-            &body.components,
-        ),
-        ("configs", Kind::Configs, Resource::Database, &body.configs),
-        (
-            "connections",
-            Kind::Connections,
-            Resource::Connections,
-            &body.connections,
-        ),
-        (
-            "playbooks",
-            Kind::Playbooks,
-            Resource::Playbooks,
-            &body.playbooks,
-        ),
+        ("checks", Kind::Checks, &body.checks),
+        ("components", Kind::Components, &body.components),
+        ("configs", Kind::Configs, &body.configs),
+        ("connections", Kind::Connections, &body.connections),
+        ("playbooks", Kind::Playbooks, &body.playbooks),
     ];
     let mut out = SearchResponse::default();
-    for (field, kind, resource, selectors) in lists {
+    for (field, kind, selectors) in lists {
         if selectors.len() > MAX_SELECTORS {
             return Err(ApiError::invalid(
                 field,
@@ -181,26 +159,10 @@ pub(crate) async fn search_resources(
             .iter()
             .map(|s| terms(field, s))
             .collect::<Result<Vec<_>, _>>()?;
-        // A kind whose rows rules with selectors pick is left to /api/db too.
-        let selected = match kind {
-            Kind::Configs => Some(quarterdeck_store::rbac::Kind::Config),
-            Kind::Components => Some(quarterdeck_store::rbac::Kind::Component),
-            Kind::Playbooks => Some(quarterdeck_store::rbac::Kind::Playbook),
-            Kind::Connections => Some(quarterdeck_store::rbac::Kind::Connection),
-            Kind::Checks => None,
-        }
-        .is_some_and(|k| caller.authorizer.row_filter(k, Action::Read).is_some());
-        if !caller.authorizer.allows(resource, Action::Read) || selected {
+        if !may_search(&caller, kind) {
             continue;
         }
-        let mut found: Vec<Found> = Vec::new();
-        for selector in &parsed {
-            for row in search::find(&state.db, kind, selector, rules, i64::from(limit)).await? {
-                if !found.iter().any(|f| f.id == row.id) {
-                    found.push(row);
-                }
-            }
-        }
+        let found = find(&state, &caller, kind, &parsed, limit).await?;
         match kind {
             Kind::Checks => out.checks = found,
             Kind::Components => out.components = found,
@@ -210,4 +172,57 @@ pub(crate) async fn search_resources(
         }
     }
     Ok(Json(out))
+}
+
+/// Whether the caller may search rows of `kind` here: read on its resource,
+/// and no rules with selectors picking its rows (those are `/api/db`'s).
+pub(crate) fn may_search(caller: &Caller, kind: Kind) -> bool {
+    let (resource, selected) = match kind {
+        Kind::Checks => (Resource::Canaries, None),
+        Kind::Components => (
+            Resource::Topologies,
+            Some(quarterdeck_store::rbac::Kind::Component),
+        ),
+        Kind::Configs => (
+            Resource::Database,
+            Some(quarterdeck_store::rbac::Kind::Config),
+        ),
+        Kind::Connections => (
+            Resource::Connections,
+            Some(quarterdeck_store::rbac::Kind::Connection),
+        ),
+        Kind::Playbooks => (
+            Resource::Playbooks,
+            Some(quarterdeck_store::rbac::Kind::Playbook),
+        ),
+    };
+    caller.authorizer.allows(resource, Action::Read)
+        && !selected.is_some_and(|k| caller.authorizer.row_filter(k, Action::Read).is_some())
+}
+
+/// The rows of `kind` any selector matches, within the caller's access
+/// scopes, at most `limit` per selector, each once. Ask [`may_search`] first.
+pub(crate) async fn find(
+    state: &AppState,
+    caller: &Caller,
+    kind: Kind,
+    selectors: &[search::Selector],
+    limit: u32,
+) -> Result<Vec<Found>, ApiError> {
+    let visibility = rest::visibility(&caller.person.roles, &caller.access_scopes);
+    let rules = Rules {
+        config: visibility.config.as_deref(),
+        component: visibility.component.as_deref(),
+        playbook: visibility.playbook.as_deref(),
+        canary: visibility.canary.as_deref(),
+    };
+    let mut found: Vec<Found> = Vec::new();
+    for selector in selectors {
+        for row in search::find(&state.db, kind, selector, rules, i64::from(limit)).await? {
+            if !found.iter().any(|f| f.id == row.id) {
+                found.push(row);
+            }
+        }
+    }
+    Ok(found)
 }

@@ -43,6 +43,8 @@ named_enum! {
         AccessScopes = "access_scopes",
         Views = "views",
         KubernetesProxy = "kubernetes-proxy",
+        /// The MCP server (`/mcp`): `read` is using it.
+        Mcp = "mcp",
     }
 }
 
