@@ -8,6 +8,7 @@ source hack/lib/common.sh
 source hack/lib/test-postgres.sh
 source hack/lib/kube-harness.sh
 source hack/lib/test-servers.sh
+source hack/lib/mcp-sdk.sh
 
 started=$SECONDS
 QD_TEST_JOBS=${QD_TEST_JOBS:-2}
@@ -21,6 +22,7 @@ command -v python3 >/dev/null || apt_install python3
 python3 -m venv --help >/dev/null 2>&1 || apt_install python3-venv
 python3 -c 'import yaml' 2>/dev/null || apt_install python3-yaml # hack/yaml11_check.py, from cargo test too
 command -v runuser >/dev/null || apt_install util-linux
+ensure_mcp_sdk # console-api/tests/mcp.rs's client
 ensure_postgres
 ensure_node
 [ -x /usr/bin/chromium-headless-shell ] || apt_install chromium-headless-shell
