@@ -55,7 +55,7 @@ async fn client(api: &Api, sessions: &[(&str, &Value)]) -> Vec<Value> {
     let python = python();
     assert!(
         python.exists(),
-        "the MCP Python SDK is not installed at {} (run `bash -c "source hack/lib/common.sh; source hack/lib/mcp-sdk.sh; ensure_mcp_sdk"`, or set QD_MCP_PYTHON to a python with `mcp=={SDK_VERSION}`)",
+        "the MCP Python SDK is not installed at {} (run `bash -c 'source hack/lib/common.sh; source hack/lib/mcp-sdk.sh; ensure_mcp_sdk'`, or set QD_MCP_PYTHON to a python with `mcp=={SDK_VERSION}`)",
         python.display()
     );
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/mcp/client.py");

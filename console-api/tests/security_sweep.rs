@@ -61,9 +61,24 @@ const CONNECTION: &str =
 /// that parses (so a refusal is about rights, not shape).
 const ENDPOINTS: &[(&str, &str, Needs, &str)] = &[
     ("GET", "/api/about", Needs::Nothing, r#"{}"#),
-    ("POST", "/mcp", Needs::Right(Resource::Mcp, Action::Read), r#"{}"#),
-    ("GET", "/mcp", Needs::Right(Resource::Mcp, Action::Read), r#"{}"#),
-    ("DELETE", "/mcp", Needs::Right(Resource::Mcp, Action::Read), r#"{}"#),
+    (
+        "POST",
+        "/mcp",
+        Needs::Right(Resource::Mcp, Action::Read),
+        r#"{}"#,
+    ),
+    (
+        "GET",
+        "/mcp",
+        Needs::Right(Resource::Mcp, Action::Read),
+        r#"{}"#,
+    ),
+    (
+        "DELETE",
+        "/mcp",
+        Needs::Right(Resource::Mcp, Action::Read),
+        r#"{}"#,
+    ),
     ("GET", "/livez", Needs::Nothing, r#"{}"#),
     ("GET", "/readyz", Needs::Nothing, r#"{}"#),
     ("GET", "/api/openapi.json", Needs::Nothing, r#"{}"#),

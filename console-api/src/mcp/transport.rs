@@ -66,8 +66,11 @@ fn answer_kind(headers: &HeaderMap) -> Option<Answer> {
     }
 }
 
+/// A session id that names no session (not even a UUID).
+struct UnknownSession;
+
 /// The session the request names: `Ok(None)` when it names none.
-fn named_session(headers: &HeaderMap) -> Result<Option<Uuid>, Response> {
+fn named_session(headers: &HeaderMap) -> Result<Option<Uuid>, UnknownSession> {
     let Some(value) = headers.get(SESSION_HEADER) else {
         return Ok(None);
     };
@@ -76,13 +79,15 @@ fn named_session(headers: &HeaderMap) -> Result<Option<Uuid>, Response> {
         .ok()
         .and_then(|v| Uuid::parse_str(v.trim()).ok())
         .map(Some)
-        .ok_or_else(|| {
-            refusal(
-                StatusCode::NOT_FOUND,
-                ErrorCode::INVALID_REQUEST,
-                "Mcp-Session-Id: no such session; initialize again",
-            )
-        })
+        .ok_or(UnknownSession)
+}
+
+fn unknown_session() -> Response {
+    refusal(
+        StatusCode::NOT_FOUND,
+        ErrorCode::INVALID_REQUEST,
+        "Mcp-Session-Id: no such session; initialize again",
+    )
 }
 
 pub(super) async fn post(
@@ -133,22 +138,15 @@ pub(super) async fn post(
     let initializing = messages
         .iter()
         .any(|m| m.get("method").and_then(Value::as_str) == Some("initialize"));
-    let session = match named_session(headers) {
-        Ok(session) => session,
-        Err(refused) => return Ok(refused),
+    let Ok(session) = named_session(headers) else {
+        return Ok(unknown_session());
     };
     let has_requests = messages.iter().any(protocol::is_request);
     let mut version = None;
     if let Some(id) = session {
         match mcp_sessions::touch(&state.db, id, caller.person.id).await? {
             Some(agreed) => version = Some(agreed),
-            None => {
-                return Ok(refusal(
-                    StatusCode::NOT_FOUND,
-                    ErrorCode::INVALID_REQUEST,
-                    "Mcp-Session-Id: no such session; initialize again",
-                ));
-            }
+            None => return Ok(unknown_session()),
         }
     } else if !initializing && has_requests {
         return Ok(refusal(

@@ -197,7 +197,7 @@ pub(crate) fn may_search(caller: &Caller, kind: Kind) -> bool {
         ),
     };
     caller.authorizer.allows(resource, Action::Read)
-        && !selected.is_some_and(|k| caller.authorizer.row_filter(k, Action::Read).is_some())
+        && selected.is_none_or(|k| caller.authorizer.row_filter(k, Action::Read).is_none())
 }
 
 /// The rows of `kind` any selector matches, within the caller's access

@@ -29,6 +29,7 @@ export const RESOURCES = [
   'access_scopes',
   'views',
   'kubernetes-proxy',
+  'mcp',
 ] as const;
 export type Resource = (typeof RESOURCES)[number];
 
