@@ -29,14 +29,7 @@ SCHEMATHESIS_VERSION=4.32.5
 SEED=15
 MAX_EXAMPLES=${QD_SCHEMATHESIS_MAX_EXAMPLES:-100}
 
-venv="${XDG_CACHE_HOME:-$HOME/.cache}/quarterdeck/schemathesis-$SCHEMATHESIS_VERSION"
-if [ ! -f "$venv/.complete" ]; then
-  say "installing schemathesis $SCHEMATHESIS_VERSION into $venv"
-  rm -rf "$venv"
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
-  touch "$venv/.complete"
-fi
+venv=$(python_venv "schemathesis-$SCHEMATHESIS_VERSION" "schemathesis==$SCHEMATHESIS_VERSION")
 command -v curl >/dev/null || apt_install curl
 
 api_bin=${QD_API_BIN:-}

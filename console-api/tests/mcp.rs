@@ -19,7 +19,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::process::Stdio;
 
-use common::Api;
+use common::{Api, insert};
 use reqwest::{Client, StatusCode};
 use serde_json::{Value, json};
 use sqlx::PgPool;
@@ -81,17 +81,6 @@ async fn client(api: &Api, sessions: &[(&str, &Value)]) -> Vec<Value> {
         String::from_utf8_lossy(&out.stderr)
     );
     serde_json::from_slice(&out.stdout).expect("the MCP client's answers")
-}
-
-async fn insert(pool: &PgPool, sql: &'static str, args: &[Uuid]) -> Uuid {
-    let mut query = sqlx::query_scalar(sql);
-    for arg in args {
-        query = query.bind(*arg);
-    }
-    query
-        .fetch_one(pool)
-        .await
-        .unwrap_or_else(|e| panic!("{sql}: {e}"))
 }
 
 async fn token(pool: &PgPool, person: Uuid, name: &str, scope: Option<Value>) -> String {

@@ -12,7 +12,7 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use common::Api;
+use common::{Api, exec, insert};
 use quarterdeck_dataapi::Schema;
 use quarterdeck_store::rbac::{Action, Authorizer};
 use reqwest::{Client, StatusCode};
@@ -45,30 +45,6 @@ impl World {
         self.tainted.push((what, id));
         id
     }
-}
-
-/// Runs an `INSERT ... RETURNING id` with uuid arguments.
-async fn insert(pool: &PgPool, sql: &'static str, args: &[Uuid]) -> Uuid {
-    let mut query = sqlx::query_scalar(sql);
-    for arg in args {
-        query = query.bind(*arg);
-    }
-    query
-        .fetch_one(pool)
-        .await
-        .unwrap_or_else(|e| panic!("{sql}: {e}"))
-}
-
-/// Runs a statement with uuid arguments.
-async fn exec(pool: &PgPool, sql: &'static str, args: &[Uuid]) {
-    let mut query = sqlx::query(sql);
-    for arg in args {
-        query = query.bind(*arg);
-    }
-    query
-        .execute(pool)
-        .await
-        .unwrap_or_else(|e| panic!("{sql}: {e}"));
 }
 
 async fn seed(pool: &PgPool, admin: Uuid) -> World {

@@ -67,3 +67,21 @@ web_install() {
     (cd web && npm ci --no-audit --no-fund --loglevel=error)
   fi
 }
+
+# A Python venv of pinned packages, cached under
+# ${XDG_CACHE_HOME:-$HOME/.cache}/quarterdeck/NAME and installed once:
+# `venv=$(python_venv NAME PACKAGE==VERSION...)` gives its directory.
+python_venv() {
+  local name=$1 venv
+  shift
+  venv="${XDG_CACHE_HOME:-$HOME/.cache}/quarterdeck/$name"
+  if [ ! -f "$venv/.complete" ]; then
+    say "installing $* into $venv"
+    rm -rf "$venv"
+    python3 -m venv "$venv" || return 1
+    "$venv/bin/pip" install --quiet --disable-pip-version-check "$@" || return 1
+    touch "$venv/.complete"
+  fi
+  echo "$venv"
+}
+

@@ -6,13 +6,7 @@
 MCP_SDK_VERSION=2.3.0
 
 ensure_mcp_sdk() {
-  local venv="${XDG_CACHE_HOME:-$HOME/.cache}/quarterdeck/mcp-$MCP_SDK_VERSION"
-  if [ ! -f "$venv/.complete" ]; then
-    say "installing the MCP Python SDK $MCP_SDK_VERSION into $venv"
-    rm -rf "$venv"
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check "mcp==$MCP_SDK_VERSION"
-    touch "$venv/.complete"
-  fi
+  local venv
+  venv=$(python_venv "mcp-$MCP_SDK_VERSION" "mcp==$MCP_SDK_VERSION")
   export QD_MCP_PYTHON="$venv/bin/python"
 }

@@ -226,3 +226,27 @@ pub fn csrf(flow: &Value) -> String {
         .unwrap()
         .to_owned()
 }
+
+/// Runs an `INSERT ... RETURNING id` with uuid arguments.
+pub async fn insert(pool: &PgPool, sql: &'static str, args: &[Uuid]) -> Uuid {
+    let mut query = sqlx::query_scalar(sql);
+    for arg in args {
+        query = query.bind(*arg);
+    }
+    query
+        .fetch_one(pool)
+        .await
+        .unwrap_or_else(|e| panic!("{sql}: {e}"))
+}
+
+/// Runs a statement with uuid arguments.
+pub async fn exec(pool: &PgPool, sql: &'static str, args: &[Uuid]) {
+    let mut query = sqlx::query(sql);
+    for arg in args {
+        query = query.bind(*arg);
+    }
+    query
+        .execute(pool)
+        .await
+        .unwrap_or_else(|e| panic!("{sql}: {e}"));
+}

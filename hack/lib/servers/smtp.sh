@@ -10,14 +10,7 @@ AIOSMTPD_VERSION=1.4.6
 
 server_smtp() {
   local dir=$QD_SERVERS_DIR/smtp venv port tls_port
-  venv="${XDG_CACHE_HOME:-$HOME/.cache}/quarterdeck/aiosmtpd-$AIOSMTPD_VERSION"
-  if [ ! -f "$venv/.complete" ]; then
-    say "installing aiosmtpd $AIOSMTPD_VERSION into $venv"
-    rm -rf "$venv"
-    python3 -m venv "$venv" || return 1
-    "$venv/bin/pip" install --quiet --disable-pip-version-check "aiosmtpd==$AIOSMTPD_VERSION" || return 1
-    touch "$venv/.complete"
-  fi
+  venv=$(python_venv "aiosmtpd-$AIOSMTPD_VERSION" "aiosmtpd==$AIOSMTPD_VERSION") || return 1
   command -v openssl >/dev/null || apt_install openssl
   openssl req -x509 -newkey rsa:2048 -nodes -subj /CN=localhost -days 2 \
     -keyout "$dir/key.pem" -out "$dir/cert.pem" >/dev/null 2>&1 || return 1
