@@ -55,7 +55,8 @@ const engine = spawn(operatorBin, ['--engine-only', '--admin-listen', '127.0.0.1
 // in playwright.config.ts): the database goes once both processes are gone,
 // so neither logs a database that no longer exists.
 let running = 2;
-function exited(code) {
+/** @param {number | null} code */
+const exited = (code) => {
   running -= 1;
   if (running > 0) return;
   if (!process.env.QD_E2E_KEEP_DB)
@@ -64,7 +65,7 @@ function exited(code) {
     });
   rmSync(keyDir, { recursive: true, force: true });
   process.exit(code ?? 0);
-}
+};
 for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM']))
   process.on(signal, () => {
     engine.kill(signal);
