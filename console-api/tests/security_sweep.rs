@@ -68,12 +68,6 @@ const ENDPOINTS: &[(&str, &str, Needs, &str)] = &[
         r#"{}"#,
     ),
     (
-        "GET",
-        "/mcp",
-        Needs::Right(Resource::Mcp, Action::Read),
-        r#"{}"#,
-    ),
-    (
         "DELETE",
         "/mcp",
         Needs::Right(Resource::Mcp, Action::Read),

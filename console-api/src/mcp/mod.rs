@@ -28,8 +28,27 @@ use crate::rbac::{Action, Resource};
 use crate::{ApiError, AppState};
 
 pub(crate) fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(post, get, delete))
+    // No GET: the server starts no stream of its own, and the router's 405
+    // (Allow: POST, DELETE) is the transport's answer for that.
+    OpenApiRouter::new().routes(routes!(post, delete))
 }
+
+/// One JSON-RPC message, or a batch of them (an array, never empty): what
+/// `POST /mcp` takes and answers, for the document.
+pub struct RpcMessages;
+
+impl utoipa::PartialSchema for RpcMessages {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, OneOfBuilder, Type};
+        let message = || ObjectBuilder::new().schema_type(Type::Object);
+        OneOfBuilder::new()
+            .item(message())
+            .item(ArrayBuilder::new().items(message()).min_items(Some(1)))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for RpcMessages {}
 
 /// Refuses a caller who may not use the MCP server.
 fn require(caller: Result<Caller, ApiError>) -> Result<Caller, ApiError> {
@@ -45,13 +64,13 @@ fn require(caller: Result<Caller, ApiError>) -> Result<Caller, ApiError> {
 /// client accepts only `text/event-stream`; notifications and responses
 /// alone are answered 202 without a body.
 #[utoipa::path(post, path = "/mcp", tag = "mcp",
-    request_body(content = Object, description = "A JSON-RPC 2.0 message (or an array of them): `{jsonrpc: \"2.0\", id, method, params}`", content_type = "application/json"),
+    request_body(content = RpcMessages, description = "A JSON-RPC 2.0 message (or a batch: an array of them): `{jsonrpc: \"2.0\", id, method, params}`", content_type = "application/json"),
     params(
         ("Mcp-Session-Id" = Option<String>, Header, description = "The session `initialize` opened; required on every other request"),
         ("MCP-Protocol-Version" = Option<String>, Header, description = "The protocol revision agreed, e.g. 2025-11-25"),
     ),
     responses(
-        (status = 200, description = "The JSON-RPC response (or responses); a JSON-RPC error for a method or tool that does not exist", body = Object,
+        (status = 200, description = "The JSON-RPC response (or responses); a JSON-RPC error for a method or tool that does not exist", body = RpcMessages,
             headers(("Mcp-Session-Id" = String, description = "After initialize: the new session"))),
         (status = 202, description = "Notifications or responses only: accepted"),
         (status = 400, description = "Not a JSON-RPC message, no session named, or an unsupported protocol version (a JSON-RPC error)", body = Object),
@@ -72,25 +91,9 @@ pub(crate) async fn post(
     transport::post(&state, &caller, &headers, &body).await
 }
 
-/// No stream the server starts: answered 405, as the transport allows.
-#[utoipa::path(get, path = "/mcp", tag = "mcp",
-    responses(
-        (status = 401, body = ErrorBody),
-        (status = 403, body = ErrorBody),
-        (status = 405, description = "The server sends no messages of its own: POST requests", body = ErrorBody)))]
-pub(crate) async fn get(caller: Result<Caller, ApiError>) -> Result<Response, ApiError> {
-    require(caller)?;
-    Err(ApiError::MethodNotAllowed {
-        message:
-            "the MCP server sends no messages of its own (no GET stream); POST requests to /mcp"
-                .into(),
-        allow: "POST, DELETE",
-    })
-}
-
 /// Ends the session `Mcp-Session-Id` names.
 #[utoipa::path(delete, path = "/mcp", tag = "mcp",
-    params(("Mcp-Session-Id" = Option<String>, Header, description = "The session to end")),
+    params(("Mcp-Session-Id" = String, Header, description = "The session to end")),
     responses(
         (status = 204, description = "Ended"),
         (status = 400, description = "No session named", body = ErrorBody),

@@ -125,15 +125,24 @@ pub(super) async fn post(
         }
     };
     let (messages, batch) = match message {
-        Value::Array(messages) if !messages.is_empty() => (messages, true),
-        Value::Array(_) => {
+        Value::Array(messages) if !messages.is_empty() && messages.iter().all(Value::is_object) => {
+            (messages, true)
+        }
+        Value::Array(messages) if messages.is_empty() => {
             return Ok(refusal(
                 StatusCode::BAD_REQUEST,
                 ErrorCode::INVALID_REQUEST,
                 "an empty batch",
             ));
         }
-        message => (vec![message], false),
+        message @ Value::Object(_) => (vec![message], false),
+        _ => {
+            return Ok(refusal(
+                StatusCode::BAD_REQUEST,
+                ErrorCode::INVALID_REQUEST,
+                "a JSON-RPC message is an object (a batch, an array of them)",
+            ));
+        }
     };
     let initializing = messages
         .iter()

@@ -1068,8 +1068,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** No stream the server starts: answered 405, as the transport allows. */
-        get: operations["get"];
+        get?: never;
         put?: never;
         /**
          * One JSON-RPC message of the Model Context Protocol (or, in the
@@ -4063,6 +4062,7 @@ export interface components {
          * @enum {string}
          */
         Role: "admin" | "editor" | "viewer" | "guest" | "commander" | "responder";
+        RpcMessages: Record<string, never> | Record<string, never>[];
         /** @description A run as stored. */
         Run: {
             /** Format: date-time */
@@ -8303,42 +8303,6 @@ export interface operations {
             };
         };
     };
-    get: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The server sends no messages of its own: POST requests */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
     post: {
         parameters: {
             query?: never;
@@ -8351,10 +8315,10 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description A JSON-RPC 2.0 message (or an array of them): `{jsonrpc: "2.0", id, method, params}` */
+        /** @description A JSON-RPC 2.0 message (or a batch: an array of them): `{jsonrpc: "2.0", id, method, params}` */
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["RpcMessages"];
             };
         };
         responses: {
@@ -8366,7 +8330,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["RpcMessages"];
                 };
             };
             /** @description Notifications or responses only: accepted */
@@ -8434,9 +8398,9 @@ export interface operations {
     delete: {
         parameters: {
             query?: never;
-            header?: {
+            header: {
                 /** @description The session to end */
-                "Mcp-Session-Id"?: string | null;
+                "Mcp-Session-Id": string;
             };
             path?: never;
             cookie?: never;
