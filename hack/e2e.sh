@@ -20,11 +20,16 @@ done
 stop_shards() { kill "${pids[@]}" 2>/dev/null; }
 on_exit stop_shards
 failed=()
+passed=()
 for shard in $(seq 1 "$shards"); do
-  wait "${pids[$((shard - 1))]}" || failed+=("$shard")
+  if wait "${pids[$((shard - 1))]}"; then passed+=("$shard"); else failed+=("$shard"); fi
 done
-for shard in $(seq 1 "$shards"); do
+# Failing shards print last, so that the end of the output says what failed.
+for shard in "${passed[@]}" "${failed[@]}"; do
   say "browser tests, shard $shard of $shards"
   cat "$logs/$shard.log"
 done
+# A test that passed only when retried is a defect to fix, not a pass to forget.
+flaky=$(grep -h -A20 -E '^ +[0-9]+ flaky$' "$logs"/*.log | grep -E '^ +e2e/' || true)
+[ -z "$flaky" ] || say "flaky (failed, then passed when retried; fix these):"$'\n'"$flaky"
 [ ${#failed[@]} -eq 0 ] || die "browser test shards failed: ${failed[*]} (traces in web/shard-N/test-results)"
