@@ -7,7 +7,7 @@ use rmcp::model::Tool;
 use serde_json::{Value, json};
 
 use super::page::Page;
-use super::tools::{Answer, Args, encoded, failed, one, paged, rows, tool};
+use super::tools::{Answer, Args, by_id, encoded, failed, one, paged, rows, tool, uuid_arg};
 use crate::AppState;
 use crate::auth::Caller;
 use crate::body::Query;
@@ -35,9 +35,7 @@ pub(super) fn tools() -> Vec<Tool> {
             "describe_catalog",
             "One catalog item in full by id (from search_catalog): its config, tags, labels, \
              health, status, parent and timestamps.",
-            json!({"type": "object", "properties": {
-                "id": {"type": "string", "format": "uuid", "description": "The item's id"}
-            }, "required": ["id"]}),
+            by_id("id", "The item's id"),
             false,
         ),
         tool(
@@ -45,7 +43,7 @@ pub(super) fn tools() -> Vec<Tool> {
             "Changes recorded on catalog items (diffs, events, deployments), newest first.",
             paged(
                 json!({
-                    "config_id": {"type": "string", "format": "uuid", "description": "Only this item's changes"},
+                    "config_id": uuid_arg("Only this item's changes"),
                     "change_type": {"type": "string", "description": "Only this change type, e.g. diff, Pulled, CREATE"},
                     "severity": {"type": "string", "description": "Only this severity, e.g. high"},
                     "since": {"type": "string", "description": "From this time: RFC 3339, or a duration ago such as 1h or 7d"}
@@ -59,7 +57,7 @@ pub(super) fn tools() -> Vec<Tool> {
             "The catalog items related to one (children, parents, links), walking only through \
              items the user can see.",
             json!({"type": "object", "properties": {
-                "id": {"type": "string", "format": "uuid", "description": "The item to start from"},
+                "id": uuid_arg("The item to start from"),
                 "direction": {"type": "string", "enum": ["outgoing", "incoming", "all"],
                     "description": "outgoing: children and items it relates to (default); incoming: parents and items relating to it"},
                 "max_depth": {"type": "integer", "minimum": 0, "maximum": 20, "description": "Hops (default 3)"}

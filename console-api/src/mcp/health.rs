@@ -7,7 +7,7 @@ use serde_json::json;
 
 use super::catalog;
 use super::page::Page;
-use super::tools::{Answer, Args, failed, one, paged, rows, tool};
+use super::tools::{Answer, Args, by_id, failed, one, paged, rows, tool, uuid_arg};
 use crate::AppState;
 use crate::auth::Caller;
 use crate::body::Path;
@@ -28,18 +28,13 @@ pub(super) fn tools() -> Vec<Tool> {
         tool(
             "get_check_status",
             "A health check and its latest results (newest first): pass or fail, message, error, duration.",
-            paged(
-                json!({"id": {"type": "string", "format": "uuid", "description": "The check's id"}}),
-                &["id"],
-            ),
+            paged(json!({"id": uuid_arg("The check's id")}), &["id"]),
             false,
         ),
         tool(
             "run_health_check",
             "Runs a health check now and answers its result (needs the Run Now right on health checks).",
-            json!({"type": "object", "properties": {
-                "id": {"type": "string", "format": "uuid", "description": "The check's id"}
-            }, "required": ["id"]}),
+            by_id("id", "The check's id"),
             true,
         ),
     ]

@@ -5,7 +5,7 @@ use rmcp::model::Tool;
 use serde_json::json;
 
 use super::page::Page;
-use super::tools::{Answer, Args, encoded, failed, one, paged, rows, tool};
+use super::tools::{Answer, Args, by_id, encoded, failed, one, paged, rows, tool, uuid_arg};
 use crate::AppState;
 use crate::auth::Caller;
 use crate::body::Body;
@@ -29,9 +29,7 @@ pub(super) fn tools() -> Vec<Tool> {
         tool(
             "get_incident",
             "One incident by id with its hypotheses, responders and comments.",
-            json!({"type": "object", "properties": {
-                "id": {"type": "string", "format": "uuid", "description": "The incident's id"}
-            }, "required": ["id"]}),
+            by_id("id", "The incident's id"),
             false,
         ),
         tool(
@@ -39,7 +37,7 @@ pub(super) fn tools() -> Vec<Tool> {
             "The notifications sent (or failed, silenced, ...) about a resource: a check, config \
              item, component, canary, incident or playbook run. Newest first.",
             paged(
-                json!({"resource_id": {"type": "string", "format": "uuid", "description": "The resource's id"}}),
+                json!({"resource_id": uuid_arg("The resource's id")}),
                 &["resource_id"],
             ),
             false,

@@ -17,7 +17,7 @@ use uuid::Uuid;
 use super::catalog;
 use super::page::Page;
 use super::protocol::RpcError;
-use super::tools::{Answer, Args, failed, paged, rows, tool};
+use super::tools::{Answer, Args, by_id, failed, paged, rows, tool, uuid_arg};
 use crate::AppState;
 use crate::auth::Caller;
 use crate::body::{Body, Path};
@@ -45,7 +45,7 @@ const TARGETS: &[(&str, &str, &str)] = &[
 pub(super) fn tools() -> Vec<Tool> {
     let runs = |status: &str| {
         paged(
-            json!({"playbook_id": {"type": "string", "format": "uuid", "description": format!("Only this playbook's {status}runs")}}),
+            json!({"playbook_id": uuid_arg(&format!("Only this playbook's {status}runs"))}),
             &[],
         )
     };
@@ -63,9 +63,7 @@ pub(super) fn tools() -> Vec<Tool> {
         tool(
             "get_playbook_run_steps",
             "A playbook run: its status, parameters, target, and each action's status, result and error.",
-            json!({"type": "object", "properties": {
-                "run_id": {"type": "string", "format": "uuid", "description": "The run's id"}
-            }, "required": ["run_id"]}),
+            by_id("run_id", "The run's id"),
             false,
         ),
         tool(
@@ -162,10 +160,7 @@ fn as_tool(playbook: &Playbook) -> PlaybookTool {
     let mut targets = Vec::new();
     for (key, field, description) in TARGETS {
         if spec.get(*key).is_some_and(|s| !s.is_null()) {
-            properties.insert(
-                (*field).to_owned(),
-                json!({"type": "string", "format": "uuid", "description": description}),
-            );
+            properties.insert((*field).to_owned(), uuid_arg(description));
             targets.push(*field);
         }
     }

@@ -75,6 +75,16 @@ pub(super) fn tool(
 }
 
 /// The schema of `limit` and `cursor`, beside other properties.
+/// A uuid argument.
+pub(super) fn uuid_arg(description: &str) -> Value {
+    json!({"type": "string", "format": "uuid", "description": description})
+}
+
+/// The input of a tool that takes one thing by its uuid.
+pub(super) fn by_id(name: &str, description: &str) -> Value {
+    json!({"type": "object", "properties": {name: uuid_arg(description)}, "required": [name]})
+}
+
 pub(super) fn paged(mut properties: Value, required: &[&str]) -> Value {
     properties["limit"] = json!({
         "type": "integer", "minimum": 1, "maximum": page::MAX_LIMIT,
