@@ -31,6 +31,7 @@ pub mod playbook_params;
 pub mod playbook_runs;
 pub mod playbook_start;
 pub mod playbook_triggers;
+pub mod profile;
 pub mod rbac;
 pub mod runnable_playbooks;
 pub mod scheduled;

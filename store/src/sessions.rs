@@ -95,3 +95,35 @@ pub async fn revoke_all<'e>(
     .await?;
     Ok(())
 }
+
+/// Ends every session of a person but `keep` (sign out everywhere else);
+/// answers how many ended.
+pub async fn revoke_others<'e>(
+    executor: impl sqlx::PgExecutor<'e>,
+    person_id: Uuid,
+    keep: &str,
+) -> Result<u64, Error> {
+    let done = sqlx::query(
+        "UPDATE sessions SET revoked_at = now() \
+         WHERE person_id = $1 AND id <> $2 AND revoked_at IS NULL AND expires_at > now()",
+    )
+    .bind(person_id)
+    .bind(secret::digest(keep))
+    .execute(executor)
+    .await?;
+    Ok(done.rows_affected())
+}
+
+/// When the browser session was signed in (a refresh sign-in starts a new
+/// session), if it is live.
+pub async fn signed_in_at(
+    pool: &PgPool,
+    session: &str,
+) -> Result<Option<DateTime<Utc>>, Error> {
+    Ok(sqlx::query_scalar(
+        "SELECT created_at FROM sessions WHERE id = $1 AND revoked_at IS NULL AND expires_at > now()",
+    )
+    .bind(secret::digest(session))
+    .fetch_optional(pool)
+    .await?)
+}

@@ -91,7 +91,7 @@ pub struct FlowError {
 pub struct FlowErrorDetail {
     /// `self_service_flow_not_found`, `self_service_flow_expired`,
     /// `security_csrf_violation`, `self_service_flow_return_to_forbidden`,
-    /// `session_inactive`, `bad_request`.
+    /// `session_inactive`, `session_refresh_required`, `bad_request`.
     id: &'static str,
     /// The HTTP status.
     code: u16,
@@ -100,7 +100,7 @@ pub struct FlowErrorDetail {
 }
 
 impl FlowError {
-    fn new(status: StatusCode, id: &'static str, message: &'static str) -> Self {
+    pub(crate) fn new(status: StatusCode, id: &'static str, message: &'static str) -> Self {
         FlowError {
             error: FlowErrorDetail {
                 id,

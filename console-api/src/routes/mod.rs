@@ -23,6 +23,7 @@ pub mod login;
 pub(crate) mod notifications;
 pub(crate) mod people;
 pub(crate) mod playbooks;
+pub(crate) mod profile;
 pub(crate) mod resources;
 pub(crate) mod scrapers;
 pub(crate) mod settings;
@@ -36,6 +37,7 @@ pub(crate) fn api() -> OpenApiRouter<AppState> {
         .merge(login::router())
         .merge(people::router())
         .merge(playbooks::router())
+        .merge(profile::router())
         .merge(db::router())
         .merge(canary::router())
         .merge(catalog::router())

@@ -38,7 +38,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 pub const PASSWORD_POLICY: &str =
     "Password must be at least 12 characters long and must not be your email address.";
 
-fn check_password(password: &str, email: Option<&str>) -> Result<(), ApiError> {
+pub(crate) fn check_password(password: &str, email: Option<&str>) -> Result<(), ApiError> {
     let chars = password.chars().count();
     let is_email = email.is_some_and(|e| e.eq_ignore_ascii_case(password.trim()));
     if !(12..=1024).contains(&chars) || is_email {
