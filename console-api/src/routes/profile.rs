@@ -175,7 +175,7 @@ pub struct SignedOut {
 }
 
 /// Signs the caller out everywhere else: ends every browser session of the
-/// person but the one making the call. Access tokens stay.
+/// person but the one making the call. Access tokens stay, and cannot call it.
 #[utoipa::path(post, path = "/api/profile/sign_out_everywhere", tag = "profile",
     responses(
         (status = 200, body = SignedOut),
@@ -188,6 +188,11 @@ pub(crate) async fn sign_out_everywhere(
     caller: Caller,
 ) -> Result<Json<SignedOut>, ApiError> {
     let person = human(&caller)?;
+    if caller.via == Via::Token {
+        return Err(ApiError::forbidden(
+            "signing out everywhere needs the person (a browser session or password), not a token",
+        ));
+    }
     let keep = cookie(&parts.headers, SESSION_COOKIE)
         .filter(|_| caller.via == Via::Session)
         .unwrap_or_default();

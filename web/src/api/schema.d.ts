@@ -938,6 +938,65 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's profile. */
+        get: operations["get_profile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Changes the caller's name and avatar. */
+        patch: operations["update_profile"];
+        trace?: never;
+    };
+    "/api/profile/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Changes the caller's password. Needs a browser session signed in within
+         *     `--privileged-session-max-age` (else 403 `session_refresh_required`) and
+         *     the current password; the person's other sessions end.
+         */
+        post: operations["change_password"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/profile/sign_out_everywhere": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Signs the caller out everywhere else: ends every browser session of the
+         *     person but the one making the call. Access tokens stay, and cannot call it.
+         */
+        post: operations["sign_out_everywhere"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/resources/search": {
         parameters: {
             query?: never;
@@ -3198,7 +3257,7 @@ export interface components {
             /**
              * @description `self_service_flow_not_found`, `self_service_flow_expired`,
              *     `security_csrf_violation`, `self_service_flow_return_to_forbidden`,
-             *     `session_inactive`, `bad_request`.
+             *     `session_inactive`, `session_refresh_required`, `bad_request`.
              */
             id: string;
             message: string;
@@ -3351,6 +3410,11 @@ export interface components {
              *     `playbook`), a `code` default written in its language.
              */
             params: Record<string, never>[];
+        };
+        PasswordChange: {
+            current_password: string;
+            /** @description The new password (decision 1.7's rule). */
+            password: string;
         };
         /** @description One allow or deny rule. */
         PermissionRule: {
@@ -3953,6 +4017,11 @@ export interface components {
                 };
             } | null;
         };
+        ProfileUpdate: {
+            /** @description An http(s) address of a picture; empty or left out clears it. */
+            avatar?: string | null;
+            name: string;
+        };
         /**
          * @description A property of a component (Mission Control's Property): a value with a
          *     unit and a `max` is a gauge, such as memory or CPU.
@@ -4334,6 +4403,14 @@ export interface components {
         SignedIn: {
             return_to: string;
             session: components["schemas"]["Session"];
+        };
+        /** @description Sessions ended. */
+        SignedOut: {
+            /**
+             * Format: int64
+             * @description How many sessions ended.
+             */
+            revoked: number;
         };
         /** @description The silence form. */
         SilenceForm: {
@@ -7936,6 +8013,179 @@ export interface operations {
             };
             /** @description The playbook or the target is none the caller sees */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_profile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Person"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_profile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProfileUpdate"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Person"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    change_password: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordChange"];
+            };
+        };
+        responses: {
+            /** @description Changed; every other session of the person ended */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The current password is wrong, or the new one breaks the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `session_refresh_required`: sign in again (refresh) first; or not a browser session */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowError"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    sign_out_everywhere: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedOut"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

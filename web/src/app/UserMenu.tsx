@@ -40,7 +40,11 @@ export function UserMenu() {
         {(close) => (
           <DropdownGroup label={`Hi ${user.name}`}>
             <DropdownList>
-              <DropdownItem onClick={() => navigate('/profile-settings')}>Your Profile</DropdownItem>
+              <DropdownItem
+                onClick={() => navigate(`/profile-settings?return_to=${encodeURIComponent(location.pathname + location.search)}`)}
+              >
+                Your Profile
+              </DropdownItem>
               {authorizer.can('kubernetes-proxy', 'write') && (
                 <DropdownItem onClick={() => (close(), setKubeconfig(true))}>Download kubeconfig</DropdownItem>
               )}

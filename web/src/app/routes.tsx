@@ -101,6 +101,7 @@ export const routes: RouteObject[] = [
           { path: 'catalog/scrapers', ...inShell(() => import('../pages/catalog/scrapers/ScrapersPage')) },
           { path: 'catalog/scrapers/:id', ...inShell(() => import('../pages/catalog/scrapers/ScraperPage')) },
           { path: 'catalog/:id/*', ...inShell(() => import('../pages/catalog/item/ConfigPage')) },
+          { path: 'profile-settings', ...inShell(() => import('../pages/profile/ProfileSettingsPage')) },
           { path: 'settings', element: <Navigate to="/settings/access-scopes" replace /> },
           { path: 'settings/access-scopes', ...inShell(() => import('../pages/access-scopes/AccessScopesPage')) },
           { path: 'settings/permissions', ...inShell(() => import('../pages/permissions/PermissionsPage')) },

@@ -1,0 +1,33 @@
+import { PageSection, Stack, StackItem } from '@patternfly/react-core';
+import { Link, useSearchParams } from 'react-router';
+import { useTopBar } from '../../app/topBar';
+import { safeReturnTo } from '../../lib/loginFlow';
+import { PasswordSection } from './PasswordSection';
+import { ProfileSection } from './ProfileSection';
+import { SessionsSection } from './SessionsSection';
+
+/** /profile-settings: the signed-in person's own settings. Social sign-in
+ * and hardware keys are not offered on this server, so their sections are
+ * left out rather than shown doing nothing. */
+export default function ProfileSettingsPage() {
+  const [params] = useSearchParams();
+  useTopBar('Your Profile');
+  return (
+    <PageSection>
+      <Stack hasGutter>
+        <StackItem>
+          <Link to={safeReturnTo(params.get('return_to'))}>Go back</Link>
+        </StackItem>
+        <StackItem>
+          <ProfileSection />
+        </StackItem>
+        <StackItem>
+          <PasswordSection />
+        </StackItem>
+        <StackItem>
+          <SessionsSection />
+        </StackItem>
+      </Stack>
+    </PageSection>
+  );
+}
