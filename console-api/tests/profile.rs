@@ -19,7 +19,12 @@ async fn name_and_avatar_are_saved_for_the_signed_in_person(pool: PgPool) {
     let ada = api.signed_in("ada@example.com", PASSWORD).await;
 
     let (status, body) = api
-        .call(&ada, Method::PATCH, "/api/profile", Some(json!({"name": "Ada Lovelace", "avatar": "https://img.example/ada.png"})))
+        .call(
+            &ada,
+            Method::PATCH,
+            "/api/profile",
+            Some(json!({"name": "Ada Lovelace", "avatar": "https://img.example/ada.png"})),
+        )
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let (_, me) = api.call(&ada, Method::GET, "/api/profile", None).await;
@@ -27,19 +32,45 @@ async fn name_and_avatar_are_saved_for_the_signed_in_person(pool: PgPool) {
     assert_eq!(me["avatar"], "https://img.example/ada.png");
     assert_eq!(me["email"], "ada@example.com");
     let (_, whoami) = api.call(&ada, Method::GET, "/api/auth/whoami", None).await;
-    assert_eq!(whoami["payload"]["user"]["name"], "Ada Lovelace", "{whoami}");
+    assert_eq!(
+        whoami["payload"]["user"]["name"], "Ada Lovelace",
+        "{whoami}"
+    );
 
     let (status, body) = api
-        .call(&ada, Method::PATCH, "/api/profile", Some(json!({"name": "Ada", "avatar": "javascript:alert(1)"})))
+        .call(
+            &ada,
+            Method::PATCH,
+            "/api/profile",
+            Some(json!({"name": "Ada", "avatar": "javascript:alert(1)"})),
+        )
         .await;
-    assert_eq!((status, body["field"].clone()), (StatusCode::BAD_REQUEST, json!("avatar")), "{body}");
+    assert_eq!(
+        (status, body["field"].clone()),
+        (StatusCode::BAD_REQUEST, json!("avatar")),
+        "{body}"
+    );
     let (status, body) = api
-        .call(&ada, Method::PATCH, "/api/profile", Some(json!({"name": "  "})))
+        .call(
+            &ada,
+            Method::PATCH,
+            "/api/profile",
+            Some(json!({"name": "  "})),
+        )
         .await;
-    assert_eq!((status, body["field"].clone()), (StatusCode::BAD_REQUEST, json!("name")), "{body}");
+    assert_eq!(
+        (status, body["field"].clone()),
+        (StatusCode::BAD_REQUEST, json!("name")),
+        "{body}"
+    );
     // An empty avatar clears it.
     let (_, me) = api
-        .call(&ada, Method::PATCH, "/api/profile", Some(json!({"name": "Ada", "avatar": ""})))
+        .call(
+            &ada,
+            Method::PATCH,
+            "/api/profile",
+            Some(json!({"name": "Ada", "avatar": ""})),
+        )
         .await;
     assert_eq!(me["avatar"], Value::Null);
 }
@@ -52,20 +83,35 @@ async fn a_password_change_needs_the_current_password_and_ends_the_other_session
     let elsewhere = api.signed_in("ada@example.com", PASSWORD).await;
     let token = {
         let (status, body) = api
-            .call(&here, Method::POST, "/api/auth/create_token", Some(json!({"name": "cli", "expiry": "1h"})))
+            .call(
+                &here,
+                Method::POST,
+                "/api/auth/create_token",
+                Some(json!({"name": "cli", "expiry": "1h"})),
+            )
             .await;
         assert_eq!(status, StatusCode::CREATED, "{body}");
         body["payload"]["token"].as_str().unwrap().to_owned()
     };
 
     let (status, body) = api
-        .call(&here, Method::POST, "/api/profile/password", Some(json!({"current_password": "wrong horse battery", "password": NEW_PASSWORD})))
+        .call(
+            &here,
+            Method::POST,
+            "/api/profile/password",
+            Some(json!({"current_password": "wrong horse battery", "password": NEW_PASSWORD})),
+        )
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(body["field"], "current_password", "{body}");
 
     let (status, body) = api
-        .call(&here, Method::POST, "/api/profile/password", Some(json!({"current_password": PASSWORD, "password": "short"})))
+        .call(
+            &here,
+            Method::POST,
+            "/api/profile/password",
+            Some(json!({"current_password": PASSWORD, "password": "short"})),
+        )
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(body["field"], "password");
@@ -75,12 +121,22 @@ async fn a_password_change_needs_the_current_password_and_ends_the_other_session
     );
 
     let (status, body) = api
-        .call(&here, Method::POST, "/api/profile/password", Some(json!({"current_password": PASSWORD, "password": NEW_PASSWORD})))
+        .call(
+            &here,
+            Method::POST,
+            "/api/profile/password",
+            Some(json!({"current_password": PASSWORD, "password": NEW_PASSWORD})),
+        )
         .await;
     assert_eq!(status, StatusCode::NO_CONTENT, "{body}");
-    assert_eq!(api.status(&here, Method::GET, "/api/auth/whoami", None).await, StatusCode::OK);
     assert_eq!(
-        api.status(&elsewhere, Method::GET, "/api/auth/whoami", None).await,
+        api.status(&here, Method::GET, "/api/auth/whoami", None)
+            .await,
+        StatusCode::OK
+    );
+    assert_eq!(
+        api.status(&elsewhere, Method::GET, "/api/auth/whoami", None)
+            .await,
         StatusCode::UNAUTHORIZED
     );
     let by_token = reqwest::Client::new()
@@ -90,7 +146,9 @@ async fn a_password_change_needs_the_current_password_and_ends_the_other_session
         .await
         .unwrap();
     assert_eq!(by_token.status(), StatusCode::OK, "tokens stay");
-    let (status, _) = api.sign_in(&api.browser(), "ada@example.com", PASSWORD).await;
+    let (status, _) = api
+        .sign_in(&api.browser(), "ada@example.com", PASSWORD)
+        .await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "the old password is gone");
     api.signed_in("ada@example.com", NEW_PASSWORD).await;
 
@@ -116,7 +174,12 @@ async fn an_old_sign_in_must_be_refreshed_before_a_password_change(pool: PgPool)
     let ada = api.signed_in("ada@example.com", PASSWORD).await;
     let change = json!({"current_password": PASSWORD, "password": NEW_PASSWORD});
     let (status, body) = api
-        .call(&ada, Method::POST, "/api/profile/password", Some(change.clone()))
+        .call(
+            &ada,
+            Method::POST,
+            "/api/profile/password",
+            Some(change.clone()),
+        )
         .await;
     assert_eq!(status, StatusCode::FORBIDDEN);
     assert_eq!(body["error"]["id"], "session_refresh_required", "{body}");
@@ -129,9 +192,17 @@ async fn an_old_sign_in_must_be_refreshed_before_a_password_change(pool: PgPool)
         .await
         .unwrap();
     let (status, body) = api
-        .call(&ada, Method::POST, "/api/profile/password", Some(change.clone()))
+        .call(
+            &ada,
+            Method::POST,
+            "/api/profile/password",
+            Some(change.clone()),
+        )
         .await;
-    assert_eq!((status, body["error"]["id"].clone()), (StatusCode::FORBIDDEN, json!("session_refresh_required")));
+    assert_eq!(
+        (status, body["error"]["id"].clone()),
+        (StatusCode::FORBIDDEN, json!("session_refresh_required"))
+    );
     // ... and a refresh sign-in (a new session) lets it through.
     let flow: Value = ada
         .get(api.at("/api/auth/login/browser?refresh=true&return_to=/profile-settings"))
@@ -167,12 +238,22 @@ async fn sign_out_everywhere_ends_every_other_session_but_not_tokens(pool: PgPoo
     let phone = api.signed_in("ada@example.com", PASSWORD).await;
     let bob = api.signed_in("bob@example.com", PASSWORD).await;
     let (_, created) = api
-        .call(&here, Method::POST, "/api/auth/create_token", Some(json!({"name": "cli", "expiry": "1h"})))
+        .call(
+            &here,
+            Method::POST,
+            "/api/auth/create_token",
+            Some(json!({"name": "cli", "expiry": "1h"})),
+        )
         .await;
     let token = created["payload"]["token"].as_str().unwrap().to_owned();
 
     let (status, body) = api
-        .call(&here, Method::POST, "/api/profile/sign_out_everywhere", None)
+        .call(
+            &here,
+            Method::POST,
+            "/api/profile/sign_out_everywhere",
+            None,
+        )
         .await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(body["revoked"], 2);
@@ -182,7 +263,11 @@ async fn sign_out_everywhere_ends_every_other_session_but_not_tokens(pool: PgPoo
         (&phone, StatusCode::UNAUTHORIZED),
         (&bob, StatusCode::OK),
     ] {
-        assert_eq!(api.status(client, Method::GET, "/api/auth/whoami", None).await, expected);
+        assert_eq!(
+            api.status(client, Method::GET, "/api/auth/whoami", None)
+                .await,
+            expected
+        );
     }
     let by_token = reqwest::Client::new()
         .get(api.at("/api/auth/whoami"))

@@ -81,7 +81,12 @@ const ENDPOINTS: &[(&str, &str, Needs, &str)] = &[
     ("POST", "/api/auth/login", Needs::Nothing, r#"{}"#),
     ("GET", "/api/auth/session", Needs::Session, r#"{}"#),
     ("GET", "/api/profile", Needs::SignedIn, r#"{}"#),
-    ("PATCH", "/api/profile", Needs::SignedIn, r#"{"name": "Sweep"}"#),
+    (
+        "PATCH",
+        "/api/profile",
+        Needs::SignedIn,
+        r#"{"name": "Sweep"}"#,
+    ),
     (
         "POST",
         "/api/profile/password",

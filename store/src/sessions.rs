@@ -116,10 +116,7 @@ pub async fn revoke_others<'e>(
 
 /// When the browser session was signed in (a refresh sign-in starts a new
 /// session), if it is live.
-pub async fn signed_in_at(
-    pool: &PgPool,
-    session: &str,
-) -> Result<Option<DateTime<Utc>>, Error> {
+pub async fn signed_in_at(pool: &PgPool, session: &str) -> Result<Option<DateTime<Utc>>, Error> {
     Ok(sqlx::query_scalar(
         "SELECT created_at FROM sessions WHERE id = $1 AND revoked_at IS NULL AND expires_at > now()",
     )
