@@ -139,13 +139,11 @@ async fn a_password_change_needs_the_current_password_and_ends_the_other_session
             .await,
         StatusCode::UNAUTHORIZED
     );
-    let by_token = reqwest::Client::new()
-        .get(api.at("/api/auth/whoami"))
-        .bearer_auth(&token)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(by_token.status(), StatusCode::OK, "tokens stay");
+    assert_eq!(
+        api.whoami_bearer(&token).await,
+        StatusCode::OK,
+        "tokens stay"
+    );
     let (status, _) = api
         .sign_in(&api.browser(), "ada@example.com", PASSWORD)
         .await;
@@ -269,11 +267,5 @@ async fn sign_out_everywhere_ends_every_other_session_but_not_tokens(pool: PgPoo
             expected
         );
     }
-    let by_token = reqwest::Client::new()
-        .get(api.at("/api/auth/whoami"))
-        .bearer_auth(&token)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(by_token.status(), StatusCode::OK);
+    assert_eq!(api.whoami_bearer(&token).await, StatusCode::OK);
 }

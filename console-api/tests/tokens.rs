@@ -19,16 +19,6 @@ async fn create(api: &Api, client: &reqwest::Client, body: Value) -> (StatusCode
     (res.status(), res.json().await.unwrap())
 }
 
-async fn whoami_bearer(api: &Api, token: &str) -> StatusCode {
-    reqwest::Client::new()
-        .get(api.at("/api/auth/whoami"))
-        .bearer_auth(token)
-        .send()
-        .await
-        .unwrap()
-        .status()
-}
-
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
 async fn token_life_cycle(pool: PgPool) {
     let api = Api::start(pool.clone()).await;
@@ -72,7 +62,7 @@ async fn token_life_cycle(pool: PgPool) {
     assert_ne!(stored, token);
 
     // Bearer and Basic with user `token` both work.
-    assert_eq!(whoami_bearer(&api, &token).await, StatusCode::OK);
+    assert_eq!(api.whoami_bearer(&token).await, StatusCode::OK);
     let basic = reqwest::Client::new()
         .get(api.at("/api/auth/whoami"))
         .basic_auth("token", Some(&token))
@@ -102,7 +92,7 @@ async fn token_life_cycle(pool: PgPool) {
         .await,
         StatusCode::NO_CONTENT
     );
-    assert_eq!(whoami_bearer(&api, &token).await, StatusCode::UNAUTHORIZED);
+    assert_eq!(api.whoami_bearer(&token).await, StatusCode::UNAUTHORIZED);
 }
 
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
@@ -112,7 +102,7 @@ async fn a_scope_limits_a_token_to_what_it_lists(pool: PgPool) {
     let client = api.signed_in("ada@example.com", PASSWORD).await;
     let (_, body) = create(&api, &client, json!({"name": "read-canaries", "scope": [{"subject": "ada@example.com", "object": "canaries", "action": "read"}]})).await;
     let token = body["payload"]["token"].as_str().unwrap().to_owned();
-    assert_eq!(whoami_bearer(&api, &token).await, StatusCode::OK);
+    assert_eq!(api.whoami_bearer(&token).await, StatusCode::OK);
     let res = reqwest::Client::new()
         .get(api.at("/api/people_roles"))
         .bearer_auth(&token)
@@ -167,7 +157,7 @@ async fn a_token_never_does_more_than_its_creator(pool: PgPool) {
         .execute(&pool)
         .await
         .unwrap();
-    assert_eq!(whoami_bearer(&api, &token).await, StatusCode::UNAUTHORIZED);
+    assert_eq!(api.whoami_bearer(&token).await, StatusCode::UNAUTHORIZED);
 }
 
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
@@ -190,8 +180,8 @@ async fn expiry_and_auto_renew(pool: PgPool) {
         .execute(&pool)
         .await
         .unwrap();
-    assert_eq!(whoami_bearer(&api, &renews).await, StatusCode::OK);
-    assert_eq!(whoami_bearer(&api, &expires).await, StatusCode::OK);
+    assert_eq!(api.whoami_bearer(&renews).await, StatusCode::OK);
+    assert_eq!(api.whoami_bearer(&expires).await, StatusCode::OK);
     let left: Vec<(String, f64)> = sqlx::query_as(
         "SELECT name, extract(epoch FROM expires_at - now())::float8 FROM access_tokens ORDER BY name",
     )
@@ -207,10 +197,7 @@ async fn expiry_and_auto_renew(pool: PgPool) {
     .execute(&pool)
     .await
     .unwrap();
-    assert_eq!(
-        whoami_bearer(&api, &expires).await,
-        StatusCode::UNAUTHORIZED
-    );
+    assert_eq!(api.whoami_bearer(&expires).await, StatusCode::UNAUTHORIZED);
 }
 
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]

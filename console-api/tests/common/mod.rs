@@ -180,6 +180,17 @@ impl Api {
         (status, res.json().await.unwrap_or(Value::Null))
     }
 
+    /// The status of `GET /api/auth/whoami` with this bearer token.
+    pub async fn whoami_bearer(&self, token: &str) -> StatusCode {
+        Client::new()
+            .get(self.at("/api/auth/whoami"))
+            .bearer_auth(token)
+            .send()
+            .await
+            .unwrap()
+            .status()
+    }
+
     pub async fn status(
         &self,
         client: &Client,
