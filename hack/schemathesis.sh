@@ -27,7 +27,7 @@ source hack/lib/sample-world.sh
 
 SCHEMATHESIS_VERSION=4.32.5
 SEED=15
-MAX_EXAMPLES=${QD_SCHEMATHESIS_MAX_EXAMPLES:-100}
+MAX_EXAMPLES=${QD_SCHEMATHESIS_MAX_EXAMPLES:-50}
 
 venv=$(python_venv "schemathesis-$SCHEMATHESIS_VERSION" "schemathesis==$SCHEMATHESIS_VERSION")
 command -v curl >/dev/null || apt_install curl
