@@ -31,6 +31,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 const REFRESH_REQUIRED: &str =
     "Changing your password needs a recent sign-in: confirm it is you by signing in again.";
+const SESSION_REQUIRED: &str = "A password is changed by a person signed in from a browser, not with a token or Basic authentication.";
 
 /// Only people (not agents or token identities) have a profile.
 fn human(caller: &Caller) -> Result<&Person, ApiError> {
@@ -57,7 +58,10 @@ pub(crate) struct Update {
     name: String,
     /// An http(s) address of a picture; empty or left out clears it.
     #[serde(default)]
-    #[schema(max_length = 2048)]
+    #[schema(
+        max_length = 2048,
+        pattern = r"^(https?://[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:[0-9]{1,4})?(/[!-~]*)?)?$"
+    )]
     avatar: Option<String>,
 }
 
@@ -122,7 +126,7 @@ pub(crate) struct PasswordChange {
         (status = 204, description = "Changed; every other session of the person ended"),
         (status = 400, description = "The current password is wrong, or the new one breaks the rule", body = ErrorBody),
         (status = 401, body = ErrorBody),
-        (status = 403, description = "`session_refresh_required`: sign in again (refresh) first; or not a browser session", body = FlowError),
+        (status = 403, description = "`session_refresh_required`: sign in again (refresh) first; also for a token, Basic or a machine identity", body = FlowError),
         (status = 429, body = ErrorBody)))]
 #[tracing::instrument(skip_all, fields(person = %caller.person.id))]
 pub(crate) async fn change_password(
@@ -131,13 +135,17 @@ pub(crate) async fn change_password(
     caller: Caller,
     Body(body): Body<PasswordChange>,
 ) -> Result<Response, ApiError> {
-    let person = human(&caller)?;
-    let session = cookie(&parts.headers, SESSION_COOKIE).filter(|_| caller.via == Via::Session);
+    let session = cookie(&parts.headers, SESSION_COOKIE)
+        .filter(|_| caller.via == Via::Session && caller.person.kind.is_none());
     let Some(session) = session else {
-        return Err(ApiError::forbidden(
-            "a password is changed from a browser session, not with a token or Basic authentication",
-        ));
+        return Ok(FlowError::new(
+            StatusCode::FORBIDDEN,
+            "session_refresh_required",
+            SESSION_REQUIRED,
+        )
+        .into_response());
     };
+    let person = &caller.person;
     let signed_in = sessions::signed_in_at(&state.db, &session).await?;
     let max_age = chrono::Duration::from_std(state.auth.privileged_session_max_age)
         .unwrap_or(chrono::Duration::MAX);
