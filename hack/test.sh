@@ -39,6 +39,7 @@ command -v python3 >/dev/null || apt_install python3
 python3 -m venv --help >/dev/null 2>&1 || apt_install python3-venv
 python3 -c 'import yaml' 2>/dev/null || apt_install python3-yaml # hack/yaml11_check.py, from cargo test too
 command -v runuser >/dev/null || apt_install util-linux
+command -v oathtool >/dev/null || apt_install oathtool # console-api/tests/second_factor.rs's independent TOTP codes
 ensure_mcp_sdk # console-api/tests/mcp.rs's client
 ensure_postgres
 ensure_node

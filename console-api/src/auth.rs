@@ -12,7 +12,7 @@ use base64::engine::general_purpose::STANDARD;
 use quarterdeck_dataapi as rest;
 use quarterdeck_store::grants::{self, AccessScopeGrant, Grants};
 use quarterdeck_store::people::{self, Person};
-use quarterdeck_store::{login, sessions, tokens};
+use quarterdeck_store::{login, second_factor, sessions, tokens};
 use url::Url;
 
 use crate::rbac::{Action, Authorizer, Kind, Resource, ScopeGrant};
@@ -24,6 +24,15 @@ pub const SESSION_COOKIE: &str = "quarterdeck_session";
 pub const CSRF_COOKIE: &str = "quarterdeck_csrf";
 /// Basic-auth user name that marks the password as an access token.
 const TOKEN_USER: &str = "token";
+
+/// What a person whom an admin requires to have a second factor may call
+/// before enrolling one: who they are, and enrolling an authenticator app.
+const ENROLMENT_PATHS: &[&str] = &[
+    "/api/auth/whoami",
+    "/api/auth/second-factor",
+    "/api/auth/totp",
+    "/api/auth/totp/confirm",
+];
 
 /// How the caller authenticated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -148,14 +157,25 @@ async fn identify(parts: &Parts, state: &AppState) -> Result<Option<Identified>,
         let person = verify_password(state, parts, &user, &password)
             .await?
             .ok_or(ApiError::Unauthorized)?;
+        if second_factor::enrolled(&state.db, person.id).await?.totp {
+            return Err(ApiError::forbidden(
+                "Basic sign-in with a password is refused for accounts with a second factor; use an access token",
+            ));
+        }
         let grants = grants::for_person(&state.db, person.id, &person.roles).await?;
         return Ok(Some((person, grants, None, Via::Password)));
     }
     if let Some(secret) = cookie(&parts.headers, SESSION_COOKIE)
-        && let Some((person, _, grants)) = sessions::find(&state.db, &secret).await?
+        && let Some(found) = sessions::find(&state.db, &secret).await?
     {
         check_same_origin(&parts.method, &parts.headers, state)?;
-        return Ok(Some((person, grants, None, Via::Session)));
+        if found.needs_aal2() {
+            return Err(ApiError::Aal2Required);
+        }
+        if found.needs_enrolment() && !ENROLMENT_PATHS.contains(&parts.uri.path()) {
+            return Err(ApiError::EnrolmentRequired);
+        }
+        return Ok(Some((found.person, found.grants, None, Via::Session)));
     }
     Ok(None)
 }
@@ -170,16 +190,29 @@ async fn by_token(state: &AppState, token: &str) -> Result<Option<Identified>, A
 }
 
 /// Checks an email and password within the failed sign-in limits; both
-/// sign-in paths (the browser flow and Basic) use it. The attempt is
-/// reserved before the password is verified, so concurrent guesses cannot
-/// overrun a limit, and released when the password is right. 429 when a
-/// limit is reached.
+/// sign-in paths (the browser flow and Basic) use it.
 pub async fn verify_password(
     state: &AppState,
     parts: &Parts,
     email: &str,
     password: &str,
 ) -> Result<Option<Person>, ApiError> {
+    within_limits(state, parts, email, async {
+        Ok(people::authenticate(&state.db, email, password).await?)
+    })
+    .await
+}
+
+/// Runs one sign-in check (a password, a second factor) of the account
+/// `email` within the failed sign-in limits. The attempt is reserved before
+/// `check` runs, so concurrent guesses cannot overrun a limit, and released
+/// when it succeeds. 429 when a limit is reached.
+pub async fn within_limits<T>(
+    state: &AppState,
+    parts: &Parts,
+    email: &str,
+    check: impl Future<Output = Result<Option<T>, ApiError>>,
+) -> Result<Option<T>, ApiError> {
     let settings = &state.auth;
     let ip = client_ip(parts, state).map(|ip| ip.to_string());
     let Some(attempt) =
@@ -191,11 +224,11 @@ pub async fn verify_password(
             retry_after: settings.failure_window.as_secs(),
         });
     };
-    let person = people::authenticate(&state.db, email, password).await?;
-    if person.is_some() {
+    let passed = check.await?;
+    if passed.is_some() {
         login::release(&state.db, attempt, email, ip.as_deref()).await?;
     }
-    Ok(person)
+    Ok(passed)
 }
 
 /// A header cross-site forms cannot send (and cross-site scripts cannot

@@ -22,6 +22,16 @@ pub enum ApiError {
         resource: Option<String>,
         action: Option<&'static str>,
     },
+    /// The browser session must show a second factor first.
+    #[error(
+        "this session must show a second factor first: sign in with your authenticator app or a backup code"
+    )]
+    Aal2Required,
+    /// The person must enrol a second factor before anything else.
+    #[error(
+        "an administrator requires a second factor for your account: enrol an authenticator app in your profile settings first"
+    )]
+    EnrolmentRequired,
     #[error("{0}")]
     NotFound(String),
     #[error("{0}")]
@@ -62,6 +72,9 @@ pub enum ApiError {
     Sqlx(#[from] sqlx::Error),
 }
 
+/// The provider's error id for a session that must show a second factor.
+pub const AAL2_REQUIRED: &str = "session_aal2_required";
+
 /// An error of the console API.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ErrorBody {
@@ -69,6 +82,13 @@ pub struct ErrorBody {
     /// `ECONFLICT`, `EGONE`, `ETOOMANYREQUESTS`, `EUNAVAILABLE`, `EINTERNAL`.
     pub error: &'static str,
     pub message: String,
+    /// With EFORBIDDEN for a session that must do more first:
+    /// `session_aal2_required` or `second_factor_enrolment_required`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<&'static str>,
+    /// With `id`: the console page that does it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub redirect_browser_to: Option<&'static str>,
     /// With EFORBIDDEN for a missing right: the resource refused.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub resource: Option<String>,
@@ -126,7 +146,9 @@ impl ApiError {
     pub(crate) fn status_and_code(&self) -> (StatusCode, &'static str) {
         match self {
             Self::Unauthorized => (StatusCode::UNAUTHORIZED, "EUNAUTHORIZED"),
-            Self::Forbidden { .. } => (StatusCode::FORBIDDEN, "EFORBIDDEN"),
+            Self::Forbidden { .. } | Self::Aal2Required | Self::EnrolmentRequired => {
+                (StatusCode::FORBIDDEN, "EFORBIDDEN")
+            }
             Self::NotFound(_) => (StatusCode::NOT_FOUND, "ENOTFOUND"),
             Self::BadRequest(_) | Self::Invalid { .. } | Self::InvalidFields { .. } => {
                 (StatusCode::BAD_REQUEST, "EINVALID")
@@ -154,6 +176,8 @@ impl ApiError {
         let mut body = ErrorBody {
             error,
             message,
+            id: None,
+            redirect_browser_to: None,
             resource: None,
             action: None,
             field: None,
@@ -172,6 +196,14 @@ impl ApiError {
                 body.errors = errors;
             }
             Self::InvalidFields { fields, .. } => body.fields = Some(fields),
+            Self::Aal2Required => {
+                body.id = Some(AAL2_REQUIRED);
+                body.redirect_browser_to = Some("/login?aal=aal2");
+            }
+            Self::EnrolmentRequired => {
+                body.id = Some("second_factor_enrolment_required");
+                body.redirect_browser_to = Some("/profile-settings");
+            }
             _ => {}
         }
         body

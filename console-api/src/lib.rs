@@ -18,6 +18,7 @@ mod routes;
 mod run_results;
 mod server;
 mod summary_cache;
+mod totp;
 mod web;
 mod webhook_auth;
 #[cfg(test)]

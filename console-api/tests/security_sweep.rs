@@ -109,6 +109,16 @@ const ENDPOINTS: &[(&str, &str, Needs, &str)] = &[
     ("GET", "/api/auth/tokens", Needs::SignedIn, r#"{}"#),
     ("DELETE", "/api/auth/token/{id}", Needs::SignedIn, r#"{}"#),
     ("POST", "/api/auth/create_token", Needs::Person, r#"{}"#),
+    ("GET", "/api/auth/second-factor", Needs::SignedIn, r#"{}"#),
+    ("POST", "/api/auth/totp", Needs::Session, r#"{}"#),
+    (
+        "POST",
+        "/api/auth/totp/confirm",
+        Needs::Session,
+        r#"{"code": "abcdef"}"#,
+    ),
+    ("POST", "/api/auth/totp/remove", Needs::Session, r#"{}"#),
+    ("POST", "/api/auth/backup-codes", Needs::Session, r#"{}"#),
     (
         "GET",
         "/api/canary/api",
@@ -409,6 +419,18 @@ const ENDPOINTS: &[(&str, &str, Needs, &str)] = &[
         "/api/settings/execution-policy",
         Needs::Admin,
         r#"{"allowConsoleScripts": false}"#,
+    ),
+    (
+        "GET",
+        "/api/settings/second-factor",
+        Needs::Right(Resource::FeatureFlags, Action::Read),
+        r#"{}"#,
+    ),
+    (
+        "PUT",
+        "/api/settings/second-factor",
+        Needs::Admin,
+        r#"{"required": "nobody"}"#,
     ),
 ];
 

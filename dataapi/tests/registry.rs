@@ -96,6 +96,18 @@ const NOT_EXPOSED: &[(&str, &str)] = &[
     ("sessions", "session hashes; the sign-in flow's own"),
     ("mcp_sessions", "MCP sessions; the /mcp transport's own"),
     (
+        "totp_credentials",
+        "encrypted second-factor secrets; the second-factor endpoints' own",
+    ),
+    (
+        "backup_codes",
+        "backup code digests; the second-factor endpoints' own",
+    ),
+    (
+        "second_factor_policy",
+        "who must have a second factor; the settings endpoints' own",
+    ),
+    (
         "invites",
         "one-time secrets; managed through the people endpoints",
     ),

@@ -35,6 +35,7 @@ pub mod profile;
 pub mod rbac;
 pub mod runnable_playbooks;
 pub mod scheduled;
+pub mod second_factor;
 pub mod secret;
 pub mod sessions;
 pub mod source;

@@ -48,11 +48,35 @@ pub async fn create(
     Ok(NewSession { secret, expires_at })
 }
 
-/// The person behind a live session, when it expires, and their grants.
-pub async fn find(
-    pool: &PgPool,
-    secret: &str,
-) -> Result<Option<(Person, DateTime<Utc>, Grants)>, Error> {
+/// A live session: its person, when it expires, their grants, and what its
+/// sign-in proved.
+#[derive(Debug)]
+pub struct Found {
+    pub person: Person,
+    pub expires_at: DateTime<Utc>,
+    pub grants: Grants,
+    /// `aal1` (a password) or `aal2` (and a second factor).
+    pub aal: String,
+    /// The person has a second factor enrolled.
+    pub second_factor: bool,
+    /// Who must have a second factor (`second_factor_policy`).
+    pub second_factor_required: crate::second_factor::Required,
+}
+
+impl Found {
+    /// The session may act only once it shows a second factor.
+    pub fn needs_aal2(&self) -> bool {
+        self.second_factor && self.aal != "aal2"
+    }
+
+    /// The person must enrol a second factor before anything else.
+    pub fn needs_enrolment(&self) -> bool {
+        !self.second_factor && self.second_factor_required.applies_to(&self.person.roles)
+    }
+}
+
+/// The live session behind a secret.
+pub async fn find(pool: &PgPool, secret: &str) -> Result<Option<Found>, Error> {
     #[derive(sqlx::FromRow)]
     struct Row {
         #[sqlx(flatten)]
@@ -60,17 +84,43 @@ pub async fn find(
         expires_at: DateTime<Utc>,
         #[sqlx(flatten)]
         grants: GrantColumns,
+        aal: String,
+        second_factor: bool,
+        second_factor_required: Option<String>,
     }
     let row: Option<Row> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT me.*, {COLUMNS} FROM ( \
-           SELECT p.id, p.name, p.email, p.avatar, p.type, p.roles, s.expires_at \
+           SELECT p.id, p.name, p.email, p.avatar, p.type, p.roles, s.expires_at, s.aal, \
+             EXISTS (SELECT 1 FROM totp_credentials t \
+                     WHERE t.person_id = p.id AND t.confirmed_at IS NOT NULL) AS second_factor, \
+             (SELECT required FROM second_factor_policy) AS second_factor_required \
            FROM sessions s JOIN people p ON p.id = s.person_id \
            WHERE s.id = $1 AND s.revoked_at IS NULL AND s.expires_at > now() AND p.deleted_at IS NULL) me"
     )))
     .bind(secret::digest(secret))
     .fetch_optional(pool)
     .await?;
-    Ok(row.map(|r| (r.person, r.expires_at, r.grants.into())))
+    Ok(row.map(|r| Found {
+        person: r.person,
+        expires_at: r.expires_at,
+        grants: r.grants.into(),
+        aal: r.aal,
+        second_factor: r.second_factor,
+        second_factor_required: r
+            .second_factor_required
+            .as_deref()
+            .and_then(crate::second_factor::Required::parse)
+            .unwrap_or_default(),
+    }))
+}
+
+/// Records that the session's person showed a second factor.
+pub async fn raise_to_aal2(pool: &PgPool, secret: &str) -> Result<(), Error> {
+    sqlx::query("UPDATE sessions SET aal = 'aal2' WHERE id = $1 AND revoked_at IS NULL")
+        .bind(secret::digest(secret))
+        .execute(pool)
+        .await?;
+    Ok(())
 }
 
 /// Ends one session.

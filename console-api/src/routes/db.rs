@@ -42,9 +42,13 @@ impl From<ApiError> for DataApiError {
     fn from(e: ApiError) -> Self {
         let status = e.status_and_code().0.as_u16();
         let body = e.body();
-        let details = body
-            .resource
-            .map(|resource| json!({ "resource": resource, "action": body.action }));
+        let details = match (body.resource, body.id) {
+            (Some(resource), _) => Some(json!({ "resource": resource, "action": body.action })),
+            (None, Some(id)) => {
+                Some(json!({ "id": id, "redirect_browser_to": body.redirect_browser_to }))
+            }
+            (None, None) => None,
+        };
         Self(RestError {
             status,
             code: body.error.to_owned(),

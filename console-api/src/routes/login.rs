@@ -12,7 +12,7 @@ use axum::response::{IntoResponse, Response};
 use chrono::{DateTime, Utc};
 use quarterdeck_store::login::{self, Flow};
 use quarterdeck_store::people::Person;
-use quarterdeck_store::{secret, sessions};
+use quarterdeck_store::{second_factor, secret, sessions};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
@@ -21,9 +21,12 @@ use uuid::Uuid;
 
 use crate::auth::{
     CSRF_COOKIE, SESSION_COOKIE, check_same_origin, client_ip, cookie, set_cookie, verify_password,
+    within_limits,
 };
 use crate::body::{Body, Query};
+use crate::error::AAL2_REQUIRED;
 use crate::error::ErrorBody;
+use crate::routes::second_factor as second_factor_routes;
 use crate::{ApiError, AppState};
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -40,6 +43,8 @@ const FLOW_EXPIRED: &str = "Your interaction expired, please fill out the form a
 const CSRF_VIOLATION: &str = "A security violation was detected, please fill out the form again.";
 const RETURN_TO_FORBIDDEN: &str = "The return_to address is not allowed.";
 const BAD_PARAMETERS: &str = "The request's parameters are malformed.";
+const AAL2_REQUIRED_MESSAGE: &str =
+    "This session must show a second factor: an authenticator app code or a backup code.";
 
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -52,7 +57,7 @@ pub(crate) struct CreateFlow {
     return_to: Option<String>,
     /// Sign in again over a live session.
     refresh: Option<bool>,
-    /// `aal2` asks for a second factor, which this server does not offer.
+    /// `aal2` asks for the second factor of a session signed in with a password.
     aal: Option<String>,
 }
 
@@ -82,6 +87,9 @@ pub struct FlowError {
     /// With 410: the fresh flow to continue with.
     #[serde(skip_serializing_if = "Option::is_none")]
     use_flow_id: Option<Uuid>,
+    /// With `session_aal2_required`: where the console asks for the second factor.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    redirect_browser_to: Option<&'static str>,
     /// The fresh flow's CSRF cookie, sent with `use_flow_id`.
     #[serde(skip)]
     cookie: Option<String>,
@@ -109,6 +117,7 @@ impl FlowError {
                 reason: message,
             },
             use_flow_id: None,
+            redirect_browser_to: None,
             cookie: None,
         }
     }
@@ -164,7 +173,7 @@ pub struct UiNode {
     /// `input`.
     #[serde(rename = "type")]
     kind: &'static str,
-    /// `default` or `password`.
+    /// `default`, `password`, `totp` or `lookup_secret`.
     group: &'static str,
     attributes: UiNodeAttributes,
     messages: Vec<UiText>,
@@ -193,17 +202,14 @@ pub struct UiLabel {
 }
 
 fn render(flow: &Flow, csrf: Option<&str>, messages: Vec<UiText>, identifier: &str) -> LoginFlow {
-    let node = |name: &'static str,
+    let node = |group: &'static str,
+                name: &'static str,
                 kind: &'static str,
                 value: &str,
                 label: Option<&'static str>,
                 required: bool| UiNode {
         kind: "input",
-        group: if name == "csrf_token" {
-            "default"
-        } else {
-            "password"
-        },
+        group,
         attributes: UiNodeAttributes {
             name,
             kind,
@@ -228,12 +234,78 @@ fn render(flow: &Flow, csrf: Option<&str>, messages: Vec<UiText>, identifier: &s
             action: format!("/api/auth/login?flow={}", flow.id),
             method: "POST",
             messages,
-            nodes: vec![
-                node("csrf_token", "hidden", csrf.unwrap_or_default(), None, true),
-                node("identifier", "text", identifier, Some("Email"), true),
-                node("password", "password", "", Some("Password"), true),
-                node("method", "submit", "password", Some("Sign in"), false),
-            ],
+            nodes: if flow.aal == "aal2" {
+                vec![
+                    node(
+                        "default",
+                        "csrf_token",
+                        "hidden",
+                        csrf.unwrap_or_default(),
+                        None,
+                        true,
+                    ),
+                    node(
+                        "totp",
+                        "totp_code",
+                        "text",
+                        "",
+                        Some("Authentication code"),
+                        false,
+                    ),
+                    node("totp", "method", "submit", "totp", Some("Verify"), false),
+                    node(
+                        "lookup_secret",
+                        "lookup_secret",
+                        "text",
+                        "",
+                        Some("Backup recovery code"),
+                        false,
+                    ),
+                    node(
+                        "lookup_secret",
+                        "method",
+                        "submit",
+                        "lookup_secret",
+                        Some("Use backup code"),
+                        false,
+                    ),
+                ]
+            } else {
+                vec![
+                    node(
+                        "default",
+                        "csrf_token",
+                        "hidden",
+                        csrf.unwrap_or_default(),
+                        None,
+                        true,
+                    ),
+                    node(
+                        "password",
+                        "identifier",
+                        "text",
+                        identifier,
+                        Some("Email"),
+                        true,
+                    ),
+                    node(
+                        "password",
+                        "password",
+                        "password",
+                        "",
+                        Some("Password"),
+                        true,
+                    ),
+                    node(
+                        "password",
+                        "method",
+                        "submit",
+                        "password",
+                        Some("Sign in"),
+                        false,
+                    ),
+                ]
+            },
         },
     }
 }
@@ -273,7 +345,7 @@ async fn new_flow(
     if aal == "aal2" {
         messages.push(info(
             1010004,
-            "Two-factor authentication is not set up for accounts on this server; sign in with your password.",
+            "Please complete the second authentication challenge.",
         ));
     }
     let cookie = set_cookie(
@@ -300,6 +372,7 @@ async fn new_flow(
 #[tracing::instrument(skip_all)]
 pub(crate) async fn create_flow(
     State(state): State<AppState>,
+    headers: HeaderMap,
     q: Result<Query<CreateFlow>, ApiError>,
 ) -> Result<Response, ApiError> {
     let Ok(Query(q)) = q else {
@@ -317,11 +390,14 @@ pub(crate) async fn create_flow(
         )
         .into_response());
     }
-    let aal = if q.aal.as_deref() == Some("aal2") {
-        "aal2"
-    } else {
-        "aal1"
-    };
+    // A second factor is asked for only of a session that still owes one;
+    // anyone else signs in with their password first.
+    let aal =
+        if q.aal.as_deref() == Some("aal2") && owing_session(&state, &headers).await?.is_some() {
+            "aal2"
+        } else {
+            "aal1"
+        };
     new_flow(
         &state,
         q.return_to.as_deref(),
@@ -414,15 +490,21 @@ async fn lookup(state: &AppState, q: &FlowId) -> Result<Option<(Flow, String)>, 
 #[derive(Debug, Deserialize, ToSchema)]
 #[schema(as = SubmitLogin)]
 pub(crate) struct Submit {
-    /// `password`.
+    /// `password`; in a flow of `aal2`, `totp` or `lookup_secret`.
     #[serde(default)]
     method: Option<String>,
+    /// With `password`.
     #[serde(default)]
-    #[schema(required = true)]
     identifier: String,
+    /// With `password`.
     #[serde(default)]
-    #[schema(required = true)]
     password: String,
+    /// With `totp`: the code the authenticator app shows.
+    #[serde(default)]
+    totp_code: String,
+    /// With `lookup_secret`: one backup recovery code.
+    #[serde(default)]
+    lookup_secret: String,
     /// The value of the flow's hidden `csrf_token` node.
     #[serde(default)]
     #[schema(required = true)]
@@ -471,6 +553,9 @@ pub(crate) async fn submit(
         )
         .into_response());
     }
+    if flow.aal == "aal2" {
+        return second_step(&state, &parts, &flow, &body).await;
+    }
     if body.method.as_deref().is_some_and(|m| m != "password") {
         return Ok(invalid(
             &flow,
@@ -493,15 +578,122 @@ pub(crate) async fn submit(
     if !login::consume_flow(&state.db, flow.id).await? {
         return expired(&state, &flow).await;
     }
-    let return_to = flow.return_to.clone().unwrap_or_else(|| "/".into());
+    let mut return_to = flow.return_to.clone().unwrap_or_else(|| "/".into());
+    let owes_second_factor = second_factor::enrolled(&state.db, person.id).await?.totp;
+    if owes_second_factor {
+        return_to = format!(
+            "/login?aal=aal2&return_to={}",
+            url::form_urlencoded::byte_serialize(return_to.as_bytes()).collect::<String>()
+        );
+    }
     let mut response = start_session(&state, &parts, &person).await?;
     *response.body_mut() = Json(SignedIn {
-        session: Session::of(&person, None),
+        session: Session::of(&person, None, "aal1"),
         return_to,
     })
     .into_response()
     .into_body();
     Ok(response)
+}
+
+/// The live session of the request when it still owes a second factor, and
+/// its secret.
+async fn owing_session(
+    state: &AppState,
+    headers: &HeaderMap,
+) -> Result<Option<(sessions::Found, String)>, ApiError> {
+    let Some(secret) = cookie(headers, SESSION_COOKIE) else {
+        return Ok(None);
+    };
+    Ok(sessions::find(&state.db, &secret)
+        .await?
+        .filter(sessions::Found::needs_aal2)
+        .map(|found| (found, secret)))
+}
+
+/// The second step: a code from the authenticator app or a backup code,
+/// within the failed sign-in limits of the account. Raises the session to aal2.
+async fn second_step(
+    state: &AppState,
+    parts: &Parts,
+    flow: &Flow,
+    body: &Submit,
+) -> Result<Response, ApiError> {
+    let Some((found, secret)) = owing_session(state, &parts.headers).await? else {
+        return Ok(FlowError::new(
+            StatusCode::UNAUTHORIZED,
+            "session_inactive",
+            "No session that owes a second factor was found in this request; sign in with your password first.",
+        )
+        .into_response());
+    };
+    let person = found.person.id;
+    let account = found
+        .person
+        .email
+        .clone()
+        .unwrap_or_else(|| person.to_string());
+    let shown = |message| {
+        (
+            StatusCode::BAD_REQUEST,
+            Json(render(flow, Some(&body.csrf_token), vec![message], "")),
+        )
+            .into_response()
+    };
+    let passed = match body.method.as_deref() {
+        Some("totp") if !body.totp_code.trim().is_empty() => {
+            within_limits(state, parts, &account, async {
+                Ok(
+                    second_factor_routes::check_totp(state, person, &body.totp_code, false)
+                        .await?
+                        .then_some(()),
+                )
+            })
+            .await?
+        }
+        Some("lookup_secret") if !body.lookup_secret.trim().is_empty() => {
+            let code = second_factor_routes::normalize_backup_code(&body.lookup_secret);
+            within_limits(state, parts, &account, async {
+                Ok(second_factor::use_backup_code(&state.db, person, &code)
+                    .await?
+                    .then_some(()))
+            })
+            .await?
+        }
+        Some("totp") => return Ok(shown(error(4000002, "Property totp_code is missing."))),
+        Some("lookup_secret") => {
+            return Ok(shown(error(4000002, "Property lookup_secret is missing.")));
+        }
+        _ => {
+            return Ok(shown(error(
+                4000001,
+                "Choose the method totp or lookup_secret for the second factor.",
+            )));
+        }
+    };
+    if passed.is_none() {
+        let text = if body.method.as_deref() == Some("totp") {
+            second_factor_routes::INVALID_CODE
+        } else {
+            "The backup recovery code is not valid."
+        };
+        return Ok(shown(error(4000008, text)));
+    }
+    if !login::consume_flow(&state.db, flow.id).await? {
+        return expired(state, flow).await;
+    }
+    sessions::raise_to_aal2(&state.db, &secret).await?;
+    tracing::info!(%person, method = body.method.as_deref(), "second factor shown");
+    let clear_csrf = set_cookie(state, CSRF_COOKIE, None, "/api/auth", 0, "Strict");
+    Ok((
+        StatusCode::OK,
+        [(header::SET_COOKIE, clear_csrf)],
+        Json(SignedIn {
+            session: Session::of(&found.person, Some(found.expires_at), "aal2"),
+            return_to: flow.return_to.clone().unwrap_or_else(|| "/".into()),
+        }),
+    )
+        .into_response())
 }
 
 /// Signed in: the session, and where to go.
@@ -548,7 +740,7 @@ pub async fn start_session(
     )
     .await?;
     let lifetime = state.auth.session_lifetime.as_secs();
-    let mut response = Json(Session::of(person, Some(new.expires_at))).into_response();
+    let mut response = Json(Session::of(person, Some(new.expires_at), "aal1")).into_response();
     let headers = response.headers_mut();
     for cookie in [
         set_cookie(
@@ -573,8 +765,8 @@ pub async fn start_session(
 pub struct Session {
     active: bool,
     expires_at: Option<DateTime<Utc>>,
-    /// `aal1`.
-    authenticator_assurance_level: &'static str,
+    /// `aal1` (a password) or `aal2` (and a second factor).
+    authenticator_assurance_level: String,
     identity: Identity,
 }
 
@@ -598,14 +790,14 @@ pub struct PersonName {
 }
 
 impl Session {
-    fn of(person: &Person, expires_at: Option<DateTime<Utc>>) -> Self {
+    fn of(person: &Person, expires_at: Option<DateTime<Utc>>, aal: &str) -> Self {
         let mut names = person.name.splitn(2, ' ');
         let first = names.next().unwrap_or_default().to_owned();
         let last = names.next().unwrap_or_default().to_owned();
         Session {
             active: true,
             expires_at,
-            authenticator_assurance_level: "aal1",
+            authenticator_assurance_level: aal.to_owned(),
             identity: Identity {
                 id: person.id,
                 traits: Traits {
@@ -620,7 +812,10 @@ impl Session {
 
 /// The current browser session (the provider's `toSession`).
 #[utoipa::path(get, path = "/api/auth/session", tag = "auth",
-    responses((status = 200, body = Session), (status = 401, body = FlowError)))]
+    responses(
+        (status = 200, body = Session),
+        (status = 401, body = FlowError),
+        (status = 403, description = "The session must show a second factor first", body = FlowError)))]
 #[tracing::instrument(skip_all)]
 pub(crate) async fn session(
     State(state): State<AppState>,
@@ -631,9 +826,18 @@ pub(crate) async fn session(
         None => None,
     };
     match found {
-        Some((person, expires_at, _)) => {
-            Ok(Json(Session::of(&person, Some(expires_at))).into_response())
+        Some(found) if found.needs_aal2() => {
+            let mut error =
+                FlowError::new(StatusCode::FORBIDDEN, AAL2_REQUIRED, AAL2_REQUIRED_MESSAGE);
+            error.redirect_browser_to = Some("/login?aal=aal2");
+            Ok(error.into_response())
         }
+        Some(found) => Ok(Json(Session::of(
+            &found.person,
+            Some(found.expires_at),
+            &found.aal,
+        ))
+        .into_response()),
         None => Ok(FlowError::new(
             StatusCode::UNAUTHORIZED,
             "session_inactive",

@@ -26,6 +26,7 @@ pub(crate) mod playbooks;
 pub(crate) mod profile;
 pub(crate) mod resources;
 pub(crate) mod scrapers;
+pub(crate) mod second_factor;
 pub(crate) mod settings;
 pub(crate) mod topology;
 
@@ -48,6 +49,7 @@ pub(crate) fn api() -> OpenApiRouter<AppState> {
         .merge(notifications::router())
         .merge(resources::router())
         .merge(scrapers::router())
+        .merge(second_factor::router())
         .merge(settings::router())
         .merge(topology::router())
         .merge(crate::mcp::router())

@@ -10,6 +10,27 @@ export const REQUESTED_WITH = { name: 'X-Requested-With', value: 'quarterdeck' }
 /** Calls whose 401 is an answer (the sign-in pages ask "am I signed in?"). */
 const AUTH_PROBES = ['/api/auth/session', '/api/auth/login'];
 
+/** The provider's 403 ids of a session that must do something first, and
+ * where the console does it. */
+const SESSION_STEPS: Record<string, string> = {
+  session_aal2_required: '/login?aal=aal2',
+  second_factor_enrolment_required: '/profile-settings',
+};
+
+/** Sends the browser to finish signing in (a second factor) or to enrol one,
+ * coming back to the current page. */
+async function followSessionStep(response: Response): Promise<void> {
+  // The id sits in the API's error, the provider's `error`, or the data API's `details`.
+  const body = (await readJson(response.clone())) as { id?: unknown; error?: { id?: unknown }; details?: { id?: unknown } } | null;
+  const id = [body?.id, body?.error?.id, body?.details?.id].find((v): v is string => typeof v === 'string');
+  const target = id ? SESSION_STEPS[id] : undefined;
+  if (!target) return;
+  const { pathname, search } = window.location;
+  if (isPublicPath(pathname) || pathname === target.split('?')[0]) return;
+  const separator = target.includes('?') ? '&' : '?';
+  window.location.assign(`${target}${separator}return_to=${encodeURIComponent(pathname + search)}`);
+}
+
 export function redirectToLogin(): void {
   const { pathname, search } = window.location;
   if (isPublicPath(pathname)) return;
@@ -32,6 +53,7 @@ export async function apiFetch(input: Request): Promise<Response> {
   }
   const path = new URL(input.url, window.location.origin).pathname;
   if (response.status === 401 && !AUTH_PROBES.some((p) => path.startsWith(p))) redirectToLogin();
+  if (response.status === 403) await followSessionStep(response);
   return response;
 }
 

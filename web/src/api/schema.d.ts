@@ -41,6 +41,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/backup-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generates backup codes, replacing any earlier set. They back up an
+         *     authenticator app, so one must be enrolled.
+         */
+        post: operations["generate_backup_codes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/create_token": {
         parameters: {
             query?: never;
@@ -182,6 +202,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/second-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's second factors. */
+        get: operations["status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/session": {
         parameters: {
             query?: never;
@@ -227,6 +264,66 @@ export interface paths {
         get: operations["list_tokens"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Begins enrolling an authenticator app: a new secret, shown this once.
+         *     Enrolment completes when a code from the app is confirmed.
+         */
+        post: operations["begin_totp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/totp/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Completes enrolment with a code from the app. The session has then shown
+         *     a second factor, so it is raised to aal2.
+         */
+        post: operations["confirm_totp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/totp/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Removes the authenticator app, and the backup codes with it; needs a
+         *     current code or the password.
+         */
+        post: operations["remove_totp"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1055,6 +1152,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/settings/second-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who must have a second factor. */
+        get: operations["policy"];
+        /** Sets who must have a second factor; admins only. */
+        put: operations["set_policy"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/snapshot/topology/{id}": {
         parameters: {
             query?: never;
@@ -1226,6 +1341,10 @@ export interface components {
              * @description Bytes.
              */
             size: number;
+        };
+        /** @description A new set of backup codes, shown this once. */
+        BackupCodes: {
+            codes: string[];
         };
         /** @description true or false; left empty (false) when blank. */
         BooleanValue: {
@@ -3208,7 +3327,14 @@ export interface components {
             fields?: {
                 [key: string]: string;
             } | null;
+            /**
+             * @description With EFORBIDDEN for a session that must do more first:
+             *     `session_aal2_required` or `second_factor_enrolment_required`.
+             */
+            id?: string | null;
             message: string;
+            /** @description With `id`: the console page that does it. */
+            redirect_browser_to?: string | null;
             /** @description With EFORBIDDEN for a missing right: the resource refused. */
             resource?: string | null;
         };
@@ -3242,6 +3368,8 @@ export interface components {
         /** @description An error of the sign-in flow, in the provider's shape. */
         FlowError: {
             error: components["schemas"]["FlowErrorDetail"];
+            /** @description With `session_aal2_required`: where the console asks for the second factor. */
+            redirect_browser_to?: string | null;
             /**
              * Format: uuid
              * @description With 410: the fresh flow to continue with.
@@ -4098,6 +4226,12 @@ export interface components {
              */
             via_ids: string[];
         };
+        RemoveTotp: {
+            /** @description A current code from the app, or */
+            code?: string | null;
+            /** @description the account's password. */
+            password?: string | null;
+        };
         /** @description One selector: the fields given are all required to match. */
         ResourceSelector: {
             /** @description An agent's id or name, or `all` (the default). */
@@ -4325,6 +4459,25 @@ export interface components {
             connections: components["schemas"]["Found"][];
             playbooks: components["schemas"]["Found"][];
         };
+        /**
+         * @description Who must have a second factor: `nobody`, `admins` or `everyone`. Such a
+         *     person without one can only enrol an authenticator app until they do.
+         */
+        SecondFactorPolicy: {
+            required: string;
+        };
+        /** @description What the caller has enrolled. */
+        SecondFactors: {
+            /**
+             * Format: int64
+             * @description Backup recovery codes not used yet.
+             */
+            backup_codes_remaining: number;
+            /** @description An administrator requires this person to have a second factor. */
+            required: boolean;
+            /** @description An authenticator app is enrolled. */
+            totp: boolean;
+        };
         /** @description A key of a Secret or ConfigMap in the connection's namespace. */
         SecretReference: {
             valueFrom: {
@@ -4393,7 +4546,7 @@ export interface components {
         /** @description A session as the provider describes it, with the identity's traits. */
         Session: {
             active: boolean;
-            /** @description `aal1`. */
+            /** @description `aal1` (a password) or `aal2` (and a second factor). */
             authenticator_assurance_level: string;
             /** Format: date-time */
             expires_at?: string | null;
@@ -4493,10 +4646,16 @@ export interface components {
         SubmitLogin: {
             /** @description The value of the flow's hidden `csrf_token` node. */
             csrf_token: string;
-            identifier: string;
-            /** @description `password`. */
+            /** @description With `password`. */
+            identifier?: string;
+            /** @description With `lookup_secret`: one backup recovery code. */
+            lookup_secret?: string;
+            /** @description `password`; in a flow of `aal2`, `totp` or `lookup_secret`. */
             method?: string | null;
-            password: string;
+            /** @description With `password`. */
+            password?: string;
+            /** @description With `totp`: the code the authenticator app shows. */
+            totp_code?: string;
         };
         /** @description The console's success envelope. */
         Success_LinkPayload: {
@@ -4643,6 +4802,19 @@ export interface components {
             teams: string[];
             types: string[];
         };
+        TotpCode: {
+            /** @description The 6-digit code the app shows now. */
+            code: string;
+        };
+        /** @description An enrolment begun: what to give the authenticator app. */
+        TotpEnrolment: {
+            /** @description A QR code of the URI, as an SVG `data:` URL. */
+            qr: string;
+            /** @description The shared secret, base32, for typing in by hand. */
+            secret: string;
+            /** @description The `otpauth://totp/...` URI. */
+            uri: string;
+        };
         Traits: {
             email?: string | null;
             name: components["schemas"]["PersonName"];
@@ -4666,7 +4838,7 @@ export interface components {
         };
         UiNode: {
             attributes: components["schemas"]["UiNodeAttributes"];
-            /** @description `default` or `password`. */
+            /** @description `default`, `password`, `totp` or `lookup_secret`. */
             group: string;
             messages: components["schemas"]["UiText"][];
             meta: components["schemas"]["UiNodeMeta"];
@@ -4829,6 +5001,50 @@ export interface operations {
             };
             /** @description No artifact of a run the caller sees */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    generate_backup_codes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BackupCodes"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No authenticator app is enrolled */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5123,7 +5339,7 @@ export interface operations {
                 return_to?: string;
                 /** @description Sign in again over a live session. */
                 refresh?: boolean;
-                /** @description `aal2` asks for a second factor, which this server does not offer. */
+                /** @description `aal2` asks for the second factor of a session signed in with a password. */
                 aal?: string;
             };
             header?: never;
@@ -5313,6 +5529,41 @@ export interface operations {
             };
         };
     };
+    status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecondFactors"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     session: {
         parameters: {
             query?: never;
@@ -5331,6 +5582,15 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowError"];
+                };
+            };
+            /** @description The session must show a second factor first */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5412,6 +5672,162 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    begin_totp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TotpEnrolment"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An app is already enrolled */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    confirm_totp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TotpCode"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecondFactors"];
+                };
+            };
+            /** @description The code is wrong, or no enrolment is pending */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    remove_totp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RemoveTotp"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecondFactors"];
+                };
+            };
+            /** @description Neither a valid code nor the password */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8359,6 +8775,89 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ExecutionPolicyBody"];
+                };
+            };
+            /** @description A malformed body, naming the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    policy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecondFactorPolicy"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    set_policy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SecondFactorPolicy"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecondFactorPolicy"];
                 };
             };
             /** @description A malformed body, naming the field */

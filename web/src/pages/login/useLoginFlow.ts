@@ -62,11 +62,14 @@ async function loadFlow(params: URLSearchParams): Promise<Loaded> {
 
 type Submitted = { returnTo: string } | { flow: LoginFlow; notice?: UiMessage };
 
-async function submitFlow(flow: LoginFlow, identifier: string, password: string, params: URLSearchParams): Promise<Submitted> {
+/** The values a method's form sends: its group's fields. */
+export type Fields = Record<string, string>;
+
+async function submitFlow(flow: LoginFlow, method: string, fields: Fields, params: URLSearchParams): Promise<Submitted> {
   const csrf = flow.ui.nodes.find((n) => n.attributes.name === 'csrf_token')?.attributes.value;
   const { data, error, response } = await api.POST('/api/auth/login', {
     params: { query: { flow: flow.id } },
-    body: { method: 'password', identifier, password, csrf_token: typeof csrf === 'string' ? csrf : '' },
+    body: { ...fields, method, csrf_token: typeof csrf === 'string' ? csrf : '' },
   });
   if (response.ok) {
     const body = data as { return_to?: string };
@@ -98,8 +101,7 @@ export function useLoginFlow(params: URLSearchParams) {
   const [failure, setFailure] = useState<string>();
 
   const submit = useMutation({
-    mutationFn: ({ identifier, password, flow }: { identifier: string; password: string; flow: LoginFlow }) =>
-      submitFlow(flow, identifier, password, params),
+    mutationFn: ({ method, fields, flow }: { method: string; fields: Fields; flow: LoginFlow }) => submitFlow(flow, method, fields, params),
     onMutate: () => setFailure(undefined),
     onSuccess: (result) => {
       if ('returnTo' in result) window.location.assign(result.returnTo);
@@ -118,7 +120,7 @@ export function useLoginFlow(params: URLSearchParams) {
     messages,
     loadError: loaded.error,
     isLoading: loaded.isLoading,
-    submit: (identifier: string, password: string) => state && submit.mutate({ identifier, password, flow: state.flow }),
+    submit: (method: string, fields: Fields) => state && submit.mutate({ method, fields, flow: state.flow }),
     // After success the page is being left for return_to; keep the button busy.
     isSubmitting: submit.isPending || (submit.data !== undefined && 'returnTo' in submit.data),
   };

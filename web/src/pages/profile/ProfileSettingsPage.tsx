@@ -5,13 +5,19 @@ import { safeReturnTo } from '../../lib/loginFlow';
 import { PasswordSection } from './PasswordSection';
 import { ProfileSection } from './ProfileSection';
 import { SessionsSection } from './SessionsSection';
+import { BackupCodesSection } from './BackupCodesSection';
+import { TotpSection } from './TotpSection';
+import { useSecondFactors } from './useSecondFactors';
 
 /** /profile-settings: the signed-in person's own settings. Social sign-in
  * and hardware keys are not offered on this server, so their sections are
- * left out rather than shown doing nothing. */
+ * left out rather than shown doing nothing. Someone an admin requires to
+ * have a second factor can use only the authenticator section until they
+ * enrol one (the other sections' calls answer 403 till then). */
 export default function ProfileSettingsPage() {
   const [params] = useSearchParams();
   useTopBar('Your Profile');
+  const factors = useSecondFactors();
   return (
     <PageSection>
       <Stack hasGutter>
@@ -26,6 +32,12 @@ export default function ProfileSettingsPage() {
         </StackItem>
         <StackItem>
           <SessionsSection />
+        </StackItem>
+        <StackItem>
+          <BackupCodesSection factors={factors} />
+        </StackItem>
+        <StackItem>
+          <TotpSection factors={factors} />
         </StackItem>
       </Stack>
     </PageSection>
