@@ -8557,7 +8557,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `session_refresh_required`: sign in again (refresh) first; or not a browser session */
+            /** @description `session_refresh_required`: sign in again (refresh) first; also for a token, Basic or a machine identity */
             403: {
                 headers: {
                     [name: string]: unknown;
