@@ -20,7 +20,7 @@ use crate::{ApiError, AppState};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(status))
+        .routes(routes!(second_factors))
         .routes(routes!(begin_totp))
         .routes(routes!(confirm_totp))
         .routes(routes!(remove_totp))
@@ -81,7 +81,7 @@ fn browser_only(caller: &Caller) -> Result<(), ApiError> {
         (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody)))]
 #[tracing::instrument(skip_all, fields(person = %caller.person.id))]
-pub(crate) async fn status(
+pub(crate) async fn second_factors(
     State(state): State<AppState>,
     caller: Caller,
 ) -> Result<Json<SecondFactors>, ApiError> {

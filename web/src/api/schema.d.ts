@@ -210,7 +210,7 @@ export interface paths {
             cookie?: never;
         };
         /** The caller's second factors. */
-        get: operations["status"];
+        get: operations["second_factors"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5529,7 +5529,7 @@ export interface operations {
             };
         };
     };
-    status: {
+    second_factors: {
         parameters: {
             query?: never;
             header?: never;
