@@ -14,8 +14,14 @@ const baseURL = `http://127.0.0.1:${process.env.QD_E2E_PORT}`;
 // Shards run side by side (hack/e2e.sh), each with its own output.
 const output = process.env.QD_E2E_OUTPUT ?? '.';
 
+// The specs that seed at scale and print figures are benchmarks (hack/bench-ui),
+// run only with QD_E2E_PERF=1; the suite leaves them out.
+const PERF = /perf\.spec\.ts$/;
+const perf = process.env.QD_E2E_PERF === '1';
+
 export default defineConfig({
   testDir: 'e2e',
+  ...(perf ? { testMatch: PERF } : { testIgnore: PERF }),
   outputDir: `${output}/test-results/output`,
   globalSetup: './e2e/global-setup.ts',
   // One worker: the tests of a run share one database. hack/e2e.sh runs
@@ -33,7 +39,9 @@ export default defineConfig({
   use: {
     baseURL,
     viewport: { width: 1440, height: 900 },
-    trace: 'retain-on-failure',
+    // Recording a trace took nearly half of a run's CPU (DOM snapshots and
+    // screencast frames at every step): only a retried test records one.
+    trace: 'on-first-retry',
     // No transitions to wait out before a click.
     reducedMotion: 'reduce',
     screenshot: 'only-on-failure',

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { ADMIN_STATE, AGENT, CRD_SCOPE, CRD_TEAM, GUEST } from './env';
 import { choose, expectToast, option, snap } from './helpers';
+import { seed } from './seed';
 
 test.use({ storageState: ADMIN_STATE });
 
@@ -12,6 +13,9 @@ const MESSAGES = {
   scope: 'Each scope must have at least one of: tags, agents, or names',
   wildcard: "Wildcard '*' must be the only name when used",
 };
+
+// A retried attempt starts without the scope an earlier attempt created.
+test.beforeEach(() => seed('remove', { what: 'access_scopes', prefix: NAME }));
 
 function dialog(page: Page) {
   return page.getByRole('dialog');

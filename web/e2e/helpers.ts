@@ -10,6 +10,13 @@ export async function snap(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${SCREENSHOTS}${name}.png`, fullPage: true });
 }
 
+/** `name`, or `name` marked with the attempt when Playwright retries the test:
+ * what an earlier attempt created through the UI is still there. */
+export function attempt(name: string): string {
+  const { retry } = test.info();
+  return retry ? `${name}-retry${retry}` : name;
+}
+
 /** Rows of the data API (`canaries?name=eq.web&select=spec`), read as the
  * signed-in user of `request`. */
 export async function dbRows<T>(request: APIRequestContext, query: string): Promise<T[]> {

@@ -1,10 +1,11 @@
 import { expect, test } from '@playwright/test';
 import { ADMIN_STATE, VIEWER } from './env';
-import { choose, expectToast, snap } from './helpers';
+import { attempt, choose, expectToast, snap } from './helpers';
 
 test.use({ storageState: ADMIN_STATE });
 
 test('create and delete a permission', async ({ page }) => {
+  const description = attempt('e2e permission');
   const name = `${VIEWER.first} ${VIEWER.last}`;
   await page.goto('/settings/permissions');
   await page.getByRole('button', { name: 'Add Permission' }).click();
@@ -15,19 +16,19 @@ test('create and delete a permission', async ({ page }) => {
   await choose(modal, page, 'Subject', new RegExp(name));
   await choose(modal, page, 'Resource', 'artifact');
   await choose(modal, page, 'Action', 'update');
-  await modal.getByRole('textbox', { name: 'Description' }).fill('e2e permission');
+  await modal.getByRole('textbox', { name: 'Description' }).fill(description);
   await snap(page, 'permission-modal');
   await modal.getByRole('button', { name: 'Add', exact: true }).click();
   await expectToast(page, 'Permission added');
 
-  const row = page.getByRole('row', { name: /e2e permission/ });
+  const row = page.getByRole('row', { name: new RegExp(description) });
   await expect(row.getByRole('link', { name })).toBeVisible();
   await expect(row).toContainText('artifact');
   await expect(row).toContainText('update');
   await expect(row).toContainText('Allow');
   await snap(page, 'permissions');
 
-  await row.getByText('e2e permission').click();
+  await row.getByText(description).click();
   const edit = page.getByRole('dialog', { name: 'Edit Permission' });
   await expect(edit.getByRole('button', { name: 'Subject', exact: true })).toHaveText(name);
   await edit.getByRole('button', { name: 'Delete' }).click();
@@ -35,5 +36,5 @@ test('create and delete a permission', async ({ page }) => {
   await expect(confirm.getByText('Are you sure you want to delete the permission?')).toBeVisible();
   await confirm.getByRole('button', { name: 'Delete' }).click();
   await expectToast(page, 'Permission deleted');
-  await expect(page.getByRole('row', { name: /e2e permission/ })).toHaveCount(0);
+  await expect(page.getByRole('row', { name: new RegExp(description) })).toHaveCount(0);
 });

@@ -1,18 +1,19 @@
 import { expect, test } from '@playwright/test';
 import { ADMIN_STATE, MEMBER } from './env';
-import { choose, expectToast, snap } from './helpers';
+import { attempt, choose, expectToast, snap } from './helpers';
 
 test.use({ storageState: ADMIN_STATE });
 
 test('add and remove team members', async ({ page }) => {
+  const team = attempt('e2e-team');
   const member = `${MEMBER.first} ${MEMBER.last}`;
   await page.goto('/settings/teams');
   await page.getByRole('button', { name: 'Add Team' }).click();
   const add = page.getByRole('dialog', { name: 'Add Team' });
-  await add.getByRole('textbox', { name: 'Name', exact: true }).fill('e2e-team');
+  await add.getByRole('textbox', { name: 'Name', exact: true }).fill(team);
   await add.getByRole('button', { name: 'Save' }).click();
   await expect(page).toHaveURL(/\/settings\/teams\/[0-9a-f-]+$/);
-  await expect(page.getByRole('heading', { name: 'Team: e2e-team' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: `Team: ${team}` })).toBeVisible();
 
   await page.getByRole('tab', { name: 'Members' }).click();
   await expect(page.getByText("You haven't added any team members to the team yet.")).toBeVisible();
@@ -31,6 +32,6 @@ test('add and remove team members', async ({ page }) => {
   await expect(page.getByText("You haven't added any team members to the team yet.")).toBeVisible();
 
   await page.goto('/settings/teams');
-  await expect(page.getByRole('row', { name: /e2e-team/ }).first()).toBeVisible();
+  await expect(page.getByRole('row', { name: new RegExp(team) }).first()).toBeVisible();
   await snap(page, 'teams');
 });

@@ -1,16 +1,17 @@
 import { expect, test } from '@playwright/test';
 import { MCP_CLIENTS } from '../src/pages/tokens/mcpSetup';
 import { ADMIN_STATE } from './env';
-import { choose, expectToast, snap } from './helpers';
+import { attempt, choose, expectToast, snap } from './helpers';
 
 test.use({ storageState: ADMIN_STATE, permissions: ['clipboard-read', 'clipboard-write'] });
 
 test('create, copy and revoke a token', async ({ page }) => {
+  const name = attempt('e2e-token');
   await page.goto('/settings/tokens');
   await page.getByRole('button', { name: 'Create Token' }).click();
   const modal = page.getByRole('dialog', { name: 'Create new token' });
   await expect(modal.getByRole('button', { name: 'Create Token' })).toBeDisabled();
-  await modal.getByRole('textbox', { name: 'Name', exact: true }).fill('e2e-token');
+  await modal.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
   await expect(modal.getByRole('button', { name: 'Expiry' })).toHaveText('90 days');
   await modal.getByRole('button', { name: 'Custom' }).click();
   await expect(modal.getByRole('button', { name: 'catalog access' })).toHaveText('Read');
@@ -33,12 +34,12 @@ test('create, copy and revoke a token', async ({ page }) => {
   await snap(page, 'token-created');
   await created.locator('footer').getByRole('button', { name: 'Close' }).click();
 
-  const row = page.getByRole('row', { name: /e2e-token/ });
+  const row = page.getByRole('row', { name: new RegExp(name) });
   await expect(row).toContainText('playbooks:read,playbook:run');
   await snap(page, 'tokens');
-  await row.getByRole('button', { name: 'Revoke e2e-token' }).click();
+  await row.getByRole('button', { name: `Revoke ${name}` }).click();
   await page.getByRole('dialog', { name: 'Revoke token' }).getByRole('button', { name: 'Revoke' }).click();
-  await expect(page.getByRole('row', { name: /e2e-token/ })).toHaveCount(0);
+  await expect(page.getByRole('row', { name: new RegExp(name) })).toHaveCount(0);
 });
 
 test('Setup MCP: a token for MCP clients, and how each client connects with it', async ({ page }) => {
