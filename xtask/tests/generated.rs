@@ -4,7 +4,13 @@
 //! separate `cargo xtask` run would compile the workspace a second time.
 use std::process::Command;
 
-const COMMANDS: [&str; 5] = ["crdgen", "openapi", "rules-ts", "relations-ts", "connections-ts"];
+const COMMANDS: [&str; 5] = [
+    "crdgen",
+    "openapi",
+    "rules-ts",
+    "relations-ts",
+    "connections-ts",
+];
 
 #[test]
 fn committed_generated_files_are_current() {
@@ -16,9 +22,17 @@ fn committed_generated_files_are_current() {
                 .output()
                 .expect("xtask runs");
             (!output.status.success()).then(|| {
-                format!("{command}:\n{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr))
+                format!(
+                    "{command}:\n{}{}",
+                    String::from_utf8_lossy(&output.stdout),
+                    String::from_utf8_lossy(&output.stderr)
+                )
             })
         })
         .collect();
-    assert!(stale.is_empty(), "stale generated files:\n{}", stale.join("\n"));
+    assert!(
+        stale.is_empty(),
+        "stale generated files:\n{}",
+        stale.join("\n")
+    );
 }
