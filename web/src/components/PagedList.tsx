@@ -1,9 +1,9 @@
 import { Toolbar, ToolbarContent, ToolbarGroup } from '@patternfly/react-core';
 import { useCallback, useMemo, type ReactNode } from 'react';
-import { useSearchParams } from 'react-router';
 import { withFilterChanges } from '../lib/searchChanges';
 import { ListTable, type ListTableProps } from './ListTable';
 import { PagedFooter } from './PagedFooter';
+import { useLiveSearchParams } from '../app/useLiveSearchParams';
 
 /** A server-paged list: its filters, actions and pager in a toolbar above the table. */
 export interface PagedListProps<T> extends Omit<ListTableProps<T>, 'rows' | 'isLoading' | 'error'> {
@@ -49,7 +49,7 @@ export type ListChanges = Record<string, string | number | undefined>;
 /** A list's state read from the URL by `parse` (a module function), and its update: an empty or
  * 'All' value removes a parameter, and any change but paging goes back to the first page. */
 export function useListSearch<P>(parse: (search: URLSearchParams) => P): [P, (changes: ListChanges, paging?: boolean) => void] {
-  const [search, setSearch] = useSearchParams();
+  const [search, setSearch] = useLiveSearchParams();
   const text = search.toString();
   // eslint-disable-next-line react-hooks/exhaustive-deps -- `parse` is a module function; the URL's text is the state
   const params = useMemo(() => parse(new URLSearchParams(text)), [text]);

@@ -1,5 +1,5 @@
 import { Alert, Button, PageSection } from '@patternfly/react-core';
-import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { CONNECTION_TYPES } from '../../api/connections.gen';
 import { errorMessage } from '../../api/errors';
 import { useToast } from '../../app/toast';
@@ -14,12 +14,13 @@ import { CONNECTIONS_PATH } from './ConnectionsPage';
 import { TypeChooser } from './TypeChooser';
 import { typeTitle } from './TypeIcon';
 import { useConnectionData } from './useConnectionsData';
+import { useLiveSearchParams } from '../../app/useLiveSearchParams';
 
 const findType = (id: string | null | undefined) => CONNECTION_TYPES.find((t) => t.id === id);
 
 /** Add Connection: the type list, then (`?type=`) the type's form. */
 function AddConnection() {
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useLiveSearchParams();
   const data = useConnectionData(undefined);
   const toast = useToast();
   const navigate = useNavigate();

@@ -1,6 +1,6 @@
 import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
 import { parseHealthParams, withHealthParams, type HealthParams } from './healthParams';
+import { useLiveSearchParams } from '../../app/useLiveSearchParams';
 
 export type UpdateHealthParams = (patch: Partial<HealthParams>) => void;
 
@@ -8,7 +8,7 @@ export type UpdateHealthParams = (patch: Partial<HealthParams>) => void;
  * Filters replace the history entry; opening a check adds one, so Back closes
  * its dialog. */
 export function useHealthParams(): [HealthParams, UpdateHealthParams] {
-  const [search, setSearch] = useSearchParams();
+  const [search, setSearch] = useLiveSearchParams();
   const text = search.toString();
   const params = useMemo(() => parseHealthParams(new URLSearchParams(text)), [text]);
   const update = useCallback<UpdateHealthParams>(

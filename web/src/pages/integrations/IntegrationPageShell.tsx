@@ -11,12 +11,12 @@ import {
 } from '@patternfly/react-core';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/errors';
 import { useTopBar } from '../../app/topBar';
 import { CreatedUpdated } from '../../components/CreatedUpdated';
 import { PageSpinner } from '../../components/PageSpinner';
 import { isUiSource, readOnlyMessage, sourceLabel } from '../../lib/source';
+import { useLiveSearchParams } from '../../app/useLiveSearchParams';
 
 /** What the shell shows of a resource. */
 export interface ShellRow {
@@ -93,7 +93,7 @@ export function IntegrationPageShell<R extends ShellRow>({
 }
 
 function ShellTabs({ label, tabs }: { label: string; tabs: ShellTab[] }) {
-  const [search, setSearch] = useSearchParams();
+  const [search, setSearch] = useLiveSearchParams();
   const first = tabs[0]?.key;
   const open = tabs.find((t) => t.key === search.get('tab'))?.key ?? first;
   const openTab = (key: string) =>

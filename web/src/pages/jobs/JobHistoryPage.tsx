@@ -1,6 +1,5 @@
 import { PageSection, Toolbar, ToolbarContent, ToolbarGroup, ToolbarItem } from '@patternfly/react-core';
 import { useMemo } from 'react';
-import { useSearchParams } from 'react-router';
 import { useTopBar } from '../../app/topBar';
 import { DurationFilter } from '../../components/DurationFilter';
 import { FilterItem } from '../../components/FilterItem';
@@ -12,12 +11,13 @@ import { JobHistoryTable } from './JobHistoryTable';
 import { StatusFilter } from './StatusFilter';
 import { DEFAULT_TIME_RANGE, FILTER_PARAMS, RESOURCE_TYPES, formatStatusFilter, jobFiltersFromParams } from './jobFilters';
 import { useJobHistory, useJobHistoryNames } from './useJobHistoryData';
+import { useLiveSearchParams } from '../../app/useLiveSearchParams';
 
 const ALL = '';
 const RESOURCE_TYPE_OPTIONS = [{ value: ALL, label: 'All' }, ...RESOURCE_TYPES.map((t) => ({ value: t, label: t }))];
 
 function JobHistory() {
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useLiveSearchParams();
   const filters = useMemo(() => jobFiltersFromParams(params), [params]);
   const [range, setRange] = useTimeRangeParams(DEFAULT_TIME_RANGE, ['pageIndex']);
   const list = useJobHistory(filters, range);

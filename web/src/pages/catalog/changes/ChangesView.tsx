@@ -1,6 +1,5 @@
 import { Checkbox, Toolbar, ToolbarContent, ToolbarGroup, ToolbarItem } from '@patternfly/react-core';
 import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
 import type { Schemas } from '../../../api/client';
 import { usePreference } from '../../../app/preferences';
 import { FilterItem, MultiSelectFilter } from '../../../components/FilterItem';
@@ -26,6 +25,7 @@ import {
   type SortColumn,
 } from './changesParams';
 import { useChangeChoices, useChanges } from './useChangesData';
+import { useLiveSearchParams } from '../../../app/useLiveSearchParams';
 import './changes.css';
 
 type ChangeRow = Schemas['ChangeRow'];
@@ -58,7 +58,7 @@ const columnsAt = (now: number): SortableColumn<ChangeRow, SortColumn>[] => [
  * `configId` limits it to that item (and, with recursive, its relatives).
  * Every filter, the sort, the page and the open change live in the URL. */
 export function ChangesView({ configId }: { configId?: string }) {
-  const [search, setSearch] = useSearchParams();
+  const [search, setSearch] = useLiveSearchParams();
   const text = search.toString();
   const params = useMemo(() => parseChangesParams(new URLSearchParams(text)), [text]);
   const update = useCallback(

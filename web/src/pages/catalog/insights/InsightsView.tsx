@@ -1,6 +1,5 @@
 import { Toolbar, ToolbarContent, ToolbarGroup, ToolbarItem } from '@patternfly/react-core';
 import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
 import { usePreference } from '../../../app/preferences';
 import { DateTime } from '../../../components/DateTime';
 import { PagedFooter } from '../../../components/PagedFooter';
@@ -21,6 +20,7 @@ import {
   type SortColumn,
 } from './insightsParams';
 import { useAnalyzers, useInsights } from './useInsightsData';
+import { useLiveSearchParams } from '../../../app/useLiveSearchParams';
 
 type Row = Selected<'config_analysis_items', (typeof COLUMNS_READ)[number]>;
 
@@ -42,7 +42,7 @@ type ListKey = 'analyzers' | 'types' | 'severities' | 'statuses';
 /** The insights (analyses) table with its filters; on an item's page
  * `configId` limits it to that item. Filters, sort and page live in the URL. */
 export function InsightsView({ configId }: { configId?: string }) {
-  const [search, setSearch] = useSearchParams();
+  const [search, setSearch] = useLiveSearchParams();
   const text = search.toString();
   const params = useMemo(() => parseInsightsParams(new URLSearchParams(text)), [text]);
   const update = useCallback(

@@ -1,17 +1,17 @@
 import { Button, CodeBlock, CodeBlockCode, EmptyState, Spinner, ToggleGroup, ToggleGroupItem } from '@patternfly/react-core';
 import CopyIcon from '@patternfly/react-icons/dist/esm/icons/copy-icon';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { useSearchParams } from 'react-router';
 import { useCopyToClipboard } from '../../../app/clipboard';
 import { ErrorPanel } from '../../../components/ErrorPanel';
 import { PageSpinner } from '../../../components/PageSpinner';
 import { FORMATS, formatOf } from './configText';
 import { useConfigText } from './useConfigText';
+import { useLiveSearchParams } from '../../../app/useLiveSearchParams';
 
 /** The scraped document as YAML or JSON (`?format=json`), with a copy
  * button. Secrets arrive masked: the scraper masks them before storing. */
 export function ConfigTab({ config }: { config: UseQueryResult<unknown> }) {
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useLiveSearchParams();
   const format = formatOf(params.get('format'));
   const text = useConfigText(config.data, format);
   const copyToClipboard = useCopyToClipboard();

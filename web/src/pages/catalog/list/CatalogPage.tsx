@@ -1,6 +1,5 @@
 import { PageSection } from '@patternfly/react-core';
 import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
 import type { Schemas } from '../../../api/client';
 import { usePreference } from '../../../app/preferences';
 import { useTopBar } from '../../../app/topBar';
@@ -13,11 +12,12 @@ import { CatalogToolbar } from './CatalogToolbar';
 import { TypeFacet } from './TypeFacet';
 import { useAgents, useCatalogData } from './useCatalogData';
 import { CatalogNav } from '../shared/CatalogNav';
+import { useLiveSearchParams } from '../../../app/useLiveSearchParams';
 
 const NO_TYPES: Schemas['TypeSummary'][] = [];
 
 function Catalog() {
-  const [search, setSearch] = useSearchParams();
+  const [search, setSearch] = useLiveSearchParams();
   const text = search.toString();
   const params = useMemo(() => parseCatalogParams(new URLSearchParams(text)), [text]);
   const update = useCallback(

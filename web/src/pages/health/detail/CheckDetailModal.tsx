@@ -14,7 +14,6 @@ import {
 } from '@patternfly/react-core';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Suspense, lazy, useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router';
 import { ErrorPanel } from '../../../components/ErrorPanel';
 import { DEFAULT_TIME_RANGE, defaultTimeRange, isTimeRange, type TimeRange } from '../checkTimeRange';
 import { checkTitle } from '../../../lib/healthFormat';
@@ -29,6 +28,7 @@ import { RelationshipsTab } from './RelationshipsTab';
 import { SpecTab } from './SpecTab';
 import { useCheckDetailData, type CheckMetrics, type CheckSummary, type HistoryFilter } from './useCheckDetailData';
 import { useTallScreen } from './useTallScreen';
+import { useLiveSearchParams } from '../../../app/useLiveSearchParams';
 
 // The charting code loads only when a chart shows.
 const HealthChart = lazy(() => import('./HealthChart'));
@@ -86,7 +86,7 @@ function withRange(params: URLSearchParams, range: TimeRange): URLSearchParams {
 }
 
 function CheckDetail({ checkId }: { checkId: string }) {
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useLiveSearchParams();
   const asked = params.get('timeRange');
   const range: TimeRange = isTimeRange(asked) ? asked : DEFAULT_TIME_RANGE;
   const [filter, setFilter] = useState<HistoryFilter>({ page: 1 });

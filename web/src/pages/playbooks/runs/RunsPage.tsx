@@ -1,7 +1,7 @@
 import { PageSection, Toolbar, ToolbarContent, ToolbarGroup, ToolbarItem } from '@patternfly/react-core';
 import { Table, Tbody, Td, Th, Thead, Tr } from '@patternfly/react-table';
 import { useMemo } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { useTopBar } from '../../../app/topBar';
 import { PAGE_SIZES } from '../../../app/preferences';
 import { DateTime } from '../../../components/DateTime';
@@ -19,6 +19,7 @@ import { runPath } from '../paths';
 import { RunTarget } from './RunTarget';
 import { RUN_STATUSES, StatusLabel, elapsed, statusText } from './runStatus';
 import { runsParams, useRunsData } from './useRunsData';
+import { useLiveSearchParams } from '../../../app/useLiveSearchParams';
 
 const DEFAULT_RANGE: TimeRange = { type: 'relative', range: 'now-7d' };
 const ALL = '';
@@ -26,7 +27,7 @@ const STATUS_OPTIONS = [{ value: ALL, label: 'All' }, ...RUN_STATUSES.map((s) =>
 const COLUMNS = ['Status', 'Playbook', 'Target', 'Started By', 'Start Time', 'Duration'];
 
 function Runs() {
-  const [search, setSearch] = useSearchParams();
+  const [search, setSearch] = useLiveSearchParams();
   const params = useMemo(() => runsParams(search), [search]);
   const [range, setRange] = useTimeRangeParams(DEFAULT_RANGE, ['page']);
   const { runs, playbooks } = useRunsData(params, range);

@@ -9,7 +9,7 @@ import {
   Title,
 } from '@patternfly/react-core';
 import { Suspense, lazy, useCallback, useMemo } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { useTopBar } from '../../../app/topBar';
 import { ErrorPanel } from '../../../components/ErrorPanel';
 import { PageSpinner } from '../../../components/PageSpinner';
@@ -21,6 +21,7 @@ import { ComponentHeader } from './ComponentHeader';
 import { ChecksSection, ConfigsSection, InsightsSection, PropertiesSection, TeamsSection } from './ComponentPanel';
 import './component.css';
 import { useComponentData } from './useComponentData';
+import { useLiveSearchParams } from '../../../app/useLiveSearchParams';
 
 const CheckDetailModal = lazy(() => import('../../health/detail/CheckDetailModal'));
 
@@ -44,7 +45,7 @@ function NotFound({ home }: { home?: string }) {
  * component pages are (`/topology` in the shell, `/view/topology` in the
  * public view, which has no dashboard to go back to). */
 export function ComponentView({ id, base }: { id: string; base: '/topology' | '/view/topology' }) {
-  const [search, setSearch] = useSearchParams();
+  const [search, setSearch] = useLiveSearchParams();
   const text = search.toString();
   const params = useMemo(() => parseTopologyParams(new URLSearchParams(text)), [text]);
   const update = useCallback(

@@ -1,6 +1,5 @@
 import { Bullseye, EmptyState, PageSection, Spinner } from '@patternfly/react-core';
 import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
 import { useTopBar } from '../../../app/topBar';
 import { ErrorPanel } from '../../../components/ErrorPanel';
 import { RequireAccess } from '../../../components/RequireAccess';
@@ -8,11 +7,12 @@ import { TopologyCards } from '../shared/TopologyCards';
 import { parseTopologyParams, topologyQuery, withTopologyParams, type TopologyParams } from './topologyParams';
 import { TopologyToolbar, type Facets } from './TopologyToolbar';
 import { useTopologyData } from './useTopologyData';
+import { useLiveSearchParams } from '../../../app/useLiveSearchParams';
 
 const NO_FACETS: Facets = { types: [], teams: [], tags: {} };
 
 function Topology() {
-  const [search, setSearch] = useSearchParams();
+  const [search, setSearch] = useLiveSearchParams();
   const text = search.toString();
   const params = useMemo(() => parseTopologyParams(new URLSearchParams(text)), [text]);
   const update = useCallback(
