@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Result;
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 use generated::{File, Outcome};
 
@@ -36,6 +36,8 @@ enum Command {
     RelationsTs,
     /// The connection types and their form fields for the web, web/src/api/connections.gen.ts.
     ConnectionsTs,
+    /// Every command above, in turn.
+    All,
 }
 
 fn main() -> ExitCode {
@@ -60,12 +62,14 @@ fn name(command: &Command) -> &'static str {
         Command::RulesTs => "rules-ts",
         Command::RelationsTs => "relations-ts",
         Command::ConnectionsTs => "connections-ts",
+        Command::All => "all",
     }
 }
 
 fn run(args: &Args) -> Result<Outcome> {
     let root = workspace_root();
     match args.command {
+        Command::All => all(args.check),
         Command::Crdgen => {
             let files = quarterdeck_crds::generated_files()?
                 .into_iter()
@@ -104,6 +108,23 @@ fn run(args: &Args) -> Result<Outcome> {
             args.check,
         ),
     }
+}
+
+/// Runs every other subcommand, as clap lists them; stale if any is.
+fn all(check: bool) -> Result<Outcome> {
+    let mut outcome = Outcome::Current;
+    for command in Args::command().get_subcommands() {
+        let name = command.get_name();
+        if name == "all" {
+            continue;
+        }
+        let args = Args::try_parse_from(["cargo xtask", name])?;
+        if let Outcome::Stale = run(&Args { check, ..args })? {
+            eprintln!("run: cargo xtask {name}");
+            outcome = Outcome::Stale;
+        }
+    }
+    Ok(outcome)
 }
 
 fn web_api_file(root: &Path, name: &str, contents: String, check: bool) -> Result<Outcome> {
