@@ -63,7 +63,8 @@ async function createFlow(kind: SelfServiceKind, returnTo: string | undefined): 
   if (response.ok) return { flow: data as Flow };
   const failure = flowError(error)?.error;
   if (failure?.id === 'self_service_flow_disabled') return { disabled: failure.message };
-  if (failure?.id === 'session_already_available') return { redirect: '/' };
+  // Spec part 1, section 8: a verification flow that cannot be created (400) goes home.
+  if (failure?.id === 'session_already_available' || (kind === 'verification' && response.status === 400)) return { redirect: '/' };
   if (failure?.id === 'self_service_flow_return_to_forbidden') {
     const fresh = await createFlow(kind, undefined);
     return 'flow' in fresh ? { flow: fresh.flow, notice: notice(FLOW_MESSAGES.returnToForbidden) } : fresh;
