@@ -731,9 +731,9 @@ async fn send_code(state: &AppState, kind: Kind, flow: Uuid, email: &str) -> Res
         _ => Message {
             title: "Verify your Quarterdeck address".into(),
             body: format!(
-                "Confirm that {email} is your address.\n\n\
-                 Your verification code is {code}. It works for {minutes} minutes.\n\n\
-                 Or verify through this link:\n{base}/verification?token={link}\n\n\
+                "Confirm that {email} is your address through this link:\n{base}/verification?token={link}\n\n\
+                 If you asked for it on the verification page, you can enter the code there instead: \
+                 the code is {code}. Both work for {minutes} minutes.\n\n\
                  If it was not you, ignore this message.",
                 code = issued.code,
                 link = issued.link.unwrap_or_default()

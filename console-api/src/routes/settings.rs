@@ -103,7 +103,10 @@ pub struct IdentitySettings {
     registration_domains: Vec<String>,
     /// The role people who register get: any role but admin.
     #[serde(default = "default_registration_role")]
-    #[schema(default = "viewer", pattern = "^(editor|viewer|guest|commander|responder)$")]
+    #[schema(
+        default = "viewer",
+        pattern = "^(editor|viewer|guest|commander|responder)$"
+    )]
     registration_role: String,
 }
 
