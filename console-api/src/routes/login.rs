@@ -66,7 +66,7 @@ pub(crate) struct CreateFlow {
 /// `\\` as `/`, so `/\t/evil.example` would become `//evil.example`; any
 /// control character, whitespace or backslash is refused outright, and what
 /// remains must resolve against the public URL to the same origin.
-fn allowed_return_to(return_to: &str, public_url: &str) -> bool {
+pub(crate) fn allowed_return_to(return_to: &str, public_url: &str) -> bool {
     let Ok(base) = url::Url::parse(public_url) else {
         return false;
     };

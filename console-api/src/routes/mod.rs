@@ -28,6 +28,7 @@ pub(crate) mod resources;
 pub(crate) mod scrapers;
 pub(crate) mod second_factor;
 pub(crate) mod settings;
+pub(crate) mod sso;
 pub(crate) mod topology;
 
 /// Every route with its document.
@@ -51,6 +52,7 @@ pub(crate) fn api() -> OpenApiRouter<AppState> {
         .merge(scrapers::router())
         .merge(second_factor::router())
         .merge(settings::router())
+        .merge(sso::router())
         .merge(topology::router())
         .merge(crate::mcp::router())
         .routes(routes!(openapi::openapi_json))
