@@ -47,6 +47,10 @@ pub enum SsoError {
     /// The ID token (or userinfo) failed validation.
     #[error("invalid ID token: {0}")]
     Token(String),
+    /// The token endpoint refused the code (used, expired, or another
+    /// request's PKCE verifier).
+    #[error("the token endpoint refused the code: {0}")]
+    CodeRefused(String),
 }
 
 impl SsoError {
@@ -54,6 +58,7 @@ impl SsoError {
         match self {
             Self::Unavailable(_) => "provider_unavailable",
             Self::Token(_) => "invalid_token",
+            Self::CodeRefused(_) => "code_refused",
         }
     }
 }
@@ -294,6 +299,14 @@ impl Oidc {
             .send()
             .await
             .map_err(|e| unavailable(format!("the token endpoint: {}", e.without_url())))?;
+        if response.status() == reqwest::StatusCode::BAD_REQUEST {
+            let answer: Result<Value, _> = json(response, "the token endpoint").await;
+            let why = match answer {
+                Err(SsoError::Unavailable(why)) => why,
+                _ => "400".into(),
+            };
+            return Err(SsoError::CodeRefused(why));
+        }
         json(response, "the token endpoint").await
     }
 

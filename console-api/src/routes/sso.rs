@@ -706,6 +706,8 @@ pub(crate) struct CallbackQuery {
     /// The provider's error (the person declined, or the request was refused).
     error: Option<String>,
     error_description: Option<String>,
+    /// The issuer of the answer (RFC 9207), when the provider sends it.
+    iss: Option<String>,
 }
 
 /// Where the provider sends the browser back: the code is exchanged, the ID
@@ -713,7 +715,7 @@ pub(crate) struct CallbackQuery {
 /// Every failure goes to `/login?sso_error=<code>` (`/profile-settings` when
 /// linking): `invalid_request`, `unknown_provider`, `invalid_state` (unknown,
 /// expired, used or another browser's), `access_denied`,
-/// `provider_unavailable`, `invalid_token`, `email_not_verified`,
+/// `provider_unavailable`, `code_refused`, `invalid_token`, `email_not_verified`,
 /// `no_account`, `no_email`, `linked_elsewhere`, `already_linked`,
 /// `session_required`, `server_error`.
 #[utoipa::path(get, path = "/api/auth/sso/{slug}/callback", tag = "auth",
@@ -771,6 +773,13 @@ async fn finish(
         return Err(fail(
             "invalid_state",
             "the callback came to a browser that did not start this sign-in".into(),
+        ));
+    }
+    // RFC 9207: an answer from another issuer is a mix-up.
+    if q.iss.as_deref().is_some_and(|iss| iss != provider.issuer) {
+        return Err(fail(
+            "invalid_state",
+            format!("the answer names the issuer {:?}", q.iss),
         ));
     }
     if let Some(error) = &q.error {
