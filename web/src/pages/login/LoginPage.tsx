@@ -14,7 +14,8 @@ import { useState } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { PageSpinner } from '../../components/PageSpinner';
-import { loginTitle } from '../../lib/loginFlow';
+import { loginTitle, safeReturnTo } from '../../lib/loginFlow';
+import { SsoButtons, SsoError } from './SsoButtons';
 import { useLoginFlow } from './useLoginFlow';
 
 function autoComplete(name: string): string {
@@ -49,6 +50,7 @@ export default function LoginPage() {
       {messages.map((m, i) => (
         <Alert key={`${m.id}-${i}`} isInline isPlain variant={m.type === 'error' ? 'danger' : 'info'} title={m.text} />
       ))}
+      <SsoError code={params.get('sso_error')} />
       {isLoading && <PageSpinner />}
       {loadError ? <ErrorPanel error={loadError} /> : null}
       {flow &&
@@ -107,6 +109,7 @@ export default function LoginPage() {
             </Form>
           );
         })}
+      {params.get('aal') !== 'aal2' && <SsoButtons returnTo={safeReturnTo(params.get('return_to'))} />}
     </PfLoginPage>
   );
 }
