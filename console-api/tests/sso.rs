@@ -612,6 +612,13 @@ async fn providers_are_admins_own_and_checked(pool: PgPool) {
         .await
         .unwrap();
     assert_eq!(location(&res), "/login?sso_error=unknown_provider");
+    // A return_to off this origin is refused before anything else.
+    let res = browser(&api)
+        .get(api.at("/api/auth/sso/corp/start?return_to=%2F%2Fevil.example"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::BAD_REQUEST);
     let res = browser(&api)
         .get(api.at("/api/auth/sso/corp/callback?error=access_denied"))
         .send()

@@ -544,7 +544,12 @@ async fn buttons(state: &AppState) -> Result<Vec<Button>, ApiError> {
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub(crate) struct StartQuery {
-    /// A path on this origin to go to afterwards (the sign-in flow's rule).
+    /// A path on this origin to go to afterwards (the sign-in flow's rule):
+    /// no backslash, control character (C0, DEL, C1) or Unicode whitespace,
+    /// and not `//`.
+    #[param(
+        pattern = r"^/([^/\\\x00-\x20\x7f-\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000][^\\\x00-\x20\x7f-\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*)?$"
+    )]
     return_to: Option<String>,
     /// Link the provider's account to the signed-in person (from the profile).
     link: Option<bool>,
@@ -599,39 +604,41 @@ async fn acting_session(
 }
 
 /// Sends the browser to the provider: an authorization request (code flow)
-/// with state, nonce and PKCE (S256). Failures go to
-/// `/login?sso_error=<code>`.
+/// with state, nonce and PKCE (S256). An unknown or unreachable provider
+/// sends it back to `/login?sso_error=<code>`; malformed parameters (a
+/// `return_to` off this origin) are a 400.
 #[utoipa::path(get, path = "/api/auth/sso/{slug}/start", tag = "auth",
     params(("slug" = String, Path), StartQuery),
-    responses((status = 303, description = "To the provider's authorization endpoint, or back to `/login?sso_error=` when the provider is unknown or unreachable")))]
+    responses(
+        (status = 303, description = "To the provider's authorization endpoint, or back to `/login?sso_error=` when the provider is unknown, disabled or unreachable, or linking finds no session"),
+        (status = 400, description = "Malformed parameters, or return_to is not on this origin; names the parameter", body = ErrorBody)))]
 #[tracing::instrument(skip_all, fields(provider = %slug))]
 pub(crate) async fn start(
     State(state): State<AppState>,
     parts: Parts,
     Path(slug): Path<String>,
-    q: Result<Query<StartQuery>, ApiError>,
-) -> Response {
-    match begin(&state, &parts, &slug, q).await {
+    Query(q): Query<StartQuery>,
+) -> Result<Response, ApiError> {
+    if let Some(return_to) = &q.return_to
+        && !allowed_return_to(return_to, &state.auth.public_url)
+    {
+        return Err(ApiError::invalid(
+            "return_to",
+            "The return_to address is not allowed.",
+        ));
+    }
+    Ok(match begin(&state, &parts, &slug, q).await {
         Ok(response) => response,
         Err(failure) => failure.respond(&slug),
-    }
+    })
 }
 
 async fn begin(
     state: &AppState,
     parts: &Parts,
     slug: &str,
-    q: Result<Query<StartQuery>, ApiError>,
+    q: StartQuery,
 ) -> Result<Response, Failure> {
-    let Query(q) = q.map_err(|e| fail("invalid_request", e.to_string()))?;
-    if let Some(return_to) = &q.return_to
-        && !allowed_return_to(return_to, &state.auth.public_url)
-    {
-        return Err(fail(
-            "return_to_forbidden",
-            "return_to is not on this origin",
-        ));
-    }
     let provider = sso::provider(&state.db, slug)
         .await
         .map_err(ApiError::from)?

@@ -5,7 +5,6 @@
 export const SSO_ERRORS: Record<string, string> = {
   invalid_request: 'The sign-in provider sent back an incomplete answer. Please try again.',
   unknown_provider: 'That sign-in provider is not available.',
-  return_to_forbidden: 'The return_to address is not allowed.',
   invalid_state: 'This sign-in expired, was already used or was started in another browser. Please try again.',
   access_denied: 'The sign-in provider did not sign you in.',
   provider_unavailable: 'The sign-in provider could not be reached. Please try again later.',
