@@ -288,8 +288,9 @@ export interface paths {
         };
         /**
          * Sends the browser to the provider: an authorization request (code flow)
-         *     with state, nonce and PKCE (S256). Failures go to
-         *     `/login?sso_error=<code>`.
+         *     with state, nonce and PKCE (S256). An unknown or unreachable provider
+         *     sends it back to `/login?sso_error=<code>`; malformed parameters (a
+         *     `return_to` off this origin) are a 400.
          */
         get: operations["start"];
         put?: never;
@@ -3761,7 +3762,10 @@ export interface components {
         };
         /** @description A person as the user-management screen lists them. */
         PersonWithRoles: components["schemas"]["Person"] & {
-            /** @description Whether the person has chosen a password (false while an invite is pending). */
+            /**
+             * @description Whether the person can sign in: has chosen a password or linked a
+             *     single sign-on account (false while an invite is pending).
+             */
             active: boolean;
             /** Format: date-time */
             created_at: string;
@@ -5888,7 +5892,11 @@ export interface operations {
     start: {
         parameters: {
             query?: {
-                /** @description A path on this origin to go to afterwards (the sign-in flow's rule). */
+                /**
+                 * @description A path on this origin to go to afterwards (the sign-in flow's rule):
+                 *     no backslash, control character (C0, DEL, C1) or Unicode whitespace,
+                 *     and not `//`.
+                 */
                 return_to?: string;
                 /** @description Link the provider's account to the signed-in person (from the profile). */
                 link?: boolean;
@@ -5901,12 +5909,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description To the provider's authorization endpoint, or back to `/login?sso_error=` when the provider is unknown or unreachable */
+            /** @description To the provider's authorization endpoint, or back to `/login?sso_error=` when the provider is unknown, disabled or unreachable, or linking finds no session */
             303: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Malformed parameters, or return_to is not on this origin; names the parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
         };
     };
