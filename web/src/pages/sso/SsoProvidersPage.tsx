@@ -39,7 +39,17 @@ function Providers() {
         onRowClick={(p) => setEditing(p)}
         toolbar={<Button onClick={() => setEditing('new')}>Add Provider</Button>}
         actions={(p) => (
-          <Button variant="secondary" isDanger size="sm" aria-label={`Delete ${p.label}`} onClick={() => setRemoving(p)}>
+          <Button
+            variant="secondary"
+            isDanger
+            size="sm"
+            aria-label={`Delete ${p.label}`}
+            onClick={(e) => {
+              // The row's own click opens the editor.
+              e.stopPropagation();
+              setRemoving(p);
+            }}
+          >
             Delete
           </Button>
         )}
