@@ -94,6 +94,10 @@ pub struct AuthSettings {
     #[arg(long, env = "QUARTERDECK_LINK_LIFETIME", default_value = "7d", value_parser = humantime::parse_duration)]
     pub link_lifetime: Duration,
 
+    /// How long a mailed recovery or verification code (and its flow) stays valid.
+    #[arg(long, env = "QUARTERDECK_IDENTITY_CODE_LIFETIME", default_value = "15m", value_parser = humantime::parse_duration)]
+    pub identity_code_lifetime: Duration,
+
     /// How recent a browser sign-in must be to change the password; older
     /// sessions are sent to sign in again (403 `session_refresh_required`).
     #[arg(long, env = "QUARTERDECK_PRIVILEGED_SESSION_MAX_AGE", default_value = "15m", value_parser = humantime::parse_duration)]
@@ -185,6 +189,7 @@ impl Default for AuthSettings {
             session_lifetime: Duration::from_secs(24 * 3600),
             login_flow_lifetime: Duration::from_secs(15 * 60),
             link_lifetime: Duration::from_secs(7 * 24 * 3600),
+            identity_code_lifetime: Duration::from_secs(15 * 60),
             privileged_session_max_age: Duration::from_secs(15 * 60),
             basic_auth_passwords: true,
             max_failures_per_account_address: 5,

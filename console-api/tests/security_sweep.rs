@@ -125,6 +125,42 @@ const ENDPOINTS: &[(&str, &str, Needs, &str)] = &[
     ("GET", "/api/auth/invite", Needs::Nothing, r#"{}"#),
     ("POST", "/api/auth/invite", Needs::Nothing, r#"{}"#),
     ("GET", "/api/auth/password_reset", Needs::Nothing, r#"{}"#),
+    ("GET", "/api/auth/self_service", Needs::Nothing, r#"{}"#),
+    (
+        "GET",
+        "/api/auth/registration/browser",
+        Needs::Nothing,
+        r#"{}"#,
+    ),
+    (
+        "GET",
+        "/api/auth/registration/flows",
+        Needs::Nothing,
+        r#"{}"#,
+    ),
+    ("POST", "/api/auth/registration", Needs::Nothing, r#"{}"#),
+    ("GET", "/api/auth/recovery/browser", Needs::Nothing, r#"{}"#),
+    ("GET", "/api/auth/recovery/flows", Needs::Nothing, r#"{}"#),
+    ("POST", "/api/auth/recovery", Needs::Nothing, r#"{}"#),
+    (
+        "GET",
+        "/api/auth/verification/browser",
+        Needs::Nothing,
+        r#"{}"#,
+    ),
+    (
+        "GET",
+        "/api/auth/verification/flows",
+        Needs::Nothing,
+        r#"{}"#,
+    ),
+    ("POST", "/api/auth/verification", Needs::Nothing, r#"{}"#),
+    (
+        "POST",
+        "/api/auth/verification/link",
+        Needs::Nothing,
+        r#"{"token": "qdv_sweep"}"#,
+    ),
     ("POST", "/api/auth/password_reset", Needs::Nothing, r#"{}"#),
     ("GET", "/api/kubeconfig", Needs::Nothing, r#"{}"#),
     ("GET", "/api/auth/whoami", Needs::SignedIn, r#"{}"#),
@@ -454,6 +490,18 @@ const ENDPOINTS: &[(&str, &str, Needs, &str)] = &[
         Needs::Admin,
         r#"{"required": "nobody"}"#,
     ),
+    (
+        "GET",
+        "/api/settings/identity",
+        Needs::Right(Resource::FeatureFlags, Action::Read),
+        r#"{}"#,
+    ),
+    (
+        "PUT",
+        "/api/settings/identity",
+        Needs::Admin,
+        r#"{"mailConnection": null, "registrationEnabled": false}"#,
+    ),
 ];
 
 /// One caller of the sweep.
@@ -577,6 +625,9 @@ async fn seed(pool: &PgPool) {
         "INSERT INTO permissions (subject_type, subject, object, action) VALUES ('group', 'viewer', 'canaries', 'read')",
         "INSERT INTO access_scopes (name, team_id, resources, scopes) SELECT 'seeded', id, '{config}', '[{\"names\": [\"*\"]}]' FROM teams",
         "INSERT INTO canaries (name, spec) VALUES ('seeded', '{}')",
+        // The self-service flows on, so that answering them is about rights.
+        "INSERT INTO connections (name, type) VALUES ('seeded mail', 'email')",
+        "INSERT INTO identity_settings (mail_connection_id, registration_enabled) SELECT id, true FROM connections WHERE type = 'email'",
     ] {
         sqlx::query(statement).execute(pool).await.unwrap();
     }

@@ -27,6 +27,11 @@ const HIDDEN_COLUMNS: &[(&str, &str, &str)] = &[
         "a secret: never read, and written only by the sign-in flows",
     ),
     (
+        "people",
+        "verified_at",
+        "set only by the verification and recovery flows (the profile answers it)",
+    ),
+    (
         "checks",
         "run_requested_at",
         "the check engine's queue: Run Now sets it through the health API, which checks the action",
@@ -132,6 +137,18 @@ const NOT_EXPOSED: &[(&str, &str)] = &[
         "one-time secrets; managed through the people endpoints",
     ),
     ("login_flows", "the sign-in flow's CSRF state"),
+    (
+        "identity_flows",
+        "registration, recovery and verification flows' CSRF state",
+    ),
+    (
+        "identity_codes",
+        "digests of mailed codes and links; the self-service flows' own",
+    ),
+    (
+        "identity_settings",
+        "mail and registration settings; the settings endpoints' own",
+    ),
     ("login_failures", "sign-in throttling state"),
     (
         "operator_leadership",

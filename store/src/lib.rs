@@ -18,6 +18,7 @@ pub mod execution_policy;
 pub mod fence;
 pub mod grants;
 pub mod health;
+pub mod identity;
 pub mod incident_rules;
 pub mod jobs;
 pub mod links;

@@ -18,6 +18,14 @@ pub fn hash(password: &str) -> Result<String, Error> {
         .map_err(|e| Error::PasswordHash(e.to_string()))
 }
 
+/// [`hash`] on the blocking pool, for async callers.
+pub async fn hash_blocking(password: &str) -> Result<String, Error> {
+    let password = password.to_owned();
+    tokio::task::spawn_blocking(move || hash(&password))
+        .await
+        .map_err(|e| Error::PasswordHash(e.to_string()))?
+}
+
 /// Checks a password against a stored PHC hash string. A malformed hash is
 /// a failed match, never a panic.
 pub fn verify(password: &str, stored: &str) -> bool {

@@ -35,10 +35,7 @@ pub async fn set_password(
     new: &str,
     keep_session: &str,
 ) -> Result<(), Error> {
-    let new = new.to_owned();
-    let hash = tokio::task::spawn_blocking(move || password::hash(&new))
-        .await
-        .map_err(|e| Error::PasswordHash(e.to_string()))??;
+    let hash = password::hash_blocking(new).await?;
     let mut tx = pool.begin().await?;
     sqlx::query("UPDATE people SET password_hash = $2 WHERE id = $1 AND deleted_at IS NULL")
         .bind(id)

@@ -18,7 +18,7 @@ use axum::http::StatusCode;
 use quarterdeck_connections::catalogue::ConnectionType;
 use quarterdeck_connections::form::{self, ConnectionInput, StoredFields};
 use quarterdeck_connections::schema::ConnectionUpdate;
-use quarterdeck_connections::{probe, resolve};
+use quarterdeck_connections::{Resolved, probe, resolve};
 use quarterdeck_store::connections::{self, Connection, Summary, Values, Write};
 use quarterdeck_store::source::Source;
 use utoipa_axum::router::OpenApiRouter;
@@ -401,21 +401,29 @@ fn values_of(fields: StoredFields) -> Values {
     }
 }
 
-/// Resolves and tries `connection`; the other side's answer, or why it failed.
-async fn try_connection(state: &AppState, connection: &Connection) -> Result<String, String> {
+/// `connection`'s values in plain text, references read.
+pub(crate) async fn resolved(
+    state: &AppState,
+    connection: &Connection,
+) -> Result<Resolved, resolve::ResolveError> {
     let summary = &connection.summary;
-    let stored = fields_of(&connection.values);
-    let kube = state.kube_client();
-    let resolved = resolve::resolve(
+    resolve::resolve(
         &summary.kind,
         &summary.namespace,
         &summary.name,
-        &stored,
+        &fields_of(&connection.values),
         &state.keyring,
-        kube.as_ref(),
+        state.kube_client().as_ref(),
     )
     .await
-    .map_err(|e| e.to_string())?;
+}
+
+/// Resolves and tries `connection`; the other side's answer, or why it failed.
+async fn try_connection(state: &AppState, connection: &Connection) -> Result<String, String> {
+    let kube = state.kube_client();
+    let resolved = resolved(state, connection)
+        .await
+        .map_err(|e| e.to_string())?;
     let ctx = probe::Context {
         timeout: state.connection_test_timeout,
         kube,

@@ -12,7 +12,7 @@ use axum::response::{IntoResponse, Response};
 use chrono::{DateTime, Utc};
 use quarterdeck_store::login::{self, Flow};
 use quarterdeck_store::people::Person;
-use quarterdeck_store::{second_factor, secret, sessions};
+use quarterdeck_store::{second_factor, sessions};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
@@ -26,6 +26,11 @@ use crate::auth::{
 use crate::body::{Body, Query};
 use crate::error::AAL2_REQUIRED;
 use crate::error::ErrorBody;
+use crate::routes::flow::{
+    BAD_PARAMETERS, FLOW_EXPIRED, FlowError, FlowId, FlowUi, RETURN_TO_FORBIDDEN, UiText,
+    allowed_return_to, csrf_holds, csrf_node, csrf_violation, error, flow_csrf, info, node,
+    not_found,
+};
 use crate::routes::second_factor as second_factor_routes;
 use crate::{ApiError, AppState};
 
@@ -39,10 +44,6 @@ pub fn router() -> OpenApiRouter<AppState> {
 }
 
 const INVALID_CREDENTIALS: &str = "The provided credentials are invalid, check for spelling mistakes in your password or username, email address, or phone number.";
-const FLOW_EXPIRED: &str = "Your interaction expired, please fill out the form again.";
-const CSRF_VIOLATION: &str = "A security violation was detected, please fill out the form again.";
-const RETURN_TO_FORBIDDEN: &str = "The return_to address is not allowed.";
-const BAD_PARAMETERS: &str = "The request's parameters are malformed.";
 const AAL2_REQUIRED_MESSAGE: &str =
     "This session must show a second factor: an authenticator app code or a backup code.";
 
@@ -61,80 +62,6 @@ pub(crate) struct CreateFlow {
     aal: Option<String>,
 }
 
-/// Only paths on this origin: an open redirect would hand sessions to
-/// others. Nothing is stripped: browsers drop tabs and newlines and read
-/// `\\` as `/`, so `/\t/evil.example` would become `//evil.example`; any
-/// control character, whitespace or backslash is refused outright, and what
-/// remains must resolve against the public URL to the same origin.
-pub(crate) fn allowed_return_to(return_to: &str, public_url: &str) -> bool {
-    let Ok(base) = url::Url::parse(public_url) else {
-        return false;
-    };
-    return_to.starts_with('/')
-        && !return_to.starts_with("//")
-        && !return_to
-            .chars()
-            .any(|c| c.is_control() || c.is_whitespace() || c == '\\')
-        && base
-            .join(return_to)
-            .is_ok_and(|url| url.origin() == base.origin())
-}
-
-/// An error of the sign-in flow, in the provider's shape.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct FlowError {
-    error: FlowErrorDetail,
-    /// With 410: the fresh flow to continue with.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    use_flow_id: Option<Uuid>,
-    /// With `session_aal2_required`: where the console asks for the second factor.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    redirect_browser_to: Option<&'static str>,
-    /// The fresh flow's CSRF cookie, sent with `use_flow_id`.
-    #[serde(skip)]
-    cookie: Option<String>,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-pub struct FlowErrorDetail {
-    /// `self_service_flow_not_found`, `self_service_flow_expired`,
-    /// `security_csrf_violation`, `self_service_flow_return_to_forbidden`,
-    /// `session_inactive`, `session_refresh_required`, `bad_request`.
-    id: &'static str,
-    /// The HTTP status.
-    code: u16,
-    message: &'static str,
-    reason: &'static str,
-}
-
-impl FlowError {
-    pub(crate) fn new(status: StatusCode, id: &'static str, message: &'static str) -> Self {
-        FlowError {
-            error: FlowErrorDetail {
-                id,
-                code: status.as_u16(),
-                message,
-                reason: message,
-            },
-            use_flow_id: None,
-            redirect_browser_to: None,
-            cookie: None,
-        }
-    }
-}
-
-impl IntoResponse for FlowError {
-    fn into_response(self) -> Response {
-        let status =
-            StatusCode::from_u16(self.error.code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-        let mut response = (status, Json(&self)).into_response();
-        if let Some(value) = self.cookie.as_deref().and_then(|c| c.parse().ok()) {
-            response.headers_mut().insert(header::SET_COOKIE, value);
-        }
-        response
-    }
-}
-
 /// A sign-in flow in the provider's shape: a form of nodes, messages on top.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct LoginFlow {
@@ -150,77 +77,64 @@ pub struct LoginFlow {
     ui: FlowUi,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
-pub struct FlowUi {
-    /// Where to POST the form.
-    action: String,
-    method: &'static str,
-    messages: Vec<UiText>,
-    nodes: Vec<UiNode>,
-}
-
-/// A message of the form: `info` or `error`, with the provider's id.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct UiText {
-    id: u32,
-    #[serde(rename = "type")]
-    kind: &'static str,
-    text: &'static str,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-pub struct UiNode {
-    /// `input`.
-    #[serde(rename = "type")]
-    kind: &'static str,
-    /// `default`, `password`, `totp` or `lookup_secret`.
-    group: &'static str,
-    attributes: UiNodeAttributes,
-    messages: Vec<UiText>,
-    meta: UiNodeMeta,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-pub struct UiNodeAttributes {
-    name: &'static str,
-    #[serde(rename = "type")]
-    kind: &'static str,
-    value: String,
-    required: bool,
-    disabled: bool,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-pub struct UiNodeMeta {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    label: Option<UiLabel>,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-pub struct UiLabel {
-    text: &'static str,
-}
-
 fn render(flow: &Flow, csrf: Option<&str>, messages: Vec<UiText>, identifier: &str) -> LoginFlow {
-    let node = |group: &'static str,
-                name: &'static str,
-                kind: &'static str,
-                value: &str,
-                label: Option<&'static str>,
-                required: bool| UiNode {
-        kind: "input",
-        group,
-        attributes: UiNodeAttributes {
-            name,
-            kind,
-            value: value.to_owned(),
-            required,
-            disabled: false,
-        },
-        messages: vec![],
-        meta: UiNodeMeta {
-            label: label.map(|text| UiLabel { text }),
-        },
+    let nodes = if flow.aal == "aal2" {
+        vec![
+            csrf_node(csrf),
+            node(
+                "totp",
+                "totp_code",
+                "text",
+                "",
+                Some("Authentication code"),
+                false,
+            ),
+            node("totp", "method", "submit", "totp", Some("Verify"), false),
+            node(
+                "lookup_secret",
+                "lookup_secret",
+                "text",
+                "",
+                Some("Backup recovery code"),
+                false,
+            ),
+            node(
+                "lookup_secret",
+                "method",
+                "submit",
+                "lookup_secret",
+                Some("Use backup code"),
+                false,
+            ),
+        ]
+    } else {
+        vec![
+            csrf_node(csrf),
+            node(
+                "password",
+                "identifier",
+                "text",
+                identifier,
+                Some("Email"),
+                true,
+            ),
+            node(
+                "password",
+                "password",
+                "password",
+                "",
+                Some("Password"),
+                true,
+            ),
+            node(
+                "password",
+                "method",
+                "submit",
+                "password",
+                Some("Sign in"),
+                false,
+            ),
+        ]
     };
     LoginFlow {
         id: flow.id,
@@ -234,95 +148,8 @@ fn render(flow: &Flow, csrf: Option<&str>, messages: Vec<UiText>, identifier: &s
             action: format!("/api/auth/login?flow={}", flow.id),
             method: "POST",
             messages,
-            nodes: if flow.aal == "aal2" {
-                vec![
-                    node(
-                        "default",
-                        "csrf_token",
-                        "hidden",
-                        csrf.unwrap_or_default(),
-                        None,
-                        true,
-                    ),
-                    node(
-                        "totp",
-                        "totp_code",
-                        "text",
-                        "",
-                        Some("Authentication code"),
-                        false,
-                    ),
-                    node("totp", "method", "submit", "totp", Some("Verify"), false),
-                    node(
-                        "lookup_secret",
-                        "lookup_secret",
-                        "text",
-                        "",
-                        Some("Backup recovery code"),
-                        false,
-                    ),
-                    node(
-                        "lookup_secret",
-                        "method",
-                        "submit",
-                        "lookup_secret",
-                        Some("Use backup code"),
-                        false,
-                    ),
-                ]
-            } else {
-                vec![
-                    node(
-                        "default",
-                        "csrf_token",
-                        "hidden",
-                        csrf.unwrap_or_default(),
-                        None,
-                        true,
-                    ),
-                    node(
-                        "password",
-                        "identifier",
-                        "text",
-                        identifier,
-                        Some("Email"),
-                        true,
-                    ),
-                    node(
-                        "password",
-                        "password",
-                        "password",
-                        "",
-                        Some("Password"),
-                        true,
-                    ),
-                    node(
-                        "password",
-                        "method",
-                        "submit",
-                        "password",
-                        Some("Sign in"),
-                        false,
-                    ),
-                ]
-            },
+            nodes,
         },
-    }
-}
-
-fn info(id: u32, text: &'static str) -> UiText {
-    UiText {
-        id,
-        kind: "info",
-        text,
-    }
-}
-
-fn error(id: u32, text: &'static str) -> UiText {
-    UiText {
-        id,
-        kind: "error",
-        text,
     }
 }
 
@@ -431,32 +258,6 @@ async fn expired(state: &AppState, flow: &Flow) -> Result<Response, ApiError> {
     Ok(error.into_response())
 }
 
-/// The flow, by `id` or (as the form's action names it) `flow`.
-#[derive(Debug, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub(crate) struct FlowId {
-    id: Option<String>,
-    flow: Option<String>,
-}
-
-fn not_found() -> Response {
-    FlowError::new(
-        StatusCode::NOT_FOUND,
-        "self_service_flow_not_found",
-        "This sign-in flow does not exist.",
-    )
-    .into_response()
-}
-
-impl FlowId {
-    fn parse(&self) -> Option<Uuid> {
-        self.id
-            .as_deref()
-            .or(self.flow.as_deref())
-            .and_then(|id| Uuid::parse_str(id).ok())
-    }
-}
-
 /// A sign-in flow.
 #[utoipa::path(get, path = "/api/auth/login/flows", tag = "auth", params(FlowId),
     responses(
@@ -470,13 +271,13 @@ pub(crate) async fn get_flow(
     Query(q): Query<FlowId>,
 ) -> Result<Response, ApiError> {
     let Some((flow, csrf_hash)) = lookup(&state, &q).await? else {
-        return Ok(not_found());
+        return Ok(not_found("This sign-in flow does not exist."));
     };
     if flow.expired() || flow.used_at.is_some() {
         return expired(&state, &flow).await;
     }
     // The CSRF token is stored hashed: give it back only to the browser holding it.
-    let csrf = cookie(&headers, CSRF_COOKIE).filter(|c| secret::digest(c) == csrf_hash);
+    let csrf = flow_csrf(&headers, CSRF_COOKIE, &csrf_hash);
     Ok(Json(render(&flow, csrf.as_deref(), vec![], "")).into_response())
 }
 
@@ -528,7 +329,7 @@ pub(crate) async fn submit(
     body: Result<Body<Submit>, ApiError>,
 ) -> Result<Response, ApiError> {
     let Some((flow, csrf_hash)) = lookup(&state, &q).await? else {
-        return Ok(not_found());
+        return Ok(not_found("This sign-in flow does not exist."));
     };
     if flow.expired() || flow.used_at.is_some() {
         return expired(&state, &flow).await;
@@ -541,17 +342,8 @@ pub(crate) async fn submit(
         )
             .into_response());
     };
-    let cookie_csrf = cookie(&parts.headers, CSRF_COOKIE).unwrap_or_default();
-    if body.csrf_token.is_empty()
-        || secret::digest(&body.csrf_token) != csrf_hash
-        || cookie_csrf != body.csrf_token
-    {
-        return Ok(FlowError::new(
-            StatusCode::FORBIDDEN,
-            "security_csrf_violation",
-            CSRF_VIOLATION,
-        )
-        .into_response());
+    if !csrf_holds(&parts.headers, CSRF_COOKIE, &csrf_hash, &body.csrf_token) {
+        return Ok(csrf_violation());
     }
     if flow.aal == "aal2" {
         return second_step(&state, &parts, &flow, &body).await;
@@ -863,64 +655,4 @@ pub(crate) async fn logout(
     }
     let clear = set_cookie(&state, SESSION_COOKIE, None, "/", 0, "Lax");
     Ok((StatusCode::NO_CONTENT, [(header::SET_COOKIE, clear)]).into_response())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::allowed_return_to;
-
-    const PUBLIC: &str = "https://qd.example.com";
-
-    #[test]
-    fn return_to_must_stay_on_this_origin() {
-        for good in ["/", "/health?checkId=1", "/settings/users#top", "/a/../b"] {
-            assert!(allowed_return_to(good, PUBLIC), "{good}");
-        }
-        for bad in [
-            "https://evil.example",
-            "//evil.example/x",
-            "/\\evil.example",
-            "\\\\evil.example",
-            "/\t/evil.example",
-            "/\n/evil.example",
-            "/\r/evil.example",
-            "/ /evil.example",
-            "/\u{0}/evil.example",
-            "/\u{7f}/evil.example",
-            "/health\\..\\x",
-            "javascript:alert(1)",
-            "health",
-            "",
-        ] {
-            assert!(!allowed_return_to(bad, PUBLIC), "{bad:?}");
-        }
-    }
-
-    /// The characters the documented pattern of `return_to` excludes are
-    /// exactly those refused here (Unicode whitespace, C0, DEL, C1, backslash).
-    #[test]
-    fn the_documented_pattern_excludes_what_is_refused() {
-        const EXCLUDED: &[(u32, u32)] = &[
-            (0x00, 0x20),
-            (0x5c, 0x5c),
-            (0x7f, 0xa0),
-            (0x1680, 0x1680),
-            (0x2000, 0x200a),
-            (0x2028, 0x2029),
-            (0x202f, 0x202f),
-            (0x205f, 0x205f),
-            (0x3000, 0x3000),
-        ];
-        for c in (0..0x1_0000).filter_map(char::from_u32) {
-            let excluded = EXCLUDED
-                .iter()
-                .any(|(from, to)| (*from..=*to).contains(&u32::from(c)));
-            assert_eq!(
-                allowed_return_to(&format!("/a{c}"), PUBLIC),
-                !excluded,
-                "U+{:04X}",
-                u32::from(c)
-            );
-        }
-    }
 }

@@ -16,6 +16,7 @@ pub(crate) mod canary;
 pub(crate) mod catalog;
 pub(crate) mod connections;
 pub(crate) mod db;
+pub(crate) mod flow;
 pub(crate) mod integrations;
 pub(crate) mod kubeconfig;
 mod kubeproxy;
@@ -27,6 +28,7 @@ pub(crate) mod profile;
 pub(crate) mod resources;
 pub(crate) mod scrapers;
 pub(crate) mod second_factor;
+pub(crate) mod self_service;
 pub(crate) mod settings;
 pub(crate) mod sso;
 pub(crate) mod topology;
@@ -51,6 +53,7 @@ pub(crate) fn api() -> OpenApiRouter<AppState> {
         .merge(resources::router())
         .merge(scrapers::router())
         .merge(second_factor::router())
+        .merge(self_service::router())
         .merge(settings::router())
         .merge(sso::router())
         .merge(topology::router())

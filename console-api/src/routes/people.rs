@@ -47,11 +47,14 @@ pub(crate) fn check_password(password: &str, email: Option<&str>) -> Result<(), 
     Ok(())
 }
 
-fn check_email(email: &str) -> Result<(), ApiError> {
-    let valid = email.split_once('@').is_some_and(|(user, domain)| {
+pub(crate) fn valid_email(email: &str) -> bool {
+    email.split_once('@').is_some_and(|(user, domain)| {
         !user.is_empty() && !domain.is_empty() && !email.contains(char::is_whitespace)
-    });
-    if valid {
+    })
+}
+
+fn check_email(email: &str) -> Result<(), ApiError> {
+    if valid_email(email) {
         Ok(())
     } else {
         Err(ApiError::invalid(

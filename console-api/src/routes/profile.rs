@@ -9,7 +9,7 @@ use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
 use chrono::Utc;
 use quarterdeck_store::people::Person;
-use quarterdeck_store::{profile, sessions};
+use quarterdeck_store::{identity, profile, sessions};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -18,7 +18,7 @@ use utoipa_axum::routes;
 use crate::auth::{Caller, SESSION_COOKIE, Via, cookie, verify_password};
 use crate::body::Body;
 use crate::error::ErrorBody;
-use crate::routes::login::FlowError;
+use crate::routes::flow::FlowError;
 use crate::routes::people::check_password;
 use crate::{ApiError, AppState};
 
@@ -43,12 +43,27 @@ fn human(caller: &Caller) -> Result<&Person, ApiError> {
     }
 }
 
+/// The signed-in person, and whether their address is verified.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Profile {
+    #[serde(flatten)]
+    person: Person,
+    /// The person showed they read mail at their address (verification or
+    /// recovery by email).
+    verified: bool,
+}
+
 /// The caller's profile.
 #[utoipa::path(get, path = "/api/profile", tag = "profile",
-    responses((status = 200, body = Person), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
+    responses((status = 200, body = Profile), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
 #[tracing::instrument(skip_all, fields(person = %caller.person.id))]
-pub(crate) async fn get_profile(caller: Caller) -> Result<Json<Person>, ApiError> {
-    Ok(Json(human(&caller)?.clone()))
+pub(crate) async fn get_profile(
+    State(state): State<AppState>,
+    caller: Caller,
+) -> Result<Json<Profile>, ApiError> {
+    let person = human(&caller)?.clone();
+    let verified = identity::verified(&state.db, person.id).await?;
+    Ok(Json(Profile { person, verified }))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]

@@ -202,6 +202,116 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/recovery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submits a recovery flow: an address (a code is mailed), then the code,
+         *     then the new password (which ends the person's sessions and tokens and
+         *     signs them in).
+         */
+        post: operations["recovery_submit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/recovery/browser": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Starts a recovery flow. */
+        get: operations["recovery_browser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/recovery/flows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A recovery flow. */
+        get: operations["recovery_flow"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/registration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submits a registration flow: creates the account with the role the
+         *     identity settings name, signs the person in, and mails a verification
+         *     code when mail is set up.
+         */
+        post: operations["registration_submit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/registration/browser": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Starts a registration flow. */
+        get: operations["registration_browser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/registration/flows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A registration flow. */
+        get: operations["registration_flow"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/second-factor": {
         parameters: {
             query?: never;
@@ -211,6 +321,23 @@ export interface paths {
         };
         /** The caller's second factors. */
         get: operations["second_factors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/self_service": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Which self-service flows are on. */
+        get: operations["availability"];
         put?: never;
         post?: never;
         delete?: never;
@@ -389,6 +516,77 @@ export interface paths {
          *     current code or the password.
          */
         post: operations["remove_totp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Submits a verification flow: an address (a code is mailed), then the code. */
+        post: operations["verification_submit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/verification/browser": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Starts a verification flow. */
+        get: operations["verification_browser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/verification/flows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A verification flow. */
+        get: operations["verification_flow"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/verification/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verifies an address through the mailed link (from any browser: the link
+         *     is the proof, and it works once).
+         */
+        post: operations["verification_link"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1247,6 +1445,24 @@ export interface paths {
         get: operations["execution_policy"];
         /** Changes the execution policy; admins only. */
         put: operations["set_execution_policy"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settings/identity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The self-service identity settings. */
+        get: operations["identity_settings"];
+        /** Changes the self-service identity settings; admins only. */
+        put: operations["set_identity_settings"];
         post?: never;
         delete?: never;
         options?: never;
@@ -3513,7 +3729,7 @@ export interface components {
         FilledTextValue: {
             value: string | number | boolean;
         };
-        /** @description An error of the sign-in flow, in the provider's shape. */
+        /** @description An error of a self-service flow, in the provider's shape. */
         FlowError: {
             error: components["schemas"]["FlowErrorDetail"];
             /** @description With `session_aal2_required`: where the console asks for the second factor. */
@@ -3533,7 +3749,8 @@ export interface components {
             /**
              * @description `self_service_flow_not_found`, `self_service_flow_expired`,
              *     `security_csrf_violation`, `self_service_flow_return_to_forbidden`,
-             *     `session_inactive`, `session_refresh_required`, `bad_request`.
+             *     `session_inactive`, `session_refresh_required`, `self_service_flow_disabled`,
+             *     `bad_request`.
              */
             id: string;
             message: string;
@@ -3588,6 +3805,25 @@ export interface components {
             id: string;
             roles: string[];
             traits: components["schemas"]["Traits"];
+        };
+        /** @description Self-service identity: the mail the flows send through, and registration. */
+        IdentitySettings: {
+            /**
+             * Format: uuid
+             * @description The e-mail connection recovery and verification mail goes through;
+             *     null: none, and those flows are off (the admin's invitation and
+             *     password reset links work without mail).
+             */
+            mailConnection?: string | null;
+            /** @description Registration takes only addresses at these domains; empty: any. */
+            registrationDomains?: string[];
+            /** @description People may create their own account (off by default: admins invite). */
+            registrationEnabled: boolean;
+            /**
+             * @description The role people who register get: any role but admin.
+             * @default viewer
+             */
+            registrationRole: string;
         };
         /** @description A GitOps option: a chart and the JSON Schema of its values. */
         IntegrationOption: {
@@ -4321,6 +4557,14 @@ export interface components {
                 };
             } | null;
         };
+        /** @description The signed-in person, and whether their address is verified. */
+        Profile: components["schemas"]["Person"] & {
+            /**
+             * @description The person showed they read mail at their address (verification or
+             *     recovery by email).
+             */
+            verified: boolean;
+        };
         ProfileUpdate: {
             /** @description An http(s) address of a picture; empty or left out clears it. */
             avatar?: string | null;
@@ -4672,6 +4916,38 @@ export interface components {
         SecretValue: {
             value: string | number | boolean;
         };
+        /** @description Which self-service flows this console offers, for the sign-in page. */
+        SelfServiceAvailability: {
+            /** @description A forgotten password can be recovered by email (`/recovery`). */
+            recovery: boolean;
+            /** @description People may create their own account (`/registration`). */
+            registration: boolean;
+            /** @description An address can be verified by email (`/verification`). */
+            verification: boolean;
+        };
+        /**
+         * @description A registration, recovery or verification flow: a form of nodes with
+         *     messages on top, as the sign-in flow.
+         */
+        SelfServiceFlow: {
+            /**
+             * @description Set when the flow is done and the browser should go on there (signed
+             *     in, after registration or recovery).
+             */
+            continue_to?: string | null;
+            /** Format: date-time */
+            expires_at: string;
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            issued_at: string;
+            return_to?: string | null;
+            /** @description `choose_method`, `sent_email` (a code went out) or `passed_challenge`. */
+            state: string;
+            /** @description `browser`. */
+            type: string;
+            ui: components["schemas"]["FlowUi"];
+        };
         /** @description A page of sends, newest first, with the number of sends the filters match. */
         SendHistoryPage: {
             /** @description Rows of `notification_send_history_summary`. */
@@ -4883,6 +5159,21 @@ export interface components {
             /** Format: int64 */
             totalEntries: number;
         };
+        SubmitCodeFlow: {
+            /** @description The code from the mail. */
+            code?: string;
+            /** @description The value of the flow's hidden `csrf_token` node. */
+            csrf_token: string;
+            /** @description Where to send a code. */
+            email?: string;
+            /**
+             * @description `code` (send a code to `email`, or check `code`); in a recovery flow
+             *     that passed its challenge, `password` (set `password`).
+             */
+            method?: string | null;
+            /** @description The new password, once a recovery code was accepted. */
+            password?: string;
+        };
         SubmitLogin: {
             /** @description The value of the flow's hidden `csrf_token` node. */
             csrf_token: string;
@@ -4896,6 +5187,16 @@ export interface components {
             password?: string;
             /** @description With `totp`: the code the authenticator app shows. */
             totp_code?: string;
+        };
+        SubmitRegistration: {
+            /** @description The value of the flow's hidden `csrf_token` node. */
+            csrf_token: string;
+            email?: string;
+            first_name?: string;
+            last_name?: string;
+            /** @description `password`. */
+            method?: string | null;
+            password?: string;
         };
         /** @description The console's success envelope. */
         Success_LinkPayload: {
@@ -5078,7 +5379,7 @@ export interface components {
         };
         UiNode: {
             attributes: components["schemas"]["UiNodeAttributes"];
-            /** @description `default`, `password`, `totp` or `lookup_secret`. */
+            /** @description `default`, `password`, `code`, `totp` or `lookup_secret`. */
             group: string;
             messages: components["schemas"]["UiText"][];
             meta: components["schemas"]["UiNodeMeta"];
@@ -5132,6 +5433,14 @@ export interface components {
             message: string;
             /** @description A JSON Pointer into the values; empty for the values object itself. */
             path: string;
+        };
+        VerificationLink: {
+            /** @description The `token` of the mailed link. */
+            token: string;
+        };
+        /** @description A verified address. */
+        VerifiedAddress: {
+            email: string;
         };
         WhoamiPayload: {
             /**
@@ -5769,6 +6078,294 @@ export interface operations {
             };
         };
     };
+    recovery_submit: {
+        parameters: {
+            query?: {
+                id?: string;
+                flow?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubmitCodeFlow"];
+            };
+        };
+        responses: {
+            /** @description The flow's next step; when continue_to is set, the password is set and the person signed in (sets the session cookie) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SelfServiceFlow"];
+                };
+            };
+            /** @description The flow again, with messages under the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SelfServiceFlow"];
+                };
+            };
+            /** @description CSRF violation, or no mail is set up */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowError"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowError"];
+                };
+            };
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowError"];
+                };
+            };
+        };
+    };
+    recovery_browser: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A path on this origin to go to afterwards: no backslash, control
+                 *     character (C0, DEL, C1) or Unicode whitespace, and not `//`.
+                 */
+                return_to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A new recovery flow; sets its CSRF cookie */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SelfServiceFlow"];
+                };
+            };
+            /** @description return_to is not allowed, or malformed parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowError"];
+                };
+            };
+            /** @description No mail is set up (`self_service_flow_disabled`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowError"];
+                };
+            };
+        };
+    };
+    recovery_flow: {
+        parameters: {
+            query?: {
+                id?: string;
+                flow?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SelfServiceFlow"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowError"];
+                };
+            };
+            /** @description Expired or used; use_flow_id names a fresh flow */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowError"];
+                };
+            };
+        };
+    };
+    registration_submit: {
+        parameters: {
+            query?: {
+                id?: string;
+                flow?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubmitRegistration"];
+            };
+        };
+        responses: {
+            /** @description Registered and signed in (sets the session cookie); continue_to says where to go */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SelfServiceFlow"];
+                };
+            };
+            /** @description The flow again, with messages under the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SelfServiceFlow"];
+                };
+            };
+            /** @description CSRF violation, or registration is off */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowError"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowError"];
+                };
+            };
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowError"];
+                };
+            };
+        };
+    };
+    registration_browser: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A path on this origin to go to afterwards: no backslash, control
+                 *     character (C0, DEL, C1) or Unicode whitespace, and not `//`.
+                 */
+                return_to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A new registration flow; sets its CSRF cookie */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SelfServiceFlow"];
+                };
+            };
+            /** @description return_to is not allowed, malformed parameters, or already signed in (`session_already_available`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowError"];
+                };
+            };
+            /** @description Registration is off (`self_service_flow_disabled`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowError"];
+                };
+            };
+        };
+    };
+    registration_flow: {
+        parameters: {
+            query?: {
+                id?: string;
+                flow?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SelfServiceFlow"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowError"];
+                };
+            };
+            /** @description Expired or used; use_flow_id names a fresh flow */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowError"];
+                };
+            };
+        };
+    };
     second_factors: {
         parameters: {
             query?: never;
@@ -5800,6 +6397,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    availability: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SelfServiceAvailability"];
                 };
             };
         };
@@ -6155,6 +6771,198 @@ export interface operations {
                 };
             };
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    verification_submit: {
+        parameters: {
+            query?: {
+                id?: string;
+                flow?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubmitCodeFlow"];
+            };
+        };
+        responses: {
+            /** @description The flow's next step (`sent_email`, then `passed_challenge`: verified) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SelfServiceFlow"];
+                };
+            };
+            /** @description The flow again, with messages under the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SelfServiceFlow"];
+                };
+            };
+            /** @description CSRF violation, or no mail is set up */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowError"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowError"];
+                };
+            };
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowError"];
+                };
+            };
+        };
+    };
+    verification_browser: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A path on this origin to go to afterwards: no backslash, control
+                 *     character (C0, DEL, C1) or Unicode whitespace, and not `//`.
+                 */
+                return_to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A new verification flow; sets its CSRF cookie */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SelfServiceFlow"];
+                };
+            };
+            /** @description return_to is not allowed, or malformed parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowError"];
+                };
+            };
+            /** @description No mail is set up (`self_service_flow_disabled`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowError"];
+                };
+            };
+        };
+    };
+    verification_flow: {
+        parameters: {
+            query?: {
+                id?: string;
+                flow?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SelfServiceFlow"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowError"];
+                };
+            };
+            /** @description Expired or used; use_flow_id names a fresh flow */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowError"];
+                };
+            };
+        };
+    };
+    verification_link: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerificationLink"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerifiedAddress"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Expired or used */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8779,7 +9587,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Person"];
+                    "application/json": components["schemas"]["Profile"];
                 };
             };
             401: {
@@ -9194,6 +10002,89 @@ export interface operations {
                 };
             };
             /** @description A malformed body, naming the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    identity_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdentitySettings"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    set_identity_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdentitySettings"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdentitySettings"];
+                };
+            };
+            /** @description A malformed body or a bad value, naming the field */
             400: {
                 headers: {
                     [name: string]: unknown;

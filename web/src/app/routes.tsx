@@ -54,7 +54,9 @@ export const routes: RouteObject[] = [
     errorElement: <RouteError />,
     children: [
       { path: '/login', ...lazyRoute(() => import('../pages/login/LoginPage'), {}) },
-      { path: '/recovery', ...lazyRoute(() => import('../pages/login/RecoveryPage'), {}) },
+      { path: '/registration', ...lazyRoute(() => import('../pages/selfservice/RegistrationPage'), {}) },
+      { path: '/recovery', ...lazyRoute(() => import('../pages/selfservice/RecoveryPage'), {}) },
+      { path: '/verification', ...lazyRoute(() => import('../pages/selfservice/VerificationPage'), {}) },
       { path: '/error', ...lazyRoute(() => import('../pages/errors/ErrorPage'), {}) },
       { path: '/flow-error', ...lazyRoute(() => import('../pages/errors/FlowErrorPage'), {}) },
       { path: '/invite', ...lazyRoute(() => import('../pages/invite/SetPasswordPage'), { kind: 'invite' as const }) },

@@ -35,7 +35,7 @@ export function loginPath(pathAndQuery: string): string {
 }
 
 /** Pages that work signed out: a 401 on them is an answer, not a redirect. */
-const PUBLIC_PATHS = ['/login', '/error', '/flow-error', '/invite', '/reset-password', '/recovery'];
+const PUBLIC_PATHS = ['/login', '/error', '/flow-error', '/invite', '/reset-password', '/recovery', '/registration', '/verification'];
 
 export function isPublicPath(pathname: string): boolean {
   return PUBLIC_PATHS.includes(pathname);

@@ -11,6 +11,7 @@ import { FieldError } from '../../components/FieldError';
 import { FormModal } from '../../components/FormModal';
 import { RequireAccess } from '../../components/RequireAccess';
 import { ExecutionPolicy } from './ExecutionPolicy';
+import { SignInSettings } from './SignInSettings';
 import { useFeatureFlagsData, type FlagRow } from './useFeatureFlagsData';
 
 const REQUIRED = 'This field is required';
@@ -87,6 +88,7 @@ function FeatureFlags() {
   return (
     <PageSection>
       <ExecutionPolicy />
+      <SignInSettings />
       <DataTable
         aria-label="Feature flags"
         columns={COLUMNS}

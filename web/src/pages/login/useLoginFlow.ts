@@ -1,6 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, type Schemas } from '../../api/client';
+import { api, unwrap, type Schemas } from '../../api/client';
 import { ApiError, errorMessage } from '../../api/errors';
 import { FLOW_MESSAGES, flowQuery, safeReturnTo } from '../../lib/loginFlow';
 
@@ -97,6 +97,12 @@ export function useLoginFlow(params: URLSearchParams) {
     staleTime: Infinity,
     gcTime: 0,
   });
+  // Whether the page may offer 'Create account'; sign-in works without it.
+  const selfService = useQuery({
+    queryKey: ['self-service'],
+    queryFn: ({ signal }) => unwrap(api.GET('/api/auth/self_service', { signal })),
+    retry: false,
+  });
   const [current, setCurrent] = useState<{ flow: LoginFlow; notice?: UiMessage }>();
   const [failure, setFailure] = useState<string>();
 
@@ -120,6 +126,7 @@ export function useLoginFlow(params: URLSearchParams) {
     messages,
     loadError: loaded.error,
     isLoading: loaded.isLoading,
+    registration: selfService.data?.registration ?? false,
     submit: (method: string, fields: Fields) => state && submit.mutate({ method, fields, flow: state.flow }),
     // After success the page is being left for return_to; keep the button busy.
     isSubmitting: submit.isPending || (submit.data !== undefined && 'returnTo' in submit.data),

@@ -1,6 +1,19 @@
-import { ActionGroup, Button, Card, CardBody, CardTitle, Form, FormGroup, TextInput } from '@patternfly/react-core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  ActionGroup,
+  Button,
+  Card,
+  CardBody,
+  CardTitle,
+  Form,
+  FormGroup,
+  FormHelperText,
+  HelperText,
+  HelperTextItem,
+  TextInput,
+} from '@patternfly/react-core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import { ApiError, errorMessage } from '../../api/errors';
 import { keys } from '../../app/queryKeys';
@@ -16,6 +29,8 @@ export function ProfileSection() {
   const [name, setName] = useState(user.name);
   const [avatar, setAvatar] = useState(user.avatar ?? '');
   const [flash, setFlash] = useFlash();
+  // Whether the address is verified (the session's user does not say).
+  const profile = useQuery({ queryKey: ['profile'], queryFn: ({ signal }) => unwrap(api.GET('/api/profile', { signal })) });
   const save = useMutation({
     mutationFn: () => unwrap(api.PATCH('/api/profile', { body: { name, avatar } })),
     onMutate: () => setFlash(undefined),
@@ -40,6 +55,19 @@ export function ProfileSection() {
         >
           <FormGroup label="Email" fieldId="profile-email">
             <TextInput id="profile-email" value={user.email ?? ''} readOnly readOnlyVariant="default" />
+            {profile.data && (
+              <FormHelperText>
+                <HelperText>
+                  {profile.data.verified ? (
+                    <HelperTextItem variant="success">Verified</HelperTextItem>
+                  ) : (
+                    <HelperTextItem>
+                      Not verified. <Link to="/verification?return_to=/profile-settings">Verify your address</Link>
+                    </HelperTextItem>
+                  )}
+                </HelperText>
+              </FormHelperText>
+            )}
           </FormGroup>
           <FormGroup label="Name" fieldId="profile-name" isRequired>
             <TextInput
