@@ -44,6 +44,7 @@ async function mailConnection(request: APIRequestContext, baseURL: string, name:
         host: { value: server('QD_TEST_SMTP_HOST') },
         port: { value: Number(server('QD_TEST_SMTP_PORT')) },
         from: { value: 'e2e@quarterdeck.test' },
+        fromName: { value: 'Quarterdeck' },
         username: { value: server('QD_TEST_SMTP_USER') },
         password: { value: server('QD_TEST_SMTP_PASSWORD') },
         insecureTls: { value: true },
@@ -60,7 +61,9 @@ async function setUpSelfService(page: Page, baseURL: string): Promise<void> {
   await page.goto('/settings/feature-flags');
   const card = page.getByRole('form', { name: 'Sign-in and accounts' });
   await card.getByRole('combobox', { name: 'Mail connection' }).selectOption({ label: `connection://default/${connection}` });
-  await card.getByRole('switch', { name: 'Allow people to create their own account' }).check();
+  const registration = card.getByRole('switch', { name: 'Allow people to create their own account' });
+  if (!(await registration.isChecked())) await card.getByText('Allow people to create their own account', { exact: true }).click();
+  await expect(registration).toBeChecked();
   await card.getByRole('textbox', { name: 'Registration domains' }).fill('e2e.test');
   await card.getByRole('combobox', { name: 'Role of new accounts' }).selectOption('editor');
   await card.getByRole('button', { name: 'Save sign-in settings' }).click();
@@ -104,7 +107,7 @@ test.describe.serial('self-service identity', () => {
     await expect(them.getByRole('heading', { name: 'Verify your account' })).toBeVisible();
     await expect(them.getByText(`You successfully verified your email address ${email}.`)).toBeVisible();
     await them.goto('/profile-settings');
-    await expect(them.getByText('Verified', { exact: true })).toBeVisible();
+    await expect(them.getByText(/^Verified/)).toBeVisible();
     await visitor.close();
 
     // Forgotten password: recovery by the mailed code, in yet another browser.

@@ -39,6 +39,25 @@ pub(crate) fn allowed_return_to(return_to: &str, public_url: &str) -> bool {
             .is_ok_and(|url| url.origin() == base.origin())
 }
 
+/// 400 `self_service_flow_return_to_forbidden` when `return_to` may not be followed.
+pub(crate) fn refuse_return_to(return_to: Option<&str>, public_url: &str) -> Option<Response> {
+    return_to
+        .filter(|r| !allowed_return_to(r, public_url))
+        .map(|_| {
+            FlowError::new(
+                StatusCode::BAD_REQUEST,
+                "self_service_flow_return_to_forbidden",
+                RETURN_TO_FORBIDDEN,
+            )
+            .into_response()
+        })
+}
+
+/// 400 `bad_request`: the query could not be read.
+pub(crate) fn bad_parameters() -> Response {
+    FlowError::new(StatusCode::BAD_REQUEST, "bad_request", BAD_PARAMETERS).into_response()
+}
+
 /// An error of a self-service flow, in the provider's shape.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct FlowError {

@@ -27,9 +27,8 @@ use crate::body::{Body, Query};
 use crate::error::AAL2_REQUIRED;
 use crate::error::ErrorBody;
 use crate::routes::flow::{
-    BAD_PARAMETERS, FLOW_EXPIRED, FlowError, FlowId, FlowUi, RETURN_TO_FORBIDDEN, UiText,
-    allowed_return_to, csrf_holds, csrf_node, csrf_violation, error, flow_csrf, info, node,
-    not_found,
+    FLOW_EXPIRED, FlowError, FlowId, FlowUi, UiText, bad_parameters, csrf_holds, csrf_node,
+    csrf_violation, error, flow_csrf, info, node, not_found, refuse_return_to,
 };
 use crate::routes::second_factor as second_factor_routes;
 use crate::{ApiError, AppState};
@@ -203,19 +202,10 @@ pub(crate) async fn create_flow(
     q: Result<Query<CreateFlow>, ApiError>,
 ) -> Result<Response, ApiError> {
     let Ok(Query(q)) = q else {
-        return Ok(
-            FlowError::new(StatusCode::BAD_REQUEST, "bad_request", BAD_PARAMETERS).into_response(),
-        );
+        return Ok(bad_parameters());
     };
-    if let Some(return_to) = &q.return_to
-        && !allowed_return_to(return_to, &state.auth.public_url)
-    {
-        return Ok(FlowError::new(
-            StatusCode::BAD_REQUEST,
-            "self_service_flow_return_to_forbidden",
-            RETURN_TO_FORBIDDEN,
-        )
-        .into_response());
+    if let Some(refused) = refuse_return_to(q.return_to.as_deref(), &state.auth.public_url) {
+        return Ok(refused);
     }
     // A second factor is asked for only of a session that still owes one;
     // anyone else signs in with their password first.

@@ -32,9 +32,8 @@ use crate::body::{Body, Query};
 use crate::error::ErrorBody;
 use crate::routes::connections::resolved;
 use crate::routes::flow::{
-    BAD_PARAMETERS, FLOW_EXPIRED, FlowError, FlowId, FlowUi, RETURN_TO_FORBIDDEN, UiNode, UiText,
-    allowed_return_to, attach, csrf_holds, csrf_node, csrf_violation, error, flow_csrf, info, node,
-    not_found,
+    FLOW_EXPIRED, FlowError, FlowId, FlowUi, UiNode, UiText, attach, bad_parameters, csrf_holds,
+    csrf_node, csrf_violation, error, flow_csrf, info, node, not_found, refuse_return_to,
 };
 use crate::routes::login::start_session;
 use crate::routes::people::{PASSWORD_POLICY, check_password, valid_email};
@@ -335,19 +334,10 @@ async fn create(
     q: Result<Query<CreateFlow>, ApiError>,
 ) -> Result<Response, ApiError> {
     let Ok(Query(q)) = q else {
-        return Ok(
-            FlowError::new(StatusCode::BAD_REQUEST, "bad_request", BAD_PARAMETERS).into_response(),
-        );
+        return Ok(bad_parameters());
     };
-    if let Some(return_to) = &q.return_to
-        && !allowed_return_to(return_to, &state.auth.public_url)
-    {
-        return Ok(FlowError::new(
-            StatusCode::BAD_REQUEST,
-            "self_service_flow_return_to_forbidden",
-            RETURN_TO_FORBIDDEN,
-        )
-        .into_response());
+    if let Some(refused) = refuse_return_to(q.return_to.as_deref(), &state.auth.public_url) {
+        return Ok(refused);
     }
     if let Some(off) = disabled(state, kind).await? {
         return Ok(off);

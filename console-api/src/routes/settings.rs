@@ -96,12 +96,14 @@ pub struct IdentitySettings {
     mail_connection: Option<Uuid>,
     /// People may create their own account (off by default: admins invite).
     registration_enabled: bool,
-    /// Registration takes only addresses at these domains; empty: any.
+    /// Registration takes only addresses at these domains (`example.com`;
+    /// a leading `@` is dropped); empty: any.
     #[serde(default)]
+    #[schema(inline, value_type = Vec<String>, pattern = r"^\s*@?[^@\s]+\s*$")]
     registration_domains: Vec<String>,
     /// The role people who register get: any role but admin.
     #[serde(default = "default_registration_role")]
-    #[schema(default = "viewer")]
+    #[schema(default = "viewer", pattern = "^(editor|viewer|guest|commander|responder)$")]
     registration_role: String,
 }
 
@@ -142,7 +144,8 @@ pub(crate) async fn identity_settings(
         (status = 200, body = IdentitySettings),
         (status = 400, description = "A malformed body or a bad value, naming the field", body = ErrorBody),
         (status = 401, body = ErrorBody),
-        (status = 403, body = ErrorBody)))]
+        (status = 403, body = ErrorBody),
+        (status = 404, description = "mailConnection names no connection", body = ErrorBody)))]
 #[tracing::instrument(skip_all, fields(person = %caller.person.id))]
 pub(crate) async fn set_identity_settings(
     State(state): State<AppState>,
@@ -157,8 +160,9 @@ pub(crate) async fn set_identity_settings(
     if let Some(id) = body.mail_connection {
         let kind = connections::get(&state.db, id)
             .await?
-            .map(|c| c.summary.kind);
-        if kind.as_deref() != Some("email") {
+            .map(|c| c.summary.kind)
+            .ok_or_else(|| ApiError::NotFound(format!("no connection {id}")))?;
+        if kind != "email" {
             return Err(ApiError::invalid(
                 "mailConnection",
                 "The mail connection must name an e-mail connection",

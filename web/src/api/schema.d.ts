@@ -3815,7 +3815,10 @@ export interface components {
              *     password reset links work without mail).
              */
             mailConnection?: string | null;
-            /** @description Registration takes only addresses at these domains; empty: any. */
+            /**
+             * @description Registration takes only addresses at these domains (`example.com`;
+             *     a leading `@` is dropped); empty: any.
+             */
             registrationDomains?: string[];
             /** @description People may create their own account (off by default: admins invite). */
             registrationEnabled: boolean;
@@ -10102,6 +10105,15 @@ export interface operations {
                 };
             };
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description mailConnection names no connection */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
