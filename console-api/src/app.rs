@@ -46,6 +46,8 @@ pub struct AppState {
     pub connection_test_timeout: std::time::Duration,
     /// The JWKS playbook webhooks verify tokens against, cached.
     pub jwks: Arc<crate::webhook_auth::Jwks>,
+    /// Single sign-on providers' discovery documents and keys, cached.
+    pub oidc: Arc<crate::sso::Oidc>,
 }
 
 impl AppState {
@@ -65,6 +67,7 @@ impl AppState {
                 .unwrap_or_else(|e| unreachable!("a generated key always parses: {e}")),
             connection_test_timeout: std::time::Duration::from_secs(15),
             jwks: Arc::new(crate::webhook_auth::Jwks::new()),
+            oidc: Arc::new(crate::sso::Oidc::new()),
         }
     }
 

@@ -85,7 +85,8 @@ pub struct AuthSettings {
     #[arg(long, env = "QUARTERDECK_SESSION_LIFETIME", default_value = "24h", value_parser = humantime::parse_duration)]
     pub session_lifetime: Duration,
 
-    /// How long a sign-in flow may take before it expires (410).
+    /// How long a sign-in flow may take before it expires (410); also how
+    /// long a single sign-on may take at the provider.
     #[arg(long, env = "QUARTERDECK_LOGIN_FLOW_LIFETIME", default_value = "15m", value_parser = humantime::parse_duration)]
     pub login_flow_lifetime: Duration,
 

@@ -17,6 +17,7 @@ pub mod rotate_key;
 mod routes;
 mod run_results;
 mod server;
+mod sso;
 mod summary_cache;
 mod totp;
 mod web;

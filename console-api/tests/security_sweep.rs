@@ -57,6 +57,8 @@ const PICKERS: &[Resource] = &[
 const CONNECTION: &str =
     r#"{"name": "sweep", "type": "folder", "fields": {"url": {"value": "/tmp"}}}"#;
 
+const SSO_PROVIDER: &str = r#"{"slug": "sweep", "label": "Sweep", "issuer": "https://id.example.com", "client_id": "sweep", "client_secret": "sweep"}"#;
+
 /// Every operation of the OpenAPI document, with who may call it and a body
 /// that parses (so a refusal is about rights, not shape).
 const ENDPOINTS: &[(&str, &str, Needs, &str)] = &[
@@ -100,6 +102,26 @@ const ENDPOINTS: &[(&str, &str, Needs, &str)] = &[
         r#"{}"#,
     ),
     ("POST", "/api/auth/logout", Needs::Nothing, r#"{}"#),
+    ("GET", "/api/auth/sso/providers", Needs::Nothing, r#"{}"#),
+    ("GET", "/api/auth/sso/{slug}/start", Needs::Nothing, r#"{}"#),
+    (
+        "GET",
+        "/api/auth/sso/{slug}/callback",
+        Needs::Nothing,
+        r#"{}"#,
+    ),
+    ("GET", "/api/profile/sso", Needs::Person, r#"{}"#),
+    ("DELETE", "/api/profile/sso/{slug}", Needs::Person, r#"{}"#),
+    ("GET", "/api/settings/sso", Needs::Admin, r#"{}"#),
+    ("POST", "/api/settings/sso", Needs::Admin, SSO_PROVIDER),
+    ("GET", "/api/settings/sso/{slug}", Needs::Admin, r#"{}"#),
+    (
+        "PUT",
+        "/api/settings/sso/{slug}",
+        Needs::Admin,
+        SSO_PROVIDER,
+    ),
+    ("DELETE", "/api/settings/sso/{slug}", Needs::Admin, r#"{}"#),
     ("GET", "/api/auth/invite", Needs::Nothing, r#"{}"#),
     ("POST", "/api/auth/invite", Needs::Nothing, r#"{}"#),
     ("GET", "/api/auth/password_reset", Needs::Nothing, r#"{}"#),
@@ -612,7 +634,9 @@ async fn seed(pool: &PgPool) {
 }
 
 fn concrete(path: &str) -> String {
-    path.replace("{id}", NIL).replace("{relation}", "teams")
+    path.replace("{id}", NIL)
+        .replace("{relation}", "teams")
+        .replace("{slug}", "sweep")
 }
 
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]

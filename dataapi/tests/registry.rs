@@ -109,6 +109,22 @@ const NOT_EXPOSED: &[(&str, &str)] = &[
         "backup code digests; the second-factor endpoints' own",
     ),
     (
+        "sso_providers",
+        "single sign-on providers with encrypted client secrets; the settings endpoints' own",
+    ),
+    (
+        "sso_group_mappings",
+        "groups mapped to roles and teams; the settings endpoints' own",
+    ),
+    (
+        "sso_authorizations",
+        "pending sign-ins' state digests, nonces and PKCE verifiers; the sign-in flow's own",
+    ),
+    (
+        "sso_identities",
+        "accounts at providers linked to people; the profile endpoints' own",
+    ),
+    (
         "second_factor_policy",
         "who must have a second factor; the settings endpoints' own",
     ),

@@ -40,6 +40,7 @@ pub mod second_factor;
 pub mod secret;
 pub mod sessions;
 pub mod source;
+pub mod sso;
 #[cfg(feature = "testing")]
 pub mod testing;
 pub mod tokens;

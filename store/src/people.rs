@@ -126,14 +126,16 @@ pub struct PersonWithRoles {
     pub person: Person,
     pub last_login: Option<chrono::DateTime<chrono::Utc>>,
     pub created_at: chrono::DateTime<chrono::Utc>,
-    /// Whether the person has chosen a password (false while an invite is pending).
+    /// Whether the person can sign in: has chosen a password or linked a
+    /// single sign-on account (false while an invite is pending).
     pub active: bool,
 }
 
 /// Every live human (not token or agent identities), by name.
 pub async fn list_with_roles(pool: &PgPool) -> Result<Vec<PersonWithRoles>, Error> {
     Ok(sqlx::query_as(
-        "SELECT id, name, email, avatar, type, roles, last_login, created_at, password_hash IS NOT NULL AS active \
+        "SELECT id, name, email, avatar, type, roles, last_login, created_at, \
+           (password_hash IS NOT NULL OR EXISTS (SELECT 1 FROM sso_identities i WHERE i.person_id = people.id)) AS active \
          FROM people WHERE deleted_at IS NULL AND type IS NULL ORDER BY lower(name), id",
     )
     .fetch_all(pool)

@@ -30,6 +30,7 @@ pub(crate) mod scrapers;
 pub(crate) mod second_factor;
 pub(crate) mod self_service;
 pub(crate) mod settings;
+pub(crate) mod sso;
 pub(crate) mod topology;
 
 /// Every route with its document.
@@ -54,6 +55,7 @@ pub(crate) fn api() -> OpenApiRouter<AppState> {
         .merge(second_factor::router())
         .merge(self_service::router())
         .merge(settings::router())
+        .merge(sso::router())
         .merge(topology::router())
         .merge(crate::mcp::router())
         .routes(routes!(openapi::openapi_json))

@@ -66,7 +66,7 @@ fn check_email(email: &str) -> Result<(), ApiError> {
 
 /// A known role, whose every right the caller holds (no one hands out
 /// rights they lack).
-fn check_role(caller: &Caller, role: &str) -> Result<(), ApiError> {
+pub(crate) fn check_role(caller: &Caller, role: &str) -> Result<(), ApiError> {
     let known: Role = role
         .parse()
         .map_err(|e: Unknown| ApiError::invalid("role", e.to_string()))?;

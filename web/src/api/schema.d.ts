@@ -363,6 +363,71 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/sso/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The enabled single sign-on providers, for the sign-in page's buttons. */
+        get: operations["sign_in_providers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sso/{slug}/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the provider sends the browser back: the code is exchanged, the ID
+         *     token validated and the person signed in (or their account linked).
+         *     Every failure goes to `/login?sso_error=<code>` (`/profile-settings` when
+         *     linking): `invalid_request`, `unknown_provider`, `invalid_state` (unknown,
+         *     expired, used or another browser's), `access_denied`,
+         *     `provider_unavailable`, `code_refused`, `invalid_token`, `email_not_verified`,
+         *     `no_account`, `no_email`, `linked_elsewhere`, `already_linked`,
+         *     `session_required`, `server_error`.
+         */
+        get: operations["callback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sso/{slug}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sends the browser to the provider: an authorization request (code flow)
+         *     with state, nonce and PKCE (S256). An unknown or unreachable provider
+         *     sends it back to `/login?sso_error=<code>`; malformed parameters (a
+         *     `return_to` off this origin) are a 400.
+         */
+        get: operations["start"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/token/{id}": {
         parameters: {
             query?: never;
@@ -1292,6 +1357,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/profile/sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's accounts at single sign-on providers. */
+        get: operations["linked_accounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/profile/sso/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Unlinks the caller's account at a provider; refused (409) when it is
+         *     their last way to sign in (no password and no other linked account).
+         */
+        delete: operations["unlink"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/resources/search": {
         parameters: {
             query?: never;
@@ -1381,6 +1483,52 @@ export interface paths {
         put: operations["set_policy"];
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settings/sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The single sign-on providers; admins only. */
+        get: operations["list_providers"];
+        put?: never;
+        /**
+         * Adds a single sign-on provider; admins only. Mappings may give only
+         *     roles whose every right the admin holds.
+         */
+        post: operations["create_provider"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settings/sso/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One single sign-on provider; admins only. */
+        get: operations["get_provider"];
+        /**
+         * Changes a single sign-on provider (its mappings replaced; the client
+         *     secret only when given); admins only.
+         */
+        put: operations["update_provider"];
+        post?: never;
+        /**
+         * Removes a single sign-on provider and every account linked through it;
+         *     admins only.
+         */
+        delete: operations["delete_provider"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3628,6 +3776,17 @@ export interface components {
             tags?: Record<string, never> | null;
             type?: string | null;
         };
+        /** @description A group of the provider's groups claim and the role or team it gives. */
+        GroupMapping: {
+            /** @description The group as the provider names it. */
+            group: string;
+            role?: components["schemas"]["Role"] | null;
+            /**
+             * Format: uuid
+             * @description The team the group makes the person a member of (set this or `role`).
+             */
+            team?: string | null;
+        };
         /**
          * @description The health summary. Served from a cache shared by callers with the
          *     same access scopes, so the handler answers its serialized bytes.
@@ -3726,6 +3885,20 @@ export interface components {
             name: string;
             /** @description The password rule, to show beside the field. */
             policy: string;
+        };
+        /** @description A person's account at a provider. */
+        LinkedAccount: {
+            /** Format: date-time */
+            created_at: string;
+            /** @description The email the provider gave at the last sign-in. */
+            email?: string | null;
+            label: string;
+            /** Format: date-time */
+            last_used_at?: string | null;
+            /** @description The provider's slug. */
+            provider: string;
+            /** @description The provider's `sub` for the person. */
+            subject: string;
         };
         /** @description A live item at a location, or one of its ancestors. */
         LocatedConfig: {
@@ -3828,7 +4001,10 @@ export interface components {
         };
         /** @description A person as the user-management screen lists them. */
         PersonWithRoles: components["schemas"]["Person"] & {
-            /** @description Whether the person has chosen a password (false while an invite is pending). */
+            /**
+             * @description Whether the person can sign in: has chosen a password or linked a
+             *     single sign-on account (false while an invite is pending).
+             */
             active: boolean;
             /** Format: date-time */
             created_at: string;
@@ -4878,6 +5054,70 @@ export interface components {
              * @description The start of the period looked at (7 days back).
              */
             since: string;
+        };
+        /** @description The caller's linked accounts and the providers they may link. */
+        SsoAccounts: {
+            accounts: components["schemas"]["LinkedAccount"][];
+            /** @description Every enabled provider; `start_url` with `link=true` links one. */
+            providers: components["schemas"]["SsoButton"][];
+        };
+        /** @description A sign-in button. */
+        SsoButton: {
+            label: string;
+            slug: string;
+            /** @description Where the button sends the browser (add `return_to`). */
+            start_url: string;
+        };
+        /** @description A provider as answered: never its client secret. */
+        SsoProvider: {
+            client_id: string;
+            /** @description Whether a client secret is stored (it is never answered). */
+            client_secret_set: boolean;
+            create_people: boolean;
+            /** Format: date-time */
+            created_at: string;
+            default_role?: string | null;
+            enabled: boolean;
+            groups_claim?: string | null;
+            /** Format: uuid */
+            id: string;
+            issuer: string;
+            label: string;
+            mappings: components["schemas"]["GroupMapping"][];
+            /** @description The redirect URI to register at the provider. */
+            redirect_uri: string;
+            scopes: string[];
+            slug: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description A provider as an admin writes it. */
+        SsoProviderInput: {
+            client_id: string;
+            /** @description Write-only: required when creating; left out (or null) keeps the stored one. */
+            client_secret?: string | null;
+            /** @description A first sign-in of someone with no person creates one (with a verified email only). */
+            create_people?: boolean;
+            default_role?: components["schemas"]["Role"] | null;
+            /** @description Shown on the sign-in page and usable (default true). */
+            enabled?: boolean;
+            /**
+             * @description The claim (of the ID token or userinfo) holding the person's groups
+             *     or roles; a dotted name reaches into objects (`realm_access.roles`).
+             */
+            groups_claim?: string | null;
+            /**
+             * @description The issuer URL (https; http only on a loopback address); its
+             *     `/.well-known/openid-configuration` is read.
+             */
+            issuer: string;
+            /** @description What the sign-in button says after "Sign in with". */
+            label: string;
+            mappings?: components["schemas"]["GroupMapping"][];
+            /** @description The scopes asked for; must hold `openid`. Default `openid email profile`. */
+            scopes?: string[] | null;
+            /** @description The provider's name in URLs: lower-case letters, digits and dashes. */
+            slug: string;
         };
         /** @description An error as a Kubernetes `Status`, which kubectl prints. */
         Status: {
@@ -6215,6 +6455,93 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FlowError"];
+                };
+            };
+        };
+    };
+    sign_in_providers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoButton"][];
+                };
+            };
+        };
+    };
+    callback: {
+        parameters: {
+            query?: {
+                /** @description The authorization code. */
+                code?: string;
+                /** @description The state sent with the authorization request. */
+                state?: string;
+                /** @description The provider's error (the person declined, or the request was refused). */
+                error?: string;
+                error_description?: string;
+                /** @description The issuer of the answer (RFC 9207), when the provider sends it. */
+                iss?: string;
+            };
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed in (sets the session cookie) and sent to `return_to`, or to `/login?aal=aal2` when a second factor is owed; on failure to `/login?sso_error=` */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    start: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A path on this origin to go to afterwards (the sign-in flow's rule):
+                 *     no backslash, control character (C0, DEL, C1) or Unicode whitespace,
+                 *     and not `//`.
+                 */
+                return_to?: string;
+                /** @description Link the provider's account to the signed-in person (from the profile). */
+                link?: boolean;
+            };
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the provider's authorization endpoint, or back to `/login?sso_error=` when the provider is unknown, disabled or unreachable, or linking finds no session */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed parameters, or return_to is not on this origin; names the parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -9422,6 +9749,95 @@ export interface operations {
             };
         };
     };
+    linked_accounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoAccounts"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    unlink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Unlinked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No account at that provider is linked */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The last way to sign in */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     search_resources: {
         parameters: {
             query?: never;
@@ -9781,6 +10197,254 @@ export interface operations {
                 };
             };
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_providers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoProvider"][];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_provider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SsoProviderInput"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoProvider"];
+                };
+            };
+            /** @description A malformed body, naming the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The slug is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_provider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoProvider"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_provider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SsoProviderInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoProvider"];
+                };
+            };
+            /** @description A malformed body, naming the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The new slug is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_provider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

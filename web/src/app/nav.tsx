@@ -25,6 +25,8 @@ export interface NavItem {
   icon: ReactNode;
   featureName?: string;
   resourceName: Resource;
+  /** Shown to admins only (the screen's calls answer 403 to anyone else). */
+  adminOnly?: boolean;
 }
 
 /** Main entries whose screens exist. */
@@ -90,6 +92,7 @@ export const SETTINGS_NAV: NavItem[] = (
       resourceName: 'notifications',
     },
     { name: 'Rules', href: '/settings/rules', icon: <ListIcon />, featureName: 'settings.rules', resourceName: 'incident' },
+    { name: 'Single Sign-On', href: '/settings/single-sign-on', icon: <KeyIcon />, resourceName: 'identities', adminOnly: true },
     { name: 'Teams', href: '/settings/teams', icon: <UsersIcon />, featureName: 'settings.teams', resourceName: 'database' },
     { name: 'Tokens', href: '/settings/tokens', icon: <KeyIcon />, resourceName: 'auth' },
     { name: 'Topology', href: '/settings/topology', icon: <TopologyIcon />, featureName: 'settings.topology', resourceName: 'topologies' },
@@ -98,7 +101,11 @@ export const SETTINGS_NAV: NavItem[] = (
 ).sort((a, b) => a.name.localeCompare(b.name));
 
 export function isVisible(item: NavItem, session: Session): boolean {
-  return (!item.featureName || session.isEnabled(item.featureName)) && session.authorizer.can(item.resourceName, 'read');
+  return (
+    (!item.featureName || session.isEnabled(item.featureName)) &&
+    session.authorizer.can(item.resourceName, 'read') &&
+    (!item.adminOnly || session.authorizer.isAdmin)
+  );
 }
 
 /** Main entries for this user. */

@@ -123,6 +123,7 @@ export const routes: RouteObject[] = [
           { path: 'settings/jobs', ...inShell(() => import('../pages/jobs/JobHistoryPage')) },
           { path: 'settings/feature-flags', ...inShell(() => import('../pages/feature-flags/FeatureFlagsPage')) },
           { path: 'settings/tokens', ...inShell(() => import('../pages/tokens/TokensPage')) },
+          { path: 'settings/single-sign-on', ...inShell(() => import('../pages/sso/SsoProvidersPage')) },
           { path: '*', ...inShell(() => import('../pages/errors/NotFoundPage')) },
         ],
       },

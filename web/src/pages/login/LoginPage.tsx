@@ -4,7 +4,8 @@ import { Link, Navigate, useSearchParams } from 'react-router';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { FlowForm } from '../../components/FlowForm';
 import { PageSpinner } from '../../components/PageSpinner';
-import { loginTitle } from '../../lib/loginFlow';
+import { loginTitle, safeReturnTo } from '../../lib/loginFlow';
+import { SsoButtons, SsoError } from './SsoButtons';
 import { useLoginFlow } from './useLoginFlow';
 
 export default function LoginPage() {
@@ -30,6 +31,7 @@ export default function LoginPage() {
         ) : undefined
       }
     >
+      <SsoError code={params.get('sso_error')} />
       {isLoading && <PageSpinner />}
       {loadError ? <ErrorPanel error={loadError} /> : null}
       <FlowForm
@@ -41,6 +43,7 @@ export default function LoginPage() {
         isSubmitting={isSubmitting}
         passwordAutoComplete="current-password"
       />
+      {params.get('aal') !== 'aal2' && <SsoButtons returnTo={safeReturnTo(params.get('return_to'))} />}
     </PfLoginPage>
   );
 }

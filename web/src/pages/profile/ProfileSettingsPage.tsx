@@ -5,13 +5,14 @@ import { safeReturnTo } from '../../lib/loginFlow';
 import { PasswordSection } from './PasswordSection';
 import { ProfileSection } from './ProfileSection';
 import { SessionsSection } from './SessionsSection';
+import { SocialSignInSection } from './SocialSignInSection';
 import { BackupCodesSection } from './BackupCodesSection';
 import { TotpSection } from './TotpSection';
 import { useSecondFactors } from './useSecondFactors';
 
-/** /profile-settings: the signed-in person's own settings. Social sign-in
- * and hardware keys are not offered on this server, so their sections are
- * left out rather than shown doing nothing. Someone an admin requires to
+/** /profile-settings: the signed-in person's own settings. Hardware keys
+ * are not offered on this server, so their section is left out rather than
+ * shown doing nothing. Someone an admin requires to
  * have a second factor can use only the authenticator section until they
  * enrol one (the other sections' calls answer 403 till then). */
 export default function ProfileSettingsPage() {
@@ -32,6 +33,9 @@ export default function ProfileSettingsPage() {
         </StackItem>
         <StackItem>
           <SessionsSection />
+        </StackItem>
+        <StackItem>
+          <SocialSignInSection ssoError={params.get('sso_error')} />
         </StackItem>
         <StackItem>
           <BackupCodesSection factors={factors} />
