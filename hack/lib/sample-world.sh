@@ -27,6 +27,7 @@ seed_sample_world() {
   seed_sample_console_rows "$api" "$auth" incident-rule incident_rules
   seed_sample_console_rows "$api" "$auth" silence notification_silences
   seed_sample_notification "$api" "$auth"
+  seed_sample_sso "$api" "$auth"
 }
 
 # The sample notification rule (config/console-samples/notification-*.json) and
@@ -54,6 +55,15 @@ seed_sample_notification() {
 # The sample rows of a console table (config/console-samples/KIND-*.json: an incident
 # rule, a notification silence; not custom resources, so created through the API
 # rather than by the operator), each when no live row has its name.
+# A single sign-on provider for the Single Sign-On screen, switched off: its
+# issuer is an example, so the sign-in page shows no button for it.
+seed_sample_sso() {
+  local api=$1 auth=$2 file=config/console-samples/sso-provider-corporate.json
+  if ! curl -sf -u "$auth" "$api/api/settings/sso" | grep -q '"slug":"corporate"'; then
+    curl -sf -u "$auth" -H 'content-type: application/json' -d @"$file" "$api/api/settings/sso" >/dev/null
+  fi
+}
+
 seed_sample_console_rows() {
   local api=$1 auth=$2 kind=$3 table=$4 file name
   for file in config/console-samples/"$kind"-*.json; do
