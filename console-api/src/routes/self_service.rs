@@ -684,16 +684,33 @@ impl Submitted for CodeBody {
     }
 }
 
-/// Mails a code (and a link) of the flow to `email` when it is a person's,
-/// within the hourly limit; marks the flow sent either way. The mail goes
-/// out after the answer, so known and unknown addresses take the same time.
+/// Marks the flow sent, then (after the answer) mails a code of it, and a
+/// link, to `email` when it is a person's and within the hourly limit. Known
+/// and unknown addresses get the same answer in the same time: the lookup,
+/// the code and the mail all come after it.
 async fn send_code(state: &AppState, kind: Kind, flow: Uuid, email: &str) -> Result<(), ApiError> {
     identity::mark_sent(&state.db, flow, email).await?;
-    let Some(person) = identity::person_by_email(&state.db, email).await? else {
-        tracing::info!(
-            kind = kind.as_str(),
-            "no account has the address; nothing sent"
-        );
+    let state = state.clone();
+    let to = email.to_owned();
+    let span = tracing::info_span!("identity_mail", kind = kind.as_str(), %flow);
+    tokio::spawn(
+        async move {
+            if let Err(e) = deliver(&state, kind, flow, &to).await {
+                tracing::warn!(error = %e, "identity mail not sent");
+            }
+        }
+        .instrument(span),
+    );
+    Ok(())
+}
+
+/// What [`send_code`] does after answering.
+async fn deliver(state: &AppState, kind: Kind, flow: Uuid, email: &str) -> Result<(), String> {
+    let Some(person) = identity::person_by_email(&state.db, email)
+        .await
+        .map_err(|e| e.to_string())?
+    else {
+        tracing::info!("no account has the address; nothing sent");
         return Ok(());
     };
     let lifetime = lifetime(state, kind);
@@ -706,16 +723,19 @@ async fn send_code(state: &AppState, kind: Kind, flow: Uuid, email: &str) -> Res
         lifetime,
         kind == Kind::Verification,
     )
-    .await?;
+    .await
+    .map_err(|e| e.to_string())?;
     let Some(issued) = issued else {
-        tracing::warn!(person = %person.id, kind = kind.as_str(), "code limit reached; nothing sent");
+        tracing::warn!(person = %person.id, "code limit reached; nothing sent");
         return Ok(());
     };
     let minutes = lifetime.as_secs().div_ceil(60);
     let base = state.auth.public_url.trim_end_matches('/');
     let message = match kind {
         Kind::Recovery => {
-            let reset = links::issue_reset(&state.db, person.id, person.id, lifetime).await?;
+            let reset = links::issue_reset(&state.db, person.id, person.id, lifetime)
+                .await
+                .map_err(|e| e.to_string())?;
             Message {
                 title: "Recover your Quarterdeck account".into(),
                 body: format!(
@@ -741,17 +761,8 @@ async fn send_code(state: &AppState, kind: Kind, flow: Uuid, email: &str) -> Res
             attachments: vec![],
         },
     };
-    let state = state.clone();
-    let to = email.to_owned();
-    let span = tracing::info_span!("identity_mail", kind = kind.as_str(), person = %person.id);
-    tokio::spawn(
-        async move {
-            if let Err(e) = mail(&state, &to, &message).await {
-                tracing::warn!(error = %e, "identity mail not sent");
-            }
-        }
-        .instrument(span),
-    );
+    mail(state, email, &message).await?;
+    tracing::info!(person = %person.id, "identity mail sent");
     Ok(())
 }
 
