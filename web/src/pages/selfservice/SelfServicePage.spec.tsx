@@ -11,6 +11,9 @@ vi.mock('../../api/client', async (original) => ({
   api: { GET: vi.fn(), POST: vi.fn() },
 }));
 
+/** A loaded CI machine renders jsdom screens slowly; the default 1 s is too short. */
+const WAIT = { timeout: 10_000 };
+
 afterEach(() => {
   cleanup();
   vi.resetAllMocks();
@@ -65,7 +68,7 @@ it('says why recovery is off', async () => {
     reply(403, { error: { id: 'self_service_flow_disabled', code: 403, message, reason: message } }) as never,
   );
   renderAt('/recovery');
-  expect(await screen.findByText(message)).toBeTruthy();
+  expect(await screen.findByText(message, {}, WAIT)).toBeTruthy();
   expect(screen.getByRole('heading', { name: 'Recover account' })).toBeTruthy();
   expect(screen.queryByRole('textbox', { name: 'Email' })).toBeNull();
 });
@@ -95,9 +98,9 @@ it('sends the address with the csrf token and shows the next step', async () => 
     ) as never,
   );
   renderAt('/recovery');
-  fireEvent.change(await screen.findByRole('textbox', { name: 'Email' }), { target: { value: 'ada@example.com' } });
+  fireEvent.change(await screen.findByRole('textbox', { name: 'Email' }, WAIT), { target: { value: 'ada@example.com' } });
   fireEvent.click(screen.getByRole('button', { name: 'Send code' }));
-  expect(await screen.findByText('An email containing a recovery code has been sent')).toBeTruthy();
+  expect(await screen.findByText('An email containing a recovery code has been sent', {}, WAIT)).toBeTruthy();
   expect(vi.mocked(api.POST).mock.calls[0]).toEqual([
     '/api/auth/recovery',
     { params: { query: { flow: 'f1' } }, body: { email: 'ada@example.com', method: 'code', csrf_token: 'csrf-1' } },
@@ -119,6 +122,9 @@ it('continues with the fresh flow of a 410 and says the interaction expired', as
       ) as never,
     );
   renderAt('/recovery?flow=f1');
-  expect(await screen.findByText('Your interaction expired, please fill out the form again.')).toBeTruthy();
-  await waitFor(() => expect(vi.mocked(api.GET).mock.calls[1]).toEqual(['/api/auth/recovery/flows', { params: { query: { id: 'f2' } } }]));
+  expect(await screen.findByText('Your interaction expired, please fill out the form again.', {}, WAIT)).toBeTruthy();
+  await waitFor(
+    () => expect(vi.mocked(api.GET).mock.calls[1]).toEqual(['/api/auth/recovery/flows', { params: { query: { id: 'f2' } } }]),
+    WAIT,
+  );
 });
