@@ -37,6 +37,11 @@ if [ -z "${QUARTERDECK_ADMIN_PASSWORD:-}" ]; then
   fi
 fi
 [ -n "${QUARTERDECK_ADMIN_PASSWORD:-}" ] && export QUARTERDECK_ADMIN_PASSWORD
+# Browsers make no security keys for an IP address: when the console is
+# reached at one, keys and passkeys work at the same port on localhost.
+if [ -z "${QUARTERDECK_WEBAUTHN_ORIGIN:-}" ] && [[ ${QUARTERDECK_PUBLIC_URL:-http://$listen} =~ ^http://[0-9.]+:([0-9]+)$ ]]; then
+  export QUARTERDECK_WEBAUTHN_ORIGIN="http://localhost:${BASH_REMATCH[1]}"
+fi
 
 say "starting quarterdeck-api on http://$listen"
 target/release/quarterdeck-api "$@" &

@@ -26,12 +26,15 @@ pub const CSRF_COOKIE: &str = "quarterdeck_csrf";
 const TOKEN_USER: &str = "token";
 
 /// What a person whom an admin requires to have a second factor may call
-/// before enrolling one: who they are, and enrolling an authenticator app.
+/// before enrolling one: who they are, and enrolling an authenticator app
+/// or a security key.
 const ENROLMENT_PATHS: &[&str] = &[
     "/api/auth/whoami",
     "/api/auth/second-factor",
     "/api/auth/totp",
     "/api/auth/totp/confirm",
+    "/api/auth/webauthn/registration",
+    "/api/auth/webauthn/credentials",
 ];
 
 /// How the caller authenticated.
@@ -157,7 +160,7 @@ async fn identify(parts: &Parts, state: &AppState) -> Result<Option<Identified>,
         let person = verify_password(state, parts, &user, &password)
             .await?
             .ok_or(ApiError::Unauthorized)?;
-        if second_factor::enrolled(&state.db, person.id).await?.totp {
+        if second_factor::enrolled(&state.db, person.id).await?.any {
             return Err(ApiError::forbidden(
                 "Basic sign-in with a password is refused for accounts with a second factor; use an access token",
             ));

@@ -81,6 +81,12 @@ pub struct AuthSettings {
     )]
     pub public_url: String,
 
+    /// The origin security keys and passkeys work at, when not the public
+    /// URL's: WebAuthn needs a domain name (not an IP address) over https,
+    /// or http://localhost. Its host is the relying party ID keys are made for.
+    #[arg(long, env = "QUARTERDECK_WEBAUTHN_ORIGIN")]
+    pub webauthn_origin: Option<String>,
+
     /// How long a browser session lasts.
     #[arg(long, env = "QUARTERDECK_SESSION_LIFETIME", default_value = "24h", value_parser = humantime::parse_duration)]
     pub session_lifetime: Duration,
@@ -186,6 +192,7 @@ impl Default for AuthSettings {
     fn default() -> Self {
         Self {
             public_url: "http://127.0.0.1:8080".into(),
+            webauthn_origin: None,
             session_lifetime: Duration::from_secs(24 * 3600),
             login_flow_lifetime: Duration::from_secs(15 * 60),
             link_lifetime: Duration::from_secs(7 * 24 * 3600),
@@ -205,6 +212,14 @@ impl Default for AuthSettings {
 impl AuthSettings {
     pub fn secure_cookies(&self) -> bool {
         self.public_url.starts_with("https://")
+    }
+
+    /// Whom security keys are made for; why they cannot be used when the
+    /// console's origin does not allow them.
+    pub fn relying_party(&self) -> Result<crate::webauthn::RelyingParty, String> {
+        crate::webauthn::RelyingParty::of_origin(
+            self.webauthn_origin.as_deref().unwrap_or(&self.public_url),
+        )
     }
 
     /// The failed sign-in limits.

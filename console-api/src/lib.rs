@@ -21,6 +21,7 @@ mod sso;
 mod summary_cache;
 mod totp;
 mod web;
+mod webauthn;
 mod webhook_auth;
 #[cfg(test)]
 mod yaml11_check;

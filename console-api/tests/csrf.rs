@@ -18,6 +18,7 @@ async fn session_cookie(api: &Api) -> String {
     let session = quarterdeck_store::sessions::create(
         &api.pool,
         admin,
+        "aal1",
         std::time::Duration::from_secs(3600),
         None,
         None,

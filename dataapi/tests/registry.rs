@@ -105,6 +105,14 @@ const NOT_EXPOSED: &[(&str, &str)] = &[
         "encrypted second-factor secrets; the second-factor endpoints' own",
     ),
     (
+        "webauthn_credentials",
+        "security keys' public keys and counters; the second-factor endpoints' own",
+    ),
+    (
+        "webauthn_challenges",
+        "one-time WebAuthn challenges; the second-factor and sign-in endpoints' own",
+    ),
+    (
         "backup_codes",
         "backup code digests; the second-factor endpoints' own",
     ),

@@ -47,6 +47,7 @@ pub mod tokens;
 pub mod topology_lookup;
 pub mod topology_queries;
 pub mod topology_runs;
+pub mod webauthn;
 
 pub use database::{Database, DatabaseArgs, ping};
 pub use error::Error;

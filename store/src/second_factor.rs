@@ -1,6 +1,6 @@
 //! Second factors: one TOTP authenticator app per person (its secret stored
-//! encrypted by the caller) and backup recovery codes (digests only), plus
-//! the admins' policy on who must have one.
+//! encrypted by the caller), security keys (`webauthn`), backup recovery
+//! codes (digests only), and the admins' policy on who must have one.
 
 use sqlx::{PgExecutor, PgPool};
 use uuid::Uuid;
@@ -16,22 +16,28 @@ pub struct Totp {
     pub last_step: Option<i64>,
 }
 
-/// What a person has enrolled. Backup codes back up an authenticator app
-/// (they are generated only while one is enrolled and removed with it), so
-/// the app is what makes a second factor.
+/// What a person has enrolled. Backup codes back up an authenticator app or
+/// a security key (they are generated only while one is enrolled and removed
+/// with the last), so those are what make a second factor.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, sqlx::FromRow)]
 pub struct Enrolled {
     pub totp: bool,
+    /// Registered security keys.
+    pub security_keys: i64,
     /// Backup codes not used yet.
     pub backup_codes: i64,
+    /// The person has a second factor (the database's `has_second_factor`).
+    pub any: bool,
 }
 
 pub async fn enrolled(db: impl PgExecutor<'_>, person: Uuid) -> Result<Enrolled, Error> {
     Ok(sqlx::query_as(
         "SELECT EXISTS (SELECT 1 FROM totp_credentials \
                         WHERE person_id = $1 AND confirmed_at IS NOT NULL) AS totp, \
+                (SELECT count(*) FROM webauthn_credentials WHERE person_id = $1) AS security_keys, \
                 (SELECT count(*) FROM backup_codes \
-                 WHERE person_id = $1 AND used_at IS NULL) AS backup_codes",
+                 WHERE person_id = $1 AND used_at IS NULL) AS backup_codes, \
+                has_second_factor($1) AS any",
     )
     .bind(person)
     .fetch_one(db)
@@ -90,18 +96,28 @@ pub async fn accept_step(
     Ok(done.rows_affected() == 1)
 }
 
-/// Removes the authenticator app and the backup codes that back it up.
+/// Removes the authenticator app, and the backup codes when nothing else
+/// is left for them to back up.
 pub async fn remove_totp(pool: &PgPool, person: Uuid) -> Result<(), Error> {
     let mut tx = pool.begin().await?;
-    for table in ["totp_credentials", "backup_codes"] {
-        sqlx::query(sqlx::AssertSqlSafe(format!(
-            "DELETE FROM {table} WHERE person_id = $1"
-        )))
+    sqlx::query("DELETE FROM totp_credentials WHERE person_id = $1")
         .bind(person)
         .execute(&mut *tx)
         .await?;
-    }
+    drop_orphaned_backup_codes(&mut *tx, person).await?;
     tx.commit().await?;
+    Ok(())
+}
+
+/// Deletes the person's backup codes once they have no second factor left.
+pub(crate) async fn drop_orphaned_backup_codes(
+    db: impl PgExecutor<'_>,
+    person: Uuid,
+) -> Result<(), Error> {
+    sqlx::query("DELETE FROM backup_codes WHERE person_id = $1 AND NOT has_second_factor($1)")
+        .bind(person)
+        .execute(db)
+        .await?;
     Ok(())
 }
 

@@ -18,10 +18,12 @@ pub struct NewSession {
     pub expires_at: DateTime<Utc>,
 }
 
-/// Starts a session for the person and records the sign-in time.
+/// Starts a session for the person at `aal` (`aal1` or `aal2`) and records
+/// the sign-in time.
 pub async fn create(
     pool: &PgPool,
     person_id: Uuid,
+    aal: &str,
     lifetime: std::time::Duration,
     ip: Option<std::net::IpAddr>,
     user_agent: Option<&str>,
@@ -30,14 +32,15 @@ pub async fn create(
     let seconds = i64::try_from(lifetime.as_secs()).unwrap_or(i64::MAX);
     let mut tx = pool.begin().await?;
     let expires_at: DateTime<Utc> = sqlx::query_scalar(
-        "INSERT INTO sessions (id, person_id, expires_at, ip, user_agent) \
-         VALUES ($1, $2, now() + make_interval(secs => $3), $4::inet, $5) RETURNING expires_at",
+        "INSERT INTO sessions (id, person_id, expires_at, ip, user_agent, aal) \
+         VALUES ($1, $2, now() + make_interval(secs => $3), $4::inet, $5, $6) RETURNING expires_at",
     )
     .bind(secret::digest(&secret))
     .bind(person_id)
     .bind(seconds as f64)
     .bind(ip.map(|ip| ip.to_string()))
     .bind(user_agent)
+    .bind(aal)
     .fetch_one(&mut *tx)
     .await?;
     sqlx::query("UPDATE people SET last_login = now() WHERE id = $1")
@@ -91,8 +94,7 @@ pub async fn find(pool: &PgPool, secret: &str) -> Result<Option<Found>, Error> {
     let row: Option<Row> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT me.*, {COLUMNS} FROM ( \
            SELECT p.id, p.name, p.email, p.avatar, p.type, p.roles, s.expires_at, s.aal, \
-             EXISTS (SELECT 1 FROM totp_credentials t \
-                     WHERE t.person_id = p.id AND t.confirmed_at IS NOT NULL) AS second_factor, \
+             has_second_factor(p.id) AS second_factor, \
              (SELECT required FROM second_factor_policy) AS second_factor_required \
            FROM sessions s JOIN people p ON p.id = s.person_id \
            WHERE s.id = $1 AND s.revoked_at IS NULL AND s.expires_at > now() AND p.deleted_at IS NULL) me"

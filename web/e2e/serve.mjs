@@ -35,6 +35,8 @@ const child = spawn(bin, [], {
     QUARTERDECK_CONNECTION_KEY_FILE,
     QUARTERDECK_LISTEN: `127.0.0.1:${QD_E2E_PORT}`,
     QUARTERDECK_PUBLIC_URL: `http://127.0.0.1:${QD_E2E_PORT}`,
+    // Browsers make no security keys for an IP address: keys work at localhost.
+    QUARTERDECK_WEBAUTHN_ORIGIN: `http://localhost:${QD_E2E_PORT}`,
     QUARTERDECK_ADMIN_PASSWORD: process.env.QD_E2E_ADMIN_PASSWORD ?? 'e2e-admin-password',
     QUARTERDECK_WEB_DIR: process.env.QD_WEB_DIR ?? `${web}dist`,
     // Tests seed checks in SQL and look at once: a shared summary could predate the seed.

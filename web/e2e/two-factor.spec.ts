@@ -54,7 +54,7 @@ test('enrol an authenticator app, sign in with a code, then with a backup code o
   await page.goto('/profile-settings');
   await expect(page.getByRole('heading', { name: 'Manage 2FA TOTP Authenticator App' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Manage 2FA Backup Recovery Codes' })).toBeVisible();
-  await expect(page.getByText('Backup codes back up an authenticator app: set one up first.')).toBeVisible();
+  await expect(page.getByText('Backup codes back up an authenticator app or a security key: set one up first.')).toBeVisible();
   await page.getByRole('button', { name: 'Set up authenticator app' }).click();
   await expect(page.getByRole('img', { name: 'QR code for the authenticator app' })).toBeVisible();
   const secret = await page.getByRole('textbox', { name: 'Secret key' }).inputValue();

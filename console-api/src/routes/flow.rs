@@ -78,12 +78,12 @@ pub struct FlowErrorDetail {
     /// `self_service_flow_not_found`, `self_service_flow_expired`,
     /// `security_csrf_violation`, `self_service_flow_return_to_forbidden`,
     /// `session_inactive`, `session_refresh_required`, `self_service_flow_disabled`,
-    /// `bad_request`.
+    /// `security_key_unavailable`, `bad_request`.
     id: &'static str,
     /// The HTTP status.
     code: u16,
     message: &'static str,
-    reason: &'static str,
+    reason: std::borrow::Cow<'static, str>,
 }
 
 impl FlowError {
@@ -93,12 +93,20 @@ impl FlowError {
                 id,
                 code: status.as_u16(),
                 message,
-                reason: message,
+                reason: message.into(),
             },
             use_flow_id: None,
             redirect_browser_to: None,
             cookie: None,
         }
+    }
+}
+
+impl FlowError {
+    /// The same error with a reason of its own, more than the message says.
+    pub(crate) fn because(mut self, reason: String) -> Self {
+        self.error.reason = reason.into();
+        self
     }
 }
 

@@ -12,7 +12,7 @@ use axum::response::{IntoResponse, Response};
 use chrono::{DateTime, Utc};
 use quarterdeck_store::login::{self, Flow};
 use quarterdeck_store::people::Person;
-use quarterdeck_store::{second_factor, sessions};
+use quarterdeck_store::{people, second_factor, sessions};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
@@ -38,13 +38,14 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(create_flow))
         .routes(routes!(get_flow))
         .routes(routes!(submit))
+        .routes(routes!(webauthn_options))
         .routes(routes!(session))
         .routes(routes!(logout))
 }
 
 const INVALID_CREDENTIALS: &str = "The provided credentials are invalid, check for spelling mistakes in your password or username, email address, or phone number.";
-const AAL2_REQUIRED_MESSAGE: &str =
-    "This session must show a second factor: an authenticator app code or a backup code.";
+const AAL2_REQUIRED_MESSAGE: &str = "This session must show a second factor: an authenticator app code, a security key or a backup code.";
+const KEY_REFUSED: &str = "The security key was not accepted. Try again, or use another method.";
 
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -76,38 +77,88 @@ pub struct LoginFlow {
     ui: FlowUi,
 }
 
-fn render(flow: &Flow, csrf: Option<&str>, messages: Vec<UiText>, identifier: &str) -> LoginFlow {
-    let nodes = if flow.aal == "aal2" {
-        vec![
-            csrf_node(csrf),
-            node(
-                "totp",
-                "totp_code",
-                "text",
-                "",
-                Some("Authentication code"),
-                false,
-            ),
-            node("totp", "method", "submit", "totp", Some("Verify"), false),
-            node(
-                "lookup_secret",
-                "lookup_secret",
-                "text",
-                "",
-                Some("Backup recovery code"),
-                false,
-            ),
-            node(
-                "lookup_secret",
+/// The methods a flow offers besides the password: for `aal2`, the second
+/// factors the session's person has; for `aal1`, passkeys where keys work.
+#[derive(Debug, Clone, Copy, Default)]
+struct Methods {
+    totp: bool,
+    lookup_secret: bool,
+    webauthn: bool,
+}
+
+async fn methods(state: &AppState, flow: &Flow, headers: &HeaderMap) -> Result<Methods, ApiError> {
+    let keys_work = state.auth.relying_party().is_ok();
+    if flow.aal != "aal2" {
+        return Ok(Methods {
+            webauthn: keys_work,
+            ..Methods::default()
+        });
+    }
+    let Some((found, _)) = owing_session(state, headers).await? else {
+        return Ok(Methods::default());
+    };
+    let enrolled = second_factor::enrolled(&state.db, found.person.id).await?;
+    Ok(Methods {
+        totp: enrolled.totp,
+        lookup_secret: enrolled.totp || enrolled.backup_codes > 0,
+        webauthn: keys_work && enrolled.security_keys > 0,
+    })
+}
+
+fn render(
+    flow: &Flow,
+    csrf: Option<&str>,
+    messages: Vec<UiText>,
+    identifier: &str,
+    methods: Methods,
+) -> LoginFlow {
+    let mut nodes = vec![csrf_node(csrf)];
+    if flow.aal == "aal2" {
+        if methods.webauthn {
+            nodes.push(node(
+                "webauthn",
                 "method",
                 "submit",
-                "lookup_secret",
-                Some("Use backup code"),
+                "webauthn",
+                Some("Use security key"),
                 false,
-            ),
-        ]
+            ));
+        }
+        if methods.totp {
+            nodes.extend([
+                node(
+                    "totp",
+                    "totp_code",
+                    "text",
+                    "",
+                    Some("Authentication code"),
+                    false,
+                ),
+                node("totp", "method", "submit", "totp", Some("Verify"), false),
+            ]);
+        }
+        if methods.lookup_secret {
+            nodes.extend([
+                node(
+                    "lookup_secret",
+                    "lookup_secret",
+                    "text",
+                    "",
+                    Some("Backup recovery code"),
+                    false,
+                ),
+                node(
+                    "lookup_secret",
+                    "method",
+                    "submit",
+                    "lookup_secret",
+                    Some("Use backup code"),
+                    false,
+                ),
+            ]);
+        }
     } else {
-        vec![
+        nodes.extend([
             csrf_node(csrf),
             node(
                 "password",
@@ -133,8 +184,18 @@ fn render(flow: &Flow, csrf: Option<&str>, messages: Vec<UiText>, identifier: &s
                 Some("Sign in"),
                 false,
             ),
-        ]
-    };
+        ]);
+        if methods.webauthn {
+            nodes.push(node(
+                "webauthn",
+                "method",
+                "submit",
+                "webauthn",
+                Some("Use a passkey"),
+                false,
+            ));
+        }
+    }
     LoginFlow {
         id: flow.id,
         kind: "browser",
@@ -155,6 +216,7 @@ fn render(flow: &Flow, csrf: Option<&str>, messages: Vec<UiText>, identifier: &s
 /// A new flow, with its CSRF cookie set.
 async fn new_flow(
     state: &AppState,
+    headers: &HeaderMap,
     return_to: Option<&str>,
     refresh: bool,
     aal: &str,
@@ -182,10 +244,11 @@ async fn new_flow(
         state.auth.login_flow_lifetime.as_secs(),
         "Strict",
     );
+    let methods = methods(state, &flow, headers).await?;
     Ok((
         StatusCode::OK,
         [(header::SET_COOKIE, cookie)],
-        Json(render(&flow, Some(&csrf), messages, "")),
+        Json(render(&flow, Some(&csrf), messages, "", methods)),
     )
         .into_response())
 }
@@ -217,6 +280,7 @@ pub(crate) async fn create_flow(
         };
     new_flow(
         &state,
+        &headers,
         q.return_to.as_deref(),
         q.refresh.unwrap_or(false),
         aal,
@@ -268,7 +332,8 @@ pub(crate) async fn get_flow(
     }
     // The CSRF token is stored hashed: give it back only to the browser holding it.
     let csrf = flow_csrf(&headers, CSRF_COOKIE, &csrf_hash);
-    Ok(Json(render(&flow, csrf.as_deref(), vec![], "")).into_response())
+    let methods = methods(&state, &flow, &headers).await?;
+    Ok(Json(render(&flow, csrf.as_deref(), vec![], "", methods)).into_response())
 }
 
 async fn lookup(state: &AppState, q: &FlowId) -> Result<Option<(Flow, String)>, ApiError> {
@@ -281,7 +346,8 @@ async fn lookup(state: &AppState, q: &FlowId) -> Result<Option<(Flow, String)>, 
 #[derive(Debug, Deserialize, ToSchema)]
 #[schema(as = SubmitLogin)]
 pub(crate) struct Submit {
-    /// `password`; in a flow of `aal2`, `totp` or `lookup_secret`.
+    /// `password` or `webauthn` (a passkey); in a flow of `aal2`, `totp`,
+    /// `lookup_secret` or `webauthn` (a security key).
     #[serde(default)]
     method: Option<String>,
     /// With `password`.
@@ -296,6 +362,10 @@ pub(crate) struct Submit {
     /// With `lookup_secret`: one backup recovery code.
     #[serde(default)]
     lookup_secret: String,
+    /// With `webauthn`: the JSON of the credential `navigator.credentials.get`
+    /// answered to the options of `/api/auth/login/webauthn`.
+    #[serde(default)]
+    webauthn_login: String,
     /// The value of the flow's hidden `csrf_token` node.
     #[serde(default)]
     #[schema(required = true)]
@@ -324,11 +394,12 @@ pub(crate) async fn submit(
     if flow.expired() || flow.used_at.is_some() {
         return expired(&state, &flow).await;
     }
+    let methods = methods(&state, &flow, &parts.headers).await?;
     let Ok(Body(body)) = body else {
         let message = error(4000001, "The sign-in form must be a JSON object.");
         return Ok((
             StatusCode::BAD_REQUEST,
-            Json(render(&flow, None, vec![message], "")),
+            Json(render(&flow, None, vec![message], "", methods)),
         )
             .into_response());
     };
@@ -336,14 +407,21 @@ pub(crate) async fn submit(
         return Ok(csrf_violation());
     }
     if flow.aal == "aal2" {
-        return second_step(&state, &parts, &flow, &body).await;
+        return second_step(&state, &parts, &flow, &body, methods).await;
     }
-    if body.method.as_deref().is_some_and(|m| m != "password") {
-        return Ok(invalid(
-            &flow,
-            &body,
-            error(4000001, "Only the password method is available."),
-        ));
+    match body.method.as_deref() {
+        None | Some("password") => {}
+        Some("webauthn") if methods.webauthn => {
+            return passkey(&state, &parts, &flow, &body, methods).await;
+        }
+        Some(_) => {
+            let text = if methods.webauthn {
+                "Choose the method password or webauthn."
+            } else {
+                "Only the password method is available."
+            };
+            return Ok(invalid(&flow, &body, methods, error(4000001, text)));
+        }
     }
     let identifier = body.identifier.trim();
     if identifier.is_empty() || body.password.is_empty() {
@@ -352,26 +430,68 @@ pub(crate) async fn submit(
         } else {
             "Property password is missing."
         };
-        return Ok(invalid(&flow, &body, error(4000002, text)));
+        return Ok(invalid(&flow, &body, methods, error(4000002, text)));
     }
     let Some(person) = verify_password(&state, &parts, identifier, &body.password).await? else {
-        return Ok(invalid(&flow, &body, error(4000006, INVALID_CREDENTIALS)));
+        return Ok(invalid(
+            &flow,
+            &body,
+            methods,
+            error(4000006, INVALID_CREDENTIALS),
+        ));
     };
     if !login::consume_flow(&state.db, flow.id).await? {
         return expired(&state, &flow).await;
     }
     let mut return_to = flow.return_to.clone().unwrap_or_else(|| "/".into());
-    let owes_second_factor = second_factor::enrolled(&state.db, person.id).await?.totp;
-    if owes_second_factor {
-        return_to = format!(
-            "/login?aal=aal2&return_to={}",
-            url::form_urlencoded::byte_serialize(return_to.as_bytes()).collect::<String>()
-        );
+    if second_factor::enrolled(&state.db, person.id).await?.any {
+        return_to = second_factor_step(&return_to);
     }
-    let mut response = start_session(&state, &parts, &person).await?;
+    let mut response = start_session(&state, &parts, &person, "aal1").await?;
     *response.body_mut() = Json(SignedIn {
         session: Session::of(&person, None, "aal1"),
         return_to,
+    })
+    .into_response()
+    .into_body();
+    Ok(response)
+}
+
+/// Where a person who signed in with a password and has a second factor goes
+/// next: the sign-in page's second step, then `return_to`.
+pub(crate) fn second_factor_step(return_to: &str) -> String {
+    format!(
+        "/login?aal=aal2&return_to={}",
+        url::form_urlencoded::byte_serialize(return_to.as_bytes()).collect::<String>()
+    )
+}
+
+/// Signs in with a passkey: a key made to sign in on its own, which verified
+/// the person (a PIN or biometric) and so is two factors at once (aal2).
+async fn passkey(
+    state: &AppState,
+    parts: &Parts,
+    flow: &Flow,
+    body: &Submit,
+    methods: Methods,
+) -> Result<Response, ApiError> {
+    let key = crate::routes::webauthn::check_assertion(state, flow.id, None, &body.webauthn_login)
+        .await?;
+    let person = match key {
+        Some(key) => people::find(&state.db, key.person_id).await?,
+        None => None,
+    };
+    let Some(person) = person else {
+        return Ok(invalid(flow, body, methods, error(4000006, KEY_REFUSED)));
+    };
+    if !login::consume_flow(&state.db, flow.id).await? {
+        return expired(state, flow).await;
+    }
+    tracing::info!(person = %person.id, "signed in with a passkey");
+    let mut response = start_session(state, parts, &person, "aal2").await?;
+    *response.body_mut() = Json(SignedIn {
+        session: Session::of(&person, None, "aal2"),
+        return_to: flow.return_to.clone().unwrap_or_else(|| "/".into()),
     })
     .into_response()
     .into_body();
@@ -400,6 +520,7 @@ async fn second_step(
     parts: &Parts,
     flow: &Flow,
     body: &Submit,
+    methods: Methods,
 ) -> Result<Response, ApiError> {
     let Some((found, secret)) = owing_session(state, &parts.headers).await? else {
         return Ok(FlowError::new(
@@ -418,7 +539,13 @@ async fn second_step(
     let shown = |message| {
         (
             StatusCode::BAD_REQUEST,
-            Json(render(flow, Some(&body.csrf_token), vec![message], "")),
+            Json(render(
+                flow,
+                Some(&body.csrf_token),
+                vec![message],
+                "",
+                methods,
+            )),
         )
             .into_response()
     };
@@ -442,22 +569,38 @@ async fn second_step(
             })
             .await?
         }
+        Some("webauthn") if !body.webauthn_login.is_empty() => {
+            within_limits(state, parts, &account, async {
+                Ok(crate::routes::webauthn::check_assertion(
+                    state,
+                    flow.id,
+                    Some(person),
+                    &body.webauthn_login,
+                )
+                .await?
+                .map(|_| ()))
+            })
+            .await?
+        }
         Some("totp") => return Ok(shown(error(4000002, "Property totp_code is missing."))),
+        Some("webauthn") => {
+            return Ok(shown(error(4000002, "Property webauthn_login is missing.")));
+        }
         Some("lookup_secret") => {
             return Ok(shown(error(4000002, "Property lookup_secret is missing.")));
         }
         _ => {
             return Ok(shown(error(
                 4000001,
-                "Choose the method totp or lookup_secret for the second factor.",
+                "Choose the method totp, lookup_secret or webauthn for the second factor.",
             )));
         }
     };
     if passed.is_none() {
-        let text = if body.method.as_deref() == Some("totp") {
-            second_factor_routes::INVALID_CODE
-        } else {
-            "The backup recovery code is not valid."
+        let text = match body.method.as_deref() {
+            Some("totp") => second_factor_routes::INVALID_CODE,
+            Some("webauthn") => KEY_REFUSED,
+            _ => "The backup recovery code is not valid.",
         };
         return Ok(shown(error(4000008, text)));
     }
@@ -486,7 +629,7 @@ pub struct SignedIn {
 }
 
 /// A 400 with the flow shown again, its message on top.
-fn invalid(flow: &Flow, body: &Submit, message: UiText) -> Response {
+fn invalid(flow: &Flow, body: &Submit, methods: Methods, message: UiText) -> Response {
     (
         StatusCode::BAD_REQUEST,
         Json(render(
@@ -494,17 +637,79 @@ fn invalid(flow: &Flow, body: &Submit, message: UiText) -> Response {
             Some(&body.csrf_token),
             vec![message],
             body.identifier.trim(),
+            methods,
         )),
     )
         .into_response()
 }
 
-/// Rotates the session: ends the one the browser had, starts a new one and
-/// sets its cookie (and clears the flow's CSRF cookie).
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct WebauthnStart {
+    /// The value of the flow's hidden `csrf_token` node.
+    csrf_token: String,
+}
+
+/// The options of a sign-in flow's WebAuthn step, for
+/// `navigator.credentials.get`: in an `aal2` flow, the session's security
+/// keys; else a passkey, which the browser finds. A new call replaces the
+/// flow's challenge.
+#[utoipa::path(post, path = "/api/auth/login/webauthn", tag = "auth", params(FlowId), request_body = WebauthnStart,
+    responses(
+        (status = 200, body = crate::routes::webauthn::RequestOptions),
+        (status = 400, description = "Security keys cannot be used here, or the account has none", body = FlowError),
+        (status = 401, description = "An aal2 flow without a session that owes a second factor", body = FlowError),
+        (status = 403, description = "CSRF violation", body = FlowError),
+        (status = 404, body = FlowError),
+        (status = 410, body = FlowError)))]
+#[tracing::instrument(skip_all, fields(flow = ?q.parse()))]
+pub(crate) async fn webauthn_options(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Query(q): Query<FlowId>,
+    Body(body): Body<WebauthnStart>,
+) -> Result<Response, ApiError> {
+    let Some((flow, csrf_hash)) = lookup(&state, &q).await? else {
+        return Ok(not_found("This sign-in flow does not exist."));
+    };
+    if flow.expired() || flow.used_at.is_some() {
+        return expired(&state, &flow).await;
+    }
+    if !csrf_holds(&headers, CSRF_COOKIE, &csrf_hash, &body.csrf_token) {
+        return Ok(csrf_violation());
+    }
+    let person = if flow.aal == "aal2" {
+        let Some((found, _)) = owing_session(&state, &headers).await? else {
+            return Ok(FlowError::new(
+                StatusCode::UNAUTHORIZED,
+                "session_inactive",
+                "No session that owes a second factor was found in this request; sign in with your password first.",
+            )
+            .into_response());
+        };
+        Some(found.person.id)
+    } else {
+        None
+    };
+    match crate::routes::webauthn::sign_in_options(&state, flow.id, person).await? {
+        Ok(options) => Ok(Json(options).into_response()),
+        Err(why) => Ok(FlowError::new(
+            StatusCode::BAD_REQUEST,
+            "security_key_unavailable",
+            "Security keys cannot be used here.",
+        )
+        .because(why)
+        .into_response()),
+    }
+}
+
+/// Rotates the session: ends the one the browser had, starts a new one at
+/// `aal` and sets its cookie (and clears the flow's CSRF cookie).
 pub async fn start_session(
     state: &AppState,
     parts: &Parts,
     person: &Person,
+    aal: &str,
 ) -> Result<Response, ApiError> {
     if let Some(old) = cookie(&parts.headers, SESSION_COOKIE) {
         sessions::revoke(&state.db, &old).await?;
@@ -516,13 +721,14 @@ pub async fn start_session(
     let new = sessions::create(
         &state.db,
         person.id,
+        aal,
         state.auth.session_lifetime,
         client_ip(parts, state),
         user_agent,
     )
     .await?;
     let lifetime = state.auth.session_lifetime.as_secs();
-    let mut response = Json(Session::of(person, Some(new.expires_at), "aal1")).into_response();
+    let mut response = Json(Session::of(person, Some(new.expires_at), aal)).into_response();
     let headers = response.headers_mut();
     for cookie in [
         set_cookie(

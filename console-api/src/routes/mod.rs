@@ -32,6 +32,7 @@ pub(crate) mod self_service;
 pub(crate) mod settings;
 pub(crate) mod sso;
 pub(crate) mod topology;
+pub(crate) mod webauthn;
 
 /// Every route with its document.
 pub(crate) fn api() -> OpenApiRouter<AppState> {
@@ -57,6 +58,7 @@ pub(crate) fn api() -> OpenApiRouter<AppState> {
         .merge(settings::router())
         .merge(sso::router())
         .merge(topology::router())
+        .merge(webauthn::router())
         .merge(crate::mcp::router())
         .routes(routes!(openapi::openapi_json))
 }

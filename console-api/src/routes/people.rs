@@ -247,7 +247,7 @@ async fn redeem(
     let person = links::redeem(&state.db, kind, &body.token, &body.password)
         .await?
         .map_err(link_error)?;
-    start_session(state, parts, &person).await
+    start_session(state, parts, &person, "aal1").await
 }
 
 /// Sets the password through an invitation and signs the person in.

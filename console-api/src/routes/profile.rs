@@ -29,9 +29,34 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(sign_out_everywhere))
 }
 
-const REFRESH_REQUIRED: &str =
-    "Changing your password needs a recent sign-in: confirm it is you by signing in again.";
-const SESSION_REQUIRED: &str = "A password is changed by a person signed in from a browser, not with a token or Basic authentication.";
+/// The caller's browser session when it signed in within
+/// `--privileged-session-max-age`; else the 403 `session_refresh_required`
+/// to answer, which sends the browser to sign in again.
+pub(crate) async fn privileged_session(
+    state: &AppState,
+    parts: &Parts,
+    caller: &Caller,
+) -> Result<Result<String, Response>, ApiError> {
+    let refused = |text| {
+        FlowError::new(StatusCode::FORBIDDEN, "session_refresh_required", text).into_response()
+    };
+    let session = cookie(&parts.headers, SESSION_COOKIE)
+        .filter(|_| caller.via == Via::Session && caller.person.kind.is_none());
+    let Some(session) = session else {
+        return Ok(Err(refused(
+            "This change needs a person signed in from a browser, not a token or Basic authentication.",
+        )));
+    };
+    let signed_in = sessions::signed_in_at(&state.db, &session).await?;
+    let max_age = chrono::Duration::from_std(state.auth.privileged_session_max_age)
+        .unwrap_or(chrono::Duration::MAX);
+    if signed_in.is_none_or(|at| Utc::now() - at > max_age) {
+        return Ok(Err(refused(
+            "This change needs a recent sign-in: confirm it is you by signing in again.",
+        )));
+    }
+    Ok(Ok(session))
+}
 
 /// Only people (not agents or token identities) have a profile.
 fn human(caller: &Caller) -> Result<&Person, ApiError> {
@@ -150,28 +175,11 @@ pub(crate) async fn change_password(
     caller: Caller,
     Body(body): Body<PasswordChange>,
 ) -> Result<Response, ApiError> {
-    let session = cookie(&parts.headers, SESSION_COOKIE)
-        .filter(|_| caller.via == Via::Session && caller.person.kind.is_none());
-    let Some(session) = session else {
-        return Ok(FlowError::new(
-            StatusCode::FORBIDDEN,
-            "session_refresh_required",
-            SESSION_REQUIRED,
-        )
-        .into_response());
+    let session = match privileged_session(&state, &parts, &caller).await? {
+        Ok(session) => session,
+        Err(refused) => return Ok(refused),
     };
     let person = &caller.person;
-    let signed_in = sessions::signed_in_at(&state.db, &session).await?;
-    let max_age = chrono::Duration::from_std(state.auth.privileged_session_max_age)
-        .unwrap_or(chrono::Duration::MAX);
-    if signed_in.is_none_or(|at| Utc::now() - at > max_age) {
-        return Ok(FlowError::new(
-            StatusCode::FORBIDDEN,
-            "session_refresh_required",
-            REFRESH_REQUIRED,
-        )
-        .into_response());
-    }
     let email = person.email.as_deref().unwrap_or_default();
     let current_ok = !email.is_empty()
         && !body.current_password.is_empty()

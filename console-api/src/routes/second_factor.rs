@@ -1,6 +1,7 @@
 //! A person's second factors, managed from their browser session: an
-//! authenticator app (TOTP) and backup recovery codes. Access tokens cannot
-//! manage them: a leaked token must not be able to replace a factor.
+//! authenticator app (TOTP), security keys (`routes::webauthn`) and backup
+//! recovery codes. Access tokens cannot manage them: a leaked token must not
+//! be able to replace a factor.
 
 use axum::Json;
 use axum::extract::State;
@@ -15,6 +16,7 @@ use crate::auth::{Caller, SESSION_COOKIE, Via, cookie};
 use crate::body::Body;
 use crate::error::ErrorBody;
 use crate::rbac::{Action, Resource};
+use crate::routes::webauthn::{SecurityKey, security_keys};
 use crate::totp;
 use crate::{ApiError, AppState};
 
@@ -47,24 +49,38 @@ pub struct SecondFactors {
     backup_codes_remaining: i64,
     /// An administrator requires this person to have a second factor.
     required: bool,
+    /// Registered security keys and passkeys.
+    security_keys: Vec<SecurityKey>,
+    /// The origin security keys work at; none when they cannot be used at
+    /// this console (`webauthn_unavailable` says why).
+    webauthn_origin: Option<String>,
+    webauthn_unavailable: Option<String>,
 }
 
 impl SecondFactors {
-    async fn of(state: &AppState, caller: &Caller) -> Result<Self, ApiError> {
-        let Enrolled { totp, backup_codes } =
-            second_factor::enrolled(&state.db, caller.person.id).await?;
+    pub(crate) async fn of(state: &AppState, caller: &Caller) -> Result<Self, ApiError> {
+        let Enrolled {
+            totp, backup_codes, ..
+        } = second_factor::enrolled(&state.db, caller.person.id).await?;
         let required = second_factor::required(&state.db)
             .await?
             .applies_to(&caller.person.roles);
+        let (webauthn_origin, webauthn_unavailable) = match state.auth.relying_party() {
+            Ok(rp) => (Some(rp.origin), None),
+            Err(why) => (None, Some(why)),
+        };
         Ok(SecondFactors {
             totp,
             backup_codes_remaining: backup_codes,
             required,
+            security_keys: security_keys(state, caller.person.id).await?,
+            webauthn_origin,
+            webauthn_unavailable,
         })
     }
 }
 
-fn browser_only(caller: &Caller) -> Result<(), ApiError> {
+pub(crate) fn browser_only(caller: &Caller) -> Result<(), ApiError> {
     if caller.via == Via::Session {
         Ok(())
     } else {
@@ -286,13 +302,13 @@ pub(crate) fn normalize_backup_code(code: &str) -> String {
 }
 
 /// Generates backup codes, replacing any earlier set. They back up an
-/// authenticator app, so one must be enrolled.
+/// authenticator app or a security key, so one must be enrolled.
 #[utoipa::path(post, path = "/api/auth/backup-codes", tag = "auth",
     responses(
         (status = 200, body = BackupCodes),
         (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody),
-        (status = 409, description = "No authenticator app is enrolled", body = ErrorBody)))]
+        (status = 409, description = "No authenticator app or security key is enrolled", body = ErrorBody)))]
 #[tracing::instrument(skip_all, fields(person = %caller.person.id))]
 pub(crate) async fn generate_backup_codes(
     State(state): State<AppState>,
@@ -301,10 +317,10 @@ pub(crate) async fn generate_backup_codes(
     browser_only(&caller)?;
     if !second_factor::enrolled(&state.db, caller.person.id)
         .await?
-        .totp
+        .any
     {
         return Err(ApiError::Conflict(
-            "backup codes back up an authenticator app: enrol one first".into(),
+            "backup codes back up an authenticator app or a security key: add one first".into(),
         ));
     }
     let codes: Vec<String> = (0..BACKUP_CODES).map(|_| new_backup_code()).collect();
@@ -314,7 +330,8 @@ pub(crate) async fn generate_backup_codes(
 }
 
 /// Who must have a second factor: `nobody`, `admins` or `everyone`. Such a
-/// person without one can only enrol an authenticator app until they do.
+/// person without one can only enrol an authenticator app or a security key
+/// until they do.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SecondFactorPolicy {

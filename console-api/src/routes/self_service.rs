@@ -80,6 +80,9 @@ pub struct SelfServiceAvailability {
     recovery: bool,
     /// An address can be verified by email (`/verification`).
     verification: bool,
+    /// The origin security keys and passkeys work at; none when they cannot
+    /// be used at this console. The sign-in page offers them there only.
+    webauthn_origin: Option<String>,
 }
 
 /// Which self-service flows are on.
@@ -95,6 +98,7 @@ pub(crate) async fn availability(
         registration: settings.registration_enabled,
         recovery: mail,
         verification: mail,
+        webauthn_origin: state.auth.relying_party().ok().map(|rp| rp.origin),
     }))
 }
 
@@ -474,7 +478,7 @@ async fn finished(
     flow: &Flow,
     person: &people::Person,
 ) -> Result<Response, ApiError> {
-    let mut response = start_session(state, parts, person).await?;
+    let mut response = start_session(state, parts, person, "aal1").await?;
     let mut done = render(kind, flow, None, vec![], &Shown::default());
     done.state = "passed_challenge".into();
     done.ui.nodes.clear();

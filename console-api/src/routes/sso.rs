@@ -910,14 +910,11 @@ async fn finish(
     if second_factor::enrolled(&state.db, person.id)
         .await
         .map_err(ApiError::from)?
-        .totp
+        .any
     {
-        return_to = format!(
-            "/login?aal=aal2&return_to={}",
-            url::form_urlencoded::byte_serialize(return_to.as_bytes()).collect::<String>()
-        );
+        return_to = crate::routes::login::second_factor_step(&return_to);
     }
-    let session = start_session(state, parts, &person).await?;
+    let session = start_session(state, parts, &person, "aal1").await?;
     let mut response = see_other(&return_to);
     for value in session.headers().get_all(header::SET_COOKIE) {
         response

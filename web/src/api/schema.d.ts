@@ -52,7 +52,7 @@ export interface paths {
         put?: never;
         /**
          * Generates backup codes, replacing any earlier set. They back up an
-         *     authenticator app, so one must be enrolled.
+         *     authenticator app or a security key, so one must be enrolled.
          */
         post: operations["generate_backup_codes"];
         delete?: never;
@@ -161,6 +161,28 @@ export interface paths {
         get: operations["get_flow"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/login/webauthn": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The options of a sign-in flow's WebAuthn step, for
+         *     `navigator.credentials.get`: in an `aal2` flow, the session's security
+         *     keys; else a passkey, which the browser finds. A new call replaces the
+         *     flow's challenge.
+         */
+        post: operations["webauthn_options"];
         delete?: never;
         options?: never;
         head?: never;
@@ -587,6 +609,67 @@ export interface paths {
          *     is the proof, and it works once).
          */
         post: operations["verification_link"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/webauthn/credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finishes a registration with what the browser made. The key is then a
+         *     second factor (and the session, having just shown it, is raised to aal2).
+         */
+        post: operations["finish_registration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/webauthn/credentials/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Removes one of the caller's security keys or passkeys. Needs a recent
+         *     sign-in; backup codes go with the last second factor.
+         */
+        delete: operations["remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/webauthn/registration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Begins registering a security key or passkey: the options to hand to
+         *     `navigator.credentials.create`. Needs a recent sign-in, as a key is a
+         *     new way into the account.
+         */
+        post: operations["begin_registration"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1705,6 +1788,18 @@ export interface components {
              * @description Bytes.
              */
             size: number;
+        };
+        /** @description The browser's `AuthenticatorAttestationResponse`, binary values base64url. */
+        AttestationResponse: {
+            attestationObject: string;
+            clientDataJSON: string;
+        };
+        AuthenticatorSelection: {
+            requireResidentKey: boolean;
+            /** @description `required` for a passkey, else `discouraged`. */
+            residentKey: string;
+            /** @description `required` for a passkey, else `discouraged`. */
+            userVerification: string;
         };
         /** @description A new set of backup codes, shown this once. */
         BackupCodes: {
@@ -3667,6 +3762,38 @@ export interface components {
             name: string;
             scope?: components["schemas"]["ScopeGrant"][] | null;
         };
+        /**
+         * @description `PublicKeyCredentialCreationOptions` in the WebAuthn JSON form
+         *     (binary values base64url), for `navigator.credentials.create`.
+         */
+        CreationOptions: {
+            /** @description `none`: attestation statements are not asked for. */
+            attestation: string;
+            authenticatorSelection: components["schemas"]["AuthenticatorSelection"];
+            challenge: string;
+            /** @description The person's keys already registered, so none is registered twice. */
+            excludeCredentials: components["schemas"]["CredentialDescriptor"][];
+            pubKeyCredParams: components["schemas"]["CredentialParameter"][];
+            rp: components["schemas"]["RpEntity"];
+            /** Format: int32 */
+            timeout: number;
+            user: components["schemas"]["UserEntity"];
+        };
+        CredentialDescriptor: {
+            /** @description The credential id, base64url. */
+            id: string;
+            /** @description `public-key`. */
+            type: string;
+        };
+        CredentialParameter: {
+            /**
+             * Format: int32
+             * @description A COSE algorithm: -7 (ES256), -8 (EdDSA) or -257 (RS256).
+             */
+            alg: number;
+            /** @description `public-key`. */
+            type: string;
+        };
         /** @description A message answered by approve and cancel. */
         Done: {
             message: string;
@@ -3729,6 +3856,14 @@ export interface components {
         FilledTextValue: {
             value: string | number | boolean;
         };
+        FinishRegistration: {
+            credential: components["schemas"]["NewCredential"];
+            /**
+             * Format: uuid
+             * @description The id of the registration begun.
+             */
+            registration: string;
+        };
         /** @description An error of a self-service flow, in the provider's shape. */
         FlowError: {
             error: components["schemas"]["FlowErrorDetail"];
@@ -3750,7 +3885,7 @@ export interface components {
              * @description `self_service_flow_not_found`, `self_service_flow_expired`,
              *     `security_csrf_violation`, `self_service_flow_return_to_forbidden`,
              *     `session_inactive`, `session_refresh_required`, `self_service_flow_disabled`,
-             *     `bad_request`.
+             *     `security_key_unavailable`, `bad_request`.
              */
             id: string;
             message: string;
@@ -3932,6 +4067,22 @@ export interface components {
             /** Format: uuid */
             id: string;
             name?: string | null;
+        };
+        /**
+         * @description The `PublicKeyCredential` that `navigator.credentials.create` made, in
+         *     its JSON form (`toJSON()`); other members are ignored.
+         */
+        NewCredential: {
+            response: components["schemas"]["AttestationResponse"];
+        };
+        NewSecurityKey: {
+            /** @description A name to tell the key by, 1 to 100 characters. */
+            name: string;
+            /**
+             * @description A passkey: a discoverable credential that verifies the person (PIN
+             *     or biometric) and so signs in without a password. Else a second factor.
+             */
+            passwordless?: boolean;
         };
         /** @description The target the parameters' defaults are templated for: at most one. */
         ParamsRequest: {
@@ -4611,6 +4762,15 @@ export interface components {
             password: string;
             token: string;
         };
+        /** @description A registration begun. */
+        Registration: {
+            /**
+             * Format: uuid
+             * @description Names this registration when it is finished.
+             */
+            id: string;
+            options: components["schemas"]["CreationOptions"];
+        };
         /** @description An item related to another, with how it was reached. */
         RelatedConfig: {
             /** Format: uuid */
@@ -4655,6 +4815,23 @@ export interface components {
             /** @description the account's password. */
             password?: string | null;
         };
+        /**
+         * @description `PublicKeyCredentialRequestOptions` in the WebAuthn JSON form, for
+         *     `navigator.credentials.get`.
+         */
+        RequestOptions: {
+            /**
+             * @description The person's keys for a second factor; empty for a passkey, which the
+             *     browser finds itself.
+             */
+            allowCredentials: components["schemas"]["CredentialDescriptor"][];
+            challenge: string;
+            rpId: string;
+            /** Format: int32 */
+            timeout: number;
+            /** @description `required` for a passkey, else `discouraged`. */
+            userVerification: string;
+        };
         /** @description One selector: the fields given are all required to match. */
         ResourceSelector: {
             /** @description An agent's id or name, or `all` (the default). */
@@ -4688,6 +4865,10 @@ export interface components {
          * @enum {string}
          */
         Role: "admin" | "editor" | "viewer" | "guest" | "commander" | "responder";
+        RpEntity: {
+            id: string;
+            name: string;
+        };
         RpcMessages: Record<string, never> | Record<string, never>[];
         /** @description A run as stored. */
         Run: {
@@ -4884,7 +5065,8 @@ export interface components {
         };
         /**
          * @description Who must have a second factor: `nobody`, `admins` or `everyone`. Such a
-         *     person without one can only enrol an authenticator app until they do.
+         *     person without one can only enrol an authenticator app or a security key
+         *     until they do.
          */
         SecondFactorPolicy: {
             required: string;
@@ -4898,8 +5080,16 @@ export interface components {
             backup_codes_remaining: number;
             /** @description An administrator requires this person to have a second factor. */
             required: boolean;
+            /** @description Registered security keys and passkeys. */
+            security_keys: components["schemas"]["SecurityKey"][];
             /** @description An authenticator app is enrolled. */
             totp: boolean;
+            /**
+             * @description The origin security keys work at; none when they cannot be used at
+             *     this console (`webauthn_unavailable` says why).
+             */
+            webauthn_origin?: string | null;
+            webauthn_unavailable?: string | null;
         };
         /** @description A key of a Secret or ConfigMap in the connection's namespace. */
         SecretReference: {
@@ -4919,6 +5109,18 @@ export interface components {
         SecretValue: {
             value: string | number | boolean;
         };
+        /** @description A registered key, as its owner sees it. */
+        SecurityKey: {
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            last_used_at?: string | null;
+            name: string;
+            /** @description A passkey: it signs in without a password. */
+            passwordless: boolean;
+        };
         /** @description Which self-service flows this console offers, for the sign-in page. */
         SelfServiceAvailability: {
             /** @description A forgotten password can be recovered by email (`/recovery`). */
@@ -4927,6 +5129,11 @@ export interface components {
             registration: boolean;
             /** @description An address can be verified by email (`/verification`). */
             verification: boolean;
+            /**
+             * @description The origin security keys and passkeys work at; none when they cannot
+             *     be used at this console. The sign-in page offers them there only.
+             */
+            webauthn_origin?: string | null;
         };
         /**
          * @description A registration, recovery or verification flow: a form of nodes with
@@ -5184,12 +5391,20 @@ export interface components {
             identifier?: string;
             /** @description With `lookup_secret`: one backup recovery code. */
             lookup_secret?: string;
-            /** @description `password`; in a flow of `aal2`, `totp` or `lookup_secret`. */
+            /**
+             * @description `password` or `webauthn` (a passkey); in a flow of `aal2`, `totp`,
+             *     `lookup_secret` or `webauthn` (a security key).
+             */
             method?: string | null;
             /** @description With `password`. */
             password?: string;
             /** @description With `totp`: the code the authenticator app shows. */
             totp_code?: string;
+            /**
+             * @description With `webauthn`: the JSON of the credential `navigator.credentials.get`
+             *     answered to the options of `/api/auth/login/webauthn`.
+             */
+            webauthn_login?: string;
         };
         SubmitRegistration: {
             /** @description The value of the flow's hidden `csrf_token` node. */
@@ -5424,6 +5639,12 @@ export interface components {
             /** Format: int64 */
             passed: number;
         };
+        UserEntity: {
+            displayName: string;
+            /** @description The person's id (its 16 bytes), base64url. */
+            id: string;
+            name: string;
+        };
         Value: unknown;
         /** @description Where a secret field's value comes from. */
         ValueFrom: {
@@ -5444,6 +5665,10 @@ export interface components {
         /** @description A verified address. */
         VerifiedAddress: {
             email: string;
+        };
+        WebauthnStart: {
+            /** @description The value of the flow's hidden `csrf_token` node. */
+            csrf_token: string;
         };
         WhoamiPayload: {
             /**
@@ -5595,7 +5820,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No authenticator app is enrolled */
+            /** @description No authenticator app or security key is enrolled */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5949,6 +6174,75 @@ export interface operations {
                 };
             };
             /** @description Expired; use_flow_id names a fresh flow */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowError"];
+                };
+            };
+        };
+    };
+    webauthn_options: {
+        parameters: {
+            query?: {
+                id?: string;
+                flow?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebauthnStart"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestOptions"];
+                };
+            };
+            /** @description Security keys cannot be used here, or the account has none */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowError"];
+                };
+            };
+            /** @description An aal2 flow without a session that owes a second factor */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowError"];
+                };
+            };
+            /** @description CSRF violation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowError"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowError"];
+                };
+            };
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -6966,6 +7260,179 @@ export interface operations {
             };
             /** @description Expired or used */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    finish_registration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FinishRegistration"];
+            };
+        };
+        responses: {
+            /** @description Registered */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecondFactors"];
+                };
+            };
+            /** @description The registration expired or was used, or the key's answer does not check out */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key is registered already, or keys cannot be used here */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The key's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecondFactors"];
+                };
+            };
+            /** @description The id is not a UUID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `session_refresh_required`: sign in again first; also for a token or Basic credentials */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowError"];
+                };
+            };
+            /** @description The caller has no such key */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    begin_registration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewSecurityKey"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Registration"];
+                };
+            };
+            /** @description A malformed body or name, naming the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `session_refresh_required`: sign in again first; also for a token or Basic credentials */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowError"];
+                };
+            };
+            /** @description Security keys cannot be used at this console's origin */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

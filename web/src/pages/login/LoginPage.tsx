@@ -10,7 +10,7 @@ import { useLoginFlow } from './useLoginFlow';
 
 export default function LoginPage() {
   const [params] = useSearchParams();
-  const { redirect, flow, messages, loadError, isLoading, submit, isSubmitting, registration } = useLoginFlow(params);
+  const { redirect, nodes, messages, loadError, isLoading, submit, isSubmitting, registration } = useLoginFlow(params);
   const [values, setValues] = useState<Record<string, string>>(() => ({
     identifier: params.get('username') ?? '',
     password: params.get('password') ?? '',
@@ -36,7 +36,7 @@ export default function LoginPage() {
       {loadError ? <ErrorPanel error={loadError} /> : null}
       <FlowForm
         messages={messages}
-        nodes={flow?.ui.nodes ?? []}
+        nodes={nodes}
         values={values}
         onChange={(name, value) => setValues((v) => ({ ...v, [name]: value }))}
         onSubmit={submit}

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { api, unwrap, type Schemas } from '../../api/client';
 import { ApiError, errorMessage } from '../../api/errors';
 import { FLOW_MESSAGES, flowQuery, safeReturnTo } from '../../lib/loginFlow';
+import { getCredential, promptProblem } from '../../lib/webauthn';
 
 type LoginFlow = Schemas['LoginFlow'];
 type FlowError = Schemas['FlowError'];
@@ -65,11 +66,38 @@ type Submitted = { returnTo: string } | { flow: LoginFlow; notice?: UiMessage };
 /** The values a method's form sends: its group's fields. */
 export type Fields = Record<string, string>;
 
+/** The flow's WebAuthn step: the flow's challenge from the API, the key's
+ * answer from the browser. A refusal or a closed prompt is shown on the flow. */
+async function securityKey(flow: LoginFlow, csrfToken: string): Promise<{ fields: Fields } | { flow: LoginFlow; notice: UiMessage }> {
+  const { data, error, response } = await api.POST('/api/auth/login/webauthn', {
+    params: { query: { flow: flow.id } },
+    body: { csrf_token: csrfToken },
+  });
+  if (!data) {
+    const failure = flowError(error);
+    if (response.status === 400 && failure) return { flow, notice: notice(failure.error.reason || failure.error.message) };
+    throw new ApiError(response.status, error);
+  }
+  try {
+    return { fields: { webauthn_login: await getCredential(data) } };
+  } catch (problem) {
+    const text = promptProblem(problem);
+    if (text) return { flow, notice: notice(text) };
+    throw problem;
+  }
+}
+
 async function submitFlow(flow: LoginFlow, method: string, fields: Fields, params: URLSearchParams): Promise<Submitted> {
-  const csrf = flow.ui.nodes.find((n) => n.attributes.name === 'csrf_token')?.attributes.value;
+  const value = flow.ui.nodes.find((n) => n.attributes.name === 'csrf_token')?.attributes.value;
+  const csrf = typeof value === 'string' ? value : '';
+  if (method === 'webauthn') {
+    const answer = await securityKey(flow, csrf);
+    if ('flow' in answer) return answer;
+    fields = { ...fields, ...answer.fields };
+  }
   const { data, error, response } = await api.POST('/api/auth/login', {
     params: { query: { flow: flow.id } },
-    body: { ...fields, method, csrf_token: typeof csrf === 'string' ? csrf : '' },
+    body: { ...fields, method, csrf_token: csrf },
   });
   if (response.ok) {
     const body = data as { return_to?: string };
@@ -120,9 +148,16 @@ export function useLoginFlow(params: URLSearchParams) {
   const state = current ?? (data && 'flow' in data ? data : undefined);
   const messages = [...(state?.notice ? [state.notice] : []), ...(state?.flow.ui.messages ?? [])];
   if (failure) messages.push(notice(failure));
+  // Browsers use security keys at one origin only: elsewhere, say where.
+  const keysAt = selfService.data?.webauthn_origin;
+  const nodes = state?.flow.ui.nodes ?? [];
+  const keysHere = keysAt === window.location.origin;
+  if (!keysHere && keysAt && nodes.some((n) => n.group === 'webauthn')) {
+    messages.push({ id: 0, type: 'info', text: `Security keys and passkeys work at ${keysAt}: sign in there to use one.` });
+  }
   return {
     redirect: data && 'redirect' in data ? data.redirect : undefined,
-    flow: state?.flow,
+    nodes: keysHere ? nodes : nodes.filter((n) => n.group !== 'webauthn'),
     messages,
     loadError: loaded.error,
     isLoading: loaded.isLoading,

@@ -6,7 +6,7 @@ import type { SecondFactors } from './useSecondFactors';
  * shown this once. */
 export function BackupCodesSection({ factors }: { factors: SecondFactors }) {
   const { status, backupCodes } = factors;
-  const enrolled = status.data?.totp;
+  const enrolled = status.data && (status.data.totp || status.data.security_keys.length > 0);
   const remaining = status.data?.backup_codes_remaining ?? 0;
   const codes = backupCodes.data?.codes;
 
@@ -15,12 +15,14 @@ export function BackupCodesSection({ factors }: { factors: SecondFactors }) {
       <Title headingLevel="h2" id="backup-codes-title">
         Manage 2FA Backup Recovery Codes
       </Title>
-      {enrolled === false && <Content component="p">Backup codes back up an authenticator app: set one up first.</Content>}
+      {enrolled === false && (
+        <Content component="p">Backup codes back up an authenticator app or a security key: set one up first.</Content>
+      )}
       {enrolled === true && (
         <>
           <Content component="p">
             {remaining === 1 ? '1 backup code remaining.' : `${remaining} backup codes remaining.`} Each code signs you in once when your
-            authenticator app is not at hand.
+            authenticator app or security key is not at hand.
           </Content>
           {codes && (
             <>

@@ -7,14 +7,14 @@ import { ProfileSection } from './ProfileSection';
 import { SessionsSection } from './SessionsSection';
 import { SocialSignInSection } from './SocialSignInSection';
 import { BackupCodesSection } from './BackupCodesSection';
+import { SecurityKeysSection } from './SecurityKeysSection';
 import { TotpSection } from './TotpSection';
 import { useSecondFactors } from './useSecondFactors';
 
-/** /profile-settings: the signed-in person's own settings. Hardware keys
- * are not offered on this server, so their section is left out rather than
- * shown doing nothing. Someone an admin requires to
- * have a second factor can use only the authenticator section until they
- * enrol one (the other sections' calls answer 403 till then). */
+/** /profile-settings: the signed-in person's own settings. Someone an admin
+ * requires to have a second factor can use only the authenticator and
+ * security key sections until they enrol one (the other sections' calls
+ * answer 403 till then). */
 export default function ProfileSettingsPage() {
   const [params] = useSearchParams();
   useTopBar('Your Profile');
@@ -42,6 +42,9 @@ export default function ProfileSettingsPage() {
         </StackItem>
         <StackItem>
           <TotpSection factors={factors} />
+        </StackItem>
+        <StackItem>
+          <SecurityKeysSection factors={factors} />
         </StackItem>
       </Stack>
     </PageSection>

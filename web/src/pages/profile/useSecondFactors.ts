@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
+import { createCredential } from '../../lib/webauthn';
 
 const KEY = ['second-factor'] as const;
 
@@ -22,7 +23,20 @@ export function useSecondFactors() {
     mutationFn: () => unwrap(api.POST('/api/auth/backup-codes')),
     onSuccess: refresh,
   });
-  return { status, beginTotp, confirmTotp, removeTotp, backupCodes };
+  // Begin (the API's options), make the key (the browser's prompt), finish.
+  const addKey = useMutation({
+    mutationFn: async (key: { name: string; passwordless: boolean }) => {
+      const begun = await unwrap(api.POST('/api/auth/webauthn/registration', { body: key }));
+      const credential = await createCredential(begun.options);
+      return unwrap(api.POST('/api/auth/webauthn/credentials', { body: { registration: begun.id, credential } }));
+    },
+    onSuccess: refresh,
+  });
+  const removeKey = useMutation({
+    mutationFn: (id: string) => unwrap(api.DELETE('/api/auth/webauthn/credentials/{id}', { params: { path: { id } } })),
+    onSuccess: refresh,
+  });
+  return { status, beginTotp, confirmTotp, removeTotp, backupCodes, addKey, removeKey };
 }
 
 export type SecondFactors = ReturnType<typeof useSecondFactors>;
