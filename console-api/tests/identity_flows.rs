@@ -187,7 +187,7 @@ async fn without_mail_recovery_and_verification_are_off(pool: PgPool) {
     assert_eq!(status, StatusCode::OK);
     assert_eq!(
         body,
-        json!({"registration": false, "recovery": false, "verification": false})
+        json!({"registration": false, "recovery": false, "verification": false, "webauthn_origin": null})
     );
     for kind in ["recovery", "verification", "registration"] {
         let (status, body) = start(&api, &client, kind).await;

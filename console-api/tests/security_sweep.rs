@@ -81,6 +81,12 @@ const ENDPOINTS: &[(&str, &str, Needs, &str)] = &[
     ("GET", "/api/auth/login/browser", Needs::Nothing, r#"{}"#),
     ("GET", "/api/auth/login/flows", Needs::Nothing, r#"{}"#),
     ("POST", "/api/auth/login", Needs::Nothing, r#"{}"#),
+    (
+        "POST",
+        "/api/auth/login/webauthn",
+        Needs::Nothing,
+        r#"{"csrf_token": "x"}"#,
+    ),
     ("GET", "/api/auth/session", Needs::Session, r#"{}"#),
     ("GET", "/api/profile", Needs::SignedIn, r#"{}"#),
     (
@@ -177,6 +183,24 @@ const ENDPOINTS: &[(&str, &str, Needs, &str)] = &[
     ),
     ("POST", "/api/auth/totp/remove", Needs::Session, r#"{}"#),
     ("POST", "/api/auth/backup-codes", Needs::Session, r#"{}"#),
+    (
+        "POST",
+        "/api/auth/webauthn/registration",
+        Needs::Session,
+        r#"{"name": "sweep"}"#,
+    ),
+    (
+        "POST",
+        "/api/auth/webauthn/credentials",
+        Needs::Session,
+        r#"{"registration": "00000000-0000-0000-0000-000000000000", "credential": {"response": {"clientDataJSON": "", "attestationObject": ""}}}"#,
+    ),
+    (
+        "DELETE",
+        "/api/auth/webauthn/credentials/{id}",
+        Needs::Session,
+        r#"{}"#,
+    ),
     (
         "GET",
         "/api/canary/api",

@@ -2,6 +2,7 @@
 //! database, and helpers to create people and sign in as they would.
 #![allow(dead_code)]
 
+pub mod soft_key;
 pub mod tool;
 
 use quarterdeck_api::{AppState, AuthSettings, serve_on};
