@@ -667,8 +667,11 @@ pub(crate) async fn webauthn_options(
     State(state): State<AppState>,
     headers: HeaderMap,
     Query(q): Query<FlowId>,
-    Body(body): Body<WebauthnStart>,
+    body: Result<Body<WebauthnStart>, ApiError>,
 ) -> Result<Response, ApiError> {
+    let Ok(Body(body)) = body else {
+        return Ok(bad_parameters());
+    };
     let Some((flow, csrf_hash)) = lookup(&state, &q).await? else {
         return Ok(not_found("This sign-in flow does not exist."));
     };

@@ -4,7 +4,7 @@
 //! [`sign_in_options`] and [`check_assertion`].
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
@@ -18,7 +18,7 @@ use utoipa_axum::routes;
 use uuid::Uuid;
 
 use crate::auth::{Caller, SESSION_COOKIE, cookie};
-use crate::body::Body;
+use crate::body::{Body, Path};
 use crate::error::ErrorBody;
 use crate::routes::flow::FlowError;
 use crate::routes::profile::privileged_session;
@@ -203,7 +203,7 @@ pub(crate) async fn begin_registration(
     caller: Caller,
     Body(body): Body<NewSecurityKey>,
 ) -> Result<Response, ApiError> {
-    browser_only(&caller)?;
+    // A token or Basic credentials are refused here too, as not recent.
     if let Err(refused) = privileged_session(&state, &parts, &caller).await? {
         return Ok(refused);
     }
@@ -387,7 +387,6 @@ pub(crate) async fn remove(
     caller: Caller,
     Path(id): Path<Uuid>,
 ) -> Result<Response, ApiError> {
-    browser_only(&caller)?;
     if let Err(refused) = privileged_session(&state, &parts, &caller).await? {
         return Ok(refused);
     }
