@@ -18,7 +18,7 @@ describe('base64url', () => {
 
 describe('promptProblem', () => {
   it('names a closed prompt and a key registered already', () => {
-    Object.assign(window, { PublicKeyCredential: class {} });
+    Object.assign(window, { PublicKeyCredential: function PublicKeyCredential() {} });
     expect(promptProblem(new DOMException('x', 'NotAllowedError'))).toBe('The security key prompt was closed or timed out.');
     expect(promptProblem(new DOMException('x', 'InvalidStateError'))).toBe('This security key is registered already.');
     expect(promptProblem(new Error('other'))).toBeUndefined();
