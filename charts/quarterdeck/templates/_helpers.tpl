@@ -105,6 +105,15 @@ app.kubernetes.io/component: {{ .component | quote }}
 {{- end }}
 {{- end }}
 
+{{/* QUARTERDECK_WEBAUTHN_ORIGIN: the value, else localhost for the port-forward address, else none (the public URL). */}}
+{{- define "quarterdeck.webauthnOrigin" -}}
+{{- if .Values.webauthnOrigin }}
+{{- .Values.webauthnOrigin }}
+{{- else if eq (include "quarterdeck.publicUrl" .) "http://127.0.0.1:8080" }}
+{{- "http://localhost:8080" }}
+{{- end }}
+{{- end }}
+
 {{/* Environment shared by both binaries. */}}
 {{- define "quarterdeck.commonEnv" -}}
 - name: DATABASE_URL
