@@ -356,7 +356,9 @@ async fn an_unknown_address_answers_as_a_known_one_and_gets_no_mail(pool: PgPool
     api.person(known, &["viewer"], PASSWORD).await;
     let client = api.browser();
     let mut answers = Vec::new();
-    for email in [known, "nobody@example.com"] {
+    // The unknown address first: its lookup has ended by the time the known
+    // address's mail arrives, so no mail to it by then means none at all.
+    for email in ["nobody@example.com", known] {
         let (_, flow) = start(&api, &client, "recovery").await;
         let (status, mut sent) = submit(
             &api,
@@ -379,7 +381,6 @@ async fn an_unknown_address_answers_as_a_known_one_and_gets_no_mail(pool: PgPool
     }
     assert_eq!(answers[0], answers[1]);
     nth_mail(known, 1).await;
-    tokio::time::sleep(Duration::from_millis(500)).await;
     assert!(mail_to("nobody@example.com").is_empty());
 }
 
@@ -403,7 +404,20 @@ async fn codes_are_limited_per_person_and_hour_and_wrong_codes_per_flow(pool: Pg
         assert_eq!(status, StatusCode::OK);
     }
     let code = code_in(&nth_mail(email, 5).await);
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    // Another person's code, asked for after the sixth: once it is here,
+    // the sixth would be too.
+    api.person("other@example.com", &["viewer"], PASSWORD).await;
+    let elsewhere = api.browser();
+    let (_, other) = start(&api, &elsewhere, "recovery").await;
+    submit(
+        &api,
+        &elsewhere,
+        "recovery",
+        &other,
+        json!({"method": "code", "email": "other@example.com"}),
+    )
+    .await;
+    nth_mail("other@example.com", 1).await;
     assert_eq!(mail_to(email).len(), 5, "the sixth code is not sent");
 
     // Five wrong codes spend the flow: the right one no longer works.

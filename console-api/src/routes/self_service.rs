@@ -157,8 +157,7 @@ fn not_found_message(kind: Kind) -> &'static str {
 }
 
 /// 403 `self_service_flow_disabled` when the kind of flow is off.
-async fn disabled(state: &AppState, kind: Kind) -> Result<Option<Response>, ApiError> {
-    let settings = identity::settings(&state.db).await?;
+fn disabled(settings: &identity::Settings, kind: Kind) -> Option<Response> {
     let off = match kind {
         Kind::Registration => (!settings.registration_enabled).then_some(REGISTRATION_OFF),
         Kind::Recovery => settings
@@ -170,9 +169,9 @@ async fn disabled(state: &AppState, kind: Kind) -> Result<Option<Response>, ApiE
             .is_none()
             .then_some(VERIFICATION_OFF),
     };
-    Ok(off.map(|message| {
+    off.map(|message| {
         FlowError::new(StatusCode::FORBIDDEN, "self_service_flow_disabled", message).into_response()
-    }))
+    })
 }
 
 /// What the form shows again: the values typed (never a password), and
@@ -343,7 +342,7 @@ async fn create(
     if let Some(refused) = refuse_return_to(q.return_to.as_deref(), &state.auth.public_url) {
         return Ok(refused);
     }
-    if let Some(off) = disabled(state, kind).await? {
+    if let Some(off) = disabled(&identity::settings(&state.db).await?, kind) {
         return Ok(off);
     }
     if kind == Kind::Registration && signed_in(state, headers).await? {
@@ -570,10 +569,10 @@ pub(crate) async fn registration_submit(
         Opened::Ready(flow, body) => (flow, body),
         Opened::Answer(answer) => return Ok(answer),
     };
-    if let Some(off) = disabled(&state, kind).await? {
+    let settings = identity::settings(&state.db).await?;
+    if let Some(off) = disabled(&settings, kind) {
         return Ok(off);
     }
-    let settings = identity::settings(&state.db).await?;
     let email = body.email.trim();
     let mut shown = Shown {
         email: email.to_owned(),
@@ -645,17 +644,26 @@ pub(crate) async fn registration_submit(
         Err(e) => return Err(e.into()),
     };
     tracing::info!(person = %person.id, role = %settings.registration_role, "person registered");
-    if settings.mail_connection_id.is_some() {
-        let (verification, _) = identity::create_flow(
-            &state.db,
-            Kind::Verification,
-            None,
-            lifetime(&state, Kind::Verification),
-        )
-        .await?;
-        send_code(&state, Kind::Verification, verification.id, email).await?;
+    // The person exists now: a verification mail that cannot be started is
+    // logged, not answered (they can ask for one from their profile).
+    if settings.mail_connection_id.is_some()
+        && let Err(e) = mail_verification(&state, email).await
+    {
+        tracing::warn!(person = %person.id, error = %e, "the new person's verification mail was not started");
     }
     finished(&state, kind, &parts, &flow, &person).await
+}
+
+/// Starts a verification flow for `email` and mails its code.
+async fn mail_verification(state: &AppState, email: &str) -> Result<(), ApiError> {
+    let (verification, _) = identity::create_flow(
+        &state.db,
+        Kind::Verification,
+        None,
+        lifetime(state, Kind::Verification),
+    )
+    .await?;
+    send_code(state, Kind::Verification, verification.id, email).await
 }
 
 // ---- recovery and verification ------------------------------------------
@@ -891,7 +899,7 @@ async fn submit_code(
             &shown,
         ));
     }
-    if let Some(off) = disabled(state, kind).await? {
+    if let Some(off) = disabled(&identity::settings(&state.db).await?, kind) {
         return Ok(off);
     }
     send_code(state, kind, flow.id, &shown.email).await?;
