@@ -66,6 +66,17 @@ fn made(begun: &Value, key: &SoftKey, origin: &str, flags: u8) -> Value {
     })
 }
 
+/// Finishes a registration with what the browser sends.
+async fn finish(api: &Api, client: &Client, sent: Value) -> (StatusCode, Value) {
+    api.call(
+        client,
+        Method::POST,
+        "/api/auth/webauthn/credentials",
+        Some(sent),
+    )
+    .await
+}
+
 /// Registers `key` as `client`'s security key (a passkey when `passwordless`).
 async fn register(
     api: &Api,
@@ -77,14 +88,7 @@ async fn register(
     let (status, begun) = begin(api, client, name, passwordless).await;
     assert_eq!(status, StatusCode::OK, "{begun}");
     let flags = USER_PRESENT | if passwordless { USER_VERIFIED } else { 0 };
-    let (status, body) = api
-        .call(
-            client,
-            Method::POST,
-            "/api/auth/webauthn/credentials",
-            Some(made(&begun, key, ORIGIN, flags)),
-        )
-        .await;
+    let (status, body) = finish(api, client, made(&begun, key, ORIGIN, flags)).await;
     assert_eq!(status, StatusCode::CREATED, "{body}");
     body
 }
@@ -225,47 +229,24 @@ async fn answers_that_do_not_check_out_are_refused(pool: PgPool) {
     // Registration: another origin's answer, then a used registration.
     let desk = SoftKey::p256();
     let (_, begun) = begin(&api, &client, "Desk key", false).await;
-    let (status, body) = api
-        .call(
-            &client,
-            Method::POST,
-            "/api/auth/webauthn/credentials",
-            Some(made(&begun, &desk, "https://evil.example", USER_PRESENT)),
-        )
-        .await;
+    let (status, body) = finish(
+        &api,
+        &client,
+        made(&begun, &desk, "https://evil.example", USER_PRESENT),
+    )
+    .await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
     assert_eq!(body["field"], "credential", "{body}");
-    let (status, body) = api
-        .call(
-            &client,
-            Method::POST,
-            "/api/auth/webauthn/credentials",
-            Some(made(&begun, &desk, ORIGIN, USER_PRESENT)),
-        )
-        .await;
+    let (status, body) = finish(&api, &client, made(&begun, &desk, ORIGIN, USER_PRESENT)).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
     assert_eq!(body["field"], "registration", "used up: {body}");
     // A passkey must verify the person.
     let (_, begun) = begin(&api, &client, "Phone", true).await;
-    let (status, body) = api
-        .call(
-            &client,
-            Method::POST,
-            "/api/auth/webauthn/credentials",
-            Some(made(&begun, &desk, ORIGIN, USER_PRESENT)),
-        )
-        .await;
+    let (status, body) = finish(&api, &client, made(&begun, &desk, ORIGIN, USER_PRESENT)).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
     register(&api, &client, &desk, "Desk key", false).await;
     let (_, begun) = begin(&api, &client, "Desk key again", false).await;
-    let (status, body) = api
-        .call(
-            &client,
-            Method::POST,
-            "/api/auth/webauthn/credentials",
-            Some(made(&begun, &desk, ORIGIN, USER_PRESENT)),
-        )
-        .await;
+    let (status, body) = finish(&api, &client, made(&begun, &desk, ORIGIN, USER_PRESENT)).await;
     assert_eq!(status, StatusCode::CONFLICT, "registered once: {body}");
 
     // Sign-in: another flow's answer, a replayed one, a counter that went

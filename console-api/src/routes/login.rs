@@ -324,23 +324,33 @@ pub(crate) async fn get_flow(
     headers: HeaderMap,
     Query(q): Query<FlowId>,
 ) -> Result<Response, ApiError> {
-    let Some((flow, csrf_hash)) = lookup(&state, &q).await? else {
-        return Ok(not_found("This sign-in flow does not exist."));
+    let (flow, csrf_hash) = match live_flow(&state, &q).await? {
+        Ok(live) => live,
+        Err(gone) => return Ok(gone),
     };
-    if flow.expired() || flow.used_at.is_some() {
-        return expired(&state, &flow).await;
-    }
     // The CSRF token is stored hashed: give it back only to the browser holding it.
     let csrf = flow_csrf(&headers, CSRF_COOKIE, &csrf_hash);
     let methods = methods(&state, &flow, &headers).await?;
     Ok(Json(render(&flow, csrf.as_deref(), vec![], "", methods)).into_response())
 }
 
-async fn lookup(state: &AppState, q: &FlowId) -> Result<Option<(Flow, String)>, ApiError> {
-    match q.parse() {
-        Some(id) => Ok(login::flow(&state.db, id).await?),
-        None => Ok(None),
+/// The flow `q` names while it can still be used, with its CSRF token's
+/// digest; else the 404 or 410 to answer.
+async fn live_flow(
+    state: &AppState,
+    q: &FlowId,
+) -> Result<Result<(Flow, String), Response>, ApiError> {
+    let found = match q.parse() {
+        Some(id) => login::flow(&state.db, id).await?,
+        None => None,
+    };
+    let Some((flow, csrf_hash)) = found else {
+        return Ok(Err(not_found("This sign-in flow does not exist.")));
+    };
+    if flow.expired() || flow.used_at.is_some() {
+        return Ok(Err(expired(state, &flow).await?));
     }
+    Ok(Ok((flow, csrf_hash)))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -388,12 +398,10 @@ pub(crate) async fn submit(
     Query(q): Query<FlowId>,
     body: Result<Body<Submit>, ApiError>,
 ) -> Result<Response, ApiError> {
-    let Some((flow, csrf_hash)) = lookup(&state, &q).await? else {
-        return Ok(not_found("This sign-in flow does not exist."));
+    let (flow, csrf_hash) = match live_flow(&state, &q).await? {
+        Ok(live) => live,
+        Err(gone) => return Ok(gone),
     };
-    if flow.expired() || flow.used_at.is_some() {
-        return expired(&state, &flow).await;
-    }
     let methods = methods(&state, &flow, &parts.headers).await?;
     let Ok(Body(body)) = body else {
         let message = error(4000001, "The sign-in form must be a JSON object.");
@@ -672,12 +680,10 @@ pub(crate) async fn webauthn_options(
     let Ok(Body(body)) = body else {
         return Ok(bad_parameters());
     };
-    let Some((flow, csrf_hash)) = lookup(&state, &q).await? else {
-        return Ok(not_found("This sign-in flow does not exist."));
+    let (flow, csrf_hash) = match live_flow(&state, &q).await? {
+        Ok(live) => live,
+        Err(gone) => return Ok(gone),
     };
-    if flow.expired() || flow.used_at.is_some() {
-        return expired(&state, &flow).await;
-    }
     if !csrf_holds(&headers, CSRF_COOKIE, &csrf_hash, &body.csrf_token) {
         return Ok(csrf_violation());
     }
