@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use base64::Engine as _;
 use common::{Api, csrf};
+use quarterdeck_api::AuthSettings;
 use reqwest::{Client, Method, StatusCode};
 use serde_json::{Value, json};
 use sqlx::PgPool;
@@ -755,4 +756,44 @@ async fn flows_refuse_csrf_violations_and_restart_when_expired(pool: PgPool) {
         )
         .await;
     assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn registrations_are_limited_per_address(pool: PgPool) {
+    let api = Api::start_with(
+        pool,
+        AuthSettings {
+            max_failures_per_account_address: 2,
+            ..AuthSettings::default()
+        },
+    )
+    .await;
+    configured(&api, json!({"registrationEnabled": true})).await;
+    let mut statuses = Vec::new();
+    for n in 0..3 {
+        let client = api.browser();
+        let (_, flow) = start(&api, &client, "registration").await;
+        let (status, _) = submit(
+            &api,
+            &client,
+            "registration",
+            &flow,
+            json!({"method": "password", "email": format!("p{n}@example.com"), "first_name": "P", "password": PASSWORD}),
+        )
+        .await;
+        statuses.push(status);
+    }
+    assert_eq!(
+        statuses,
+        [
+            StatusCode::OK,
+            StatusCode::OK,
+            StatusCode::TOO_MANY_REQUESTS
+        ]
+    );
+    // Sign-ins of the people are limits of their own.
+    let (status, _) = api
+        .sign_in(&api.browser(), "p0@example.com", PASSWORD)
+        .await;
+    assert_eq!(status, StatusCode::OK);
 }

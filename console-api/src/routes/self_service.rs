@@ -19,7 +19,7 @@ use axum::response::{IntoResponse, Response};
 use chrono::{DateTime, Utc};
 use quarterdeck_connections::notify::{self, Message};
 use quarterdeck_store::identity::{self, CodeCheck, Flow, Kind, Registrant};
-use quarterdeck_store::{Error as StoreError, connections, links, people, sessions};
+use quarterdeck_store::{Error as StoreError, connections, links, login, people, sessions};
 use serde::{Deserialize, Serialize};
 use tracing::Instrument;
 use utoipa::{IntoParams, ToSchema};
@@ -27,7 +27,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
-use crate::auth::{SESSION_COOKIE, cookie, set_cookie};
+use crate::auth::{SESSION_COOKIE, client_ip, cookie, set_cookie};
 use crate::body::{Body, Query};
 use crate::error::ErrorBody;
 use crate::routes::connections::resolved;
@@ -556,7 +556,8 @@ pub(crate) async fn registration_flow(
         (status = 400, description = "The flow again, with messages under the fields", body = SelfServiceFlow),
         (status = 403, description = "CSRF violation, or registration is off", body = FlowError),
         (status = 404, body = FlowError),
-        (status = 410, body = FlowError)))]
+        (status = 410, body = FlowError),
+        (status = 429, description = "Too many registrations from this address, or from all, lately", body = ErrorBody)))]
 #[tracing::instrument(skip_all, fields(flow = ?q.parse()))]
 pub(crate) async fn registration_submit(
     State(state): State<AppState>,
@@ -627,6 +628,7 @@ pub(crate) async fn registration_submit(
     if !shown.fields.is_empty() {
         return again(StatusCode::BAD_REQUEST, vec![], &shown);
     }
+    limit_registrations(&state, &parts).await?;
     let name = format!("{} {}", shown.first_name, shown.last_name);
     let registrant = Registrant {
         name: name.trim(),
@@ -652,6 +654,27 @@ pub(crate) async fn registration_submit(
         tracing::warn!(person = %person.id, error = %e, "the new person's verification mail was not started");
     }
     finished(&state, kind, &parts, &flow, &person).await
+}
+
+/// Counts a registration against the failed sign-in limits, as an attempt
+/// of the account `registration` that is never released: so many per client
+/// address, and so many from everywhere, per window (decision 99.11).
+async fn limit_registrations(state: &AppState, parts: &Parts) -> Result<(), ApiError> {
+    let ip = client_ip(parts, state).map(|ip| ip.to_string());
+    let limits = state.auth.login_limits();
+    if login::reserve_attempt(&state.db, "registration", ip.as_deref(), &limits)
+        .await?
+        .is_none()
+    {
+        let minutes = limits.window.as_secs().div_ceil(60);
+        return Err(ApiError::TooManyRequests {
+            message: format!(
+                "Too many accounts were created lately. Try again in {minutes} minutes."
+            ),
+            retry_after: limits.window.as_secs(),
+        });
+    }
+    Ok(())
 }
 
 /// Starts a verification flow for `email` and mails its code.

@@ -6578,6 +6578,15 @@ export interface operations {
                     "application/json": components["schemas"]["FlowError"];
                 };
             };
+            /** @description Too many registrations from this address, or from all, lately */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     registration_browser: {
