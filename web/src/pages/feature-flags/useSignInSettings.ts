@@ -20,15 +20,17 @@ export function useSignInSettings() {
     queryKey: ['connections', 'options', 'email'],
     queryFn: ({ signal }) => unwrap(api.GET('/api/connections/options', { params: { query: { type: ['email'] } }, signal })),
   });
+  // Two settings, two calls: each is sent only when it changed, and one
+  // saved before the other failed is kept in the cache, so the card shows
+  // what the server holds.
   const save = useMutation({
     mutationFn: async ({ settings, required }: { settings: IdentitySettings; required: SecondFactorRequired }) => {
-      const saved = await unwrap(api.PUT('/api/settings/identity', { body: settings }));
-      const policy = await unwrap(api.PUT('/api/settings/second-factor', { body: { required } }));
-      return { saved, policy };
-    },
-    onSuccess: ({ saved, policy }) => {
-      client.setQueryData(IDENTITY, saved);
-      client.setQueryData(SECOND_FACTOR, policy);
+      if (JSON.stringify(settings) !== JSON.stringify(identity.data)) {
+        client.setQueryData(IDENTITY, await unwrap(api.PUT('/api/settings/identity', { body: settings })));
+      }
+      if (required !== secondFactor.data?.required) {
+        client.setQueryData(SECOND_FACTOR, await unwrap(api.PUT('/api/settings/second-factor', { body: { required } })));
+      }
     },
   });
   return { identity, secondFactor, mailConnections, save };
