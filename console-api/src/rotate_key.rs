@@ -1,5 +1,6 @@
 //! `quarterdeck-api rotate-connection-key`: a new connection key, every
-//! stored secret value re-encrypted under it in one transaction, and
+//! stored secret value (connections', authenticator apps' and single
+//! sign-on client secrets) re-encrypted under it in one transaction, and
 //! previous keys dropped once nothing uses them.
 
 use std::collections::BTreeMap;
@@ -14,7 +15,8 @@ use crate::Config;
 /// The subcommands of `quarterdeck-api`; without one it serves.
 #[derive(Debug, Clone, clap::Subcommand)]
 pub enum Command {
-    /// Encrypt every connection's secret values under a new connection key.
+    /// Encrypt every connection's secret values, authenticator apps' secrets
+    /// and single sign-on client secrets under a new connection key.
     /// The new key is written first in the key file, before the previous
     /// ones, so running processes keep decrypting; with --connection-key the
     /// new key list is printed instead, to set and restart with.
@@ -59,6 +61,8 @@ pub enum RotateError {
         connection: String,
         reason: KeyError,
     },
+    #[error("{owner}: {reason}; nothing was changed")]
+    DecryptSealed { owner: String, reason: KeyError },
     #[error(
         "previous connection keys are still in use ({in_use}); nothing was pruned: \
          run rotate-connection-key --reencrypt first"
@@ -155,6 +159,21 @@ async fn reencrypt(
             values_changed += changed;
         }
     }
+    let mut sealed_changed = 0;
+    for mut sealed in connection_keys::lock_sealed(&mut tx).await? {
+        if Keyring::key_id_of(&sealed.value).is_some_and(|id| id != current) {
+            let plain =
+                keyring
+                    .decrypt(&sealed.value)
+                    .map_err(|reason| RotateError::DecryptSealed {
+                        owner: sealed.owner.clone(),
+                        reason,
+                    })?;
+            sealed.value = target.encrypt(&plain);
+            connection_keys::write_sealed(&mut tx, &sealed).await?;
+            sealed_changed += 1;
+        }
+    }
     let ids = target.key_ids().join(", ");
     if by_flag {
         let key_file = target.to_key_file();
@@ -173,12 +192,19 @@ async fn reencrypt(
         target.save()?;
     }
     tx.commit().await?;
-    tracing::info!(rows = rows_changed, values = values_changed, key_id = %current, "re-encrypted connection values");
+    tracing::info!(rows = rows_changed, values = values_changed, sign_in_secrets = sealed_changed, key_id = %current, "re-encrypted connection values");
     writeln!(
         out,
         "re-encrypted {values_changed} values in {rows_changed} connections under connection key {current}"
     )
     .map_err(RotateError::Output)?;
+    if sealed_changed > 0 {
+        writeln!(
+            out,
+            "re-encrypted {sealed_changed} sign-in secrets (authenticator apps, single sign-on providers)"
+        )
+        .map_err(RotateError::Output)?;
+    }
     if let Some(path) = target.file().filter(|_| !by_flag) {
         writeln!(
             out,
@@ -208,11 +234,15 @@ async fn prune(
     let current = keyring.current_key_id();
     let mut tx = database.pool.begin().await?;
     let mut in_use: BTreeMap<String, usize> = BTreeMap::new();
-    for row in connection_keys::lock_all(&mut tx).await? {
-        for id in row.values().filter_map(Keyring::key_id_of) {
-            if id != current {
-                *in_use.entry(id.to_owned()).or_default() += 1;
-            }
+    let rows = connection_keys::lock_all(&mut tx).await?;
+    let sealed = connection_keys::lock_sealed(&mut tx).await?;
+    let values = rows
+        .iter()
+        .flat_map(|row| row.values())
+        .chain(sealed.iter().map(|s| s.value.as_str()));
+    for id in values.filter_map(Keyring::key_id_of) {
+        if id != current {
+            *in_use.entry(id.to_owned()).or_default() += 1;
         }
     }
     if !in_use.is_empty() {

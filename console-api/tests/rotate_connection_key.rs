@@ -360,3 +360,76 @@ async fn re_encryption_also_encrypts_secret_values_left_in_plain_text(pool: PgPo
     );
     assert_eq!(row.4.as_deref(), Some("secret://tls/ca.crt"), "a reference");
 }
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn authenticator_apps_and_single_sign_on_secrets_are_rotated_too(pool: PgPool) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("connection-key");
+    let old = write_key_file(&path, &[&Keyring::generate_key()]);
+    let person: uuid::Uuid = sqlx::query_scalar(
+        "INSERT INTO people (name, email) VALUES ('Ada', 'ada@example.com') RETURNING id",
+    )
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    sqlx::query(
+        "INSERT INTO totp_credentials (person_id, secret, confirmed_at) VALUES ($1, $2, now())",
+    )
+    .bind(person)
+    .bind(old.encrypt("JBSWY3DPEHPK3PXP"))
+    .execute(&pool)
+    .await
+    .unwrap();
+    sqlx::query(
+        "INSERT INTO sso_providers (slug, label, issuer, client_id, client_secret) \
+         VALUES ('corp', 'Corp', 'https://id.example.com', 'console', $1)",
+    )
+    .bind(old.encrypt("client-secret"))
+    .execute(&pool)
+    .await
+    .unwrap();
+    let env = [("QUARTERDECK_CONNECTION_KEY_FILE", path.to_str().unwrap())];
+
+    let out = rotate(&pool, &env, &[]);
+    assert!(out.status.success());
+    assert!(
+        stdout(&out).contains("re-encrypted 2 sign-in secrets"),
+        "{}",
+        stdout(&out)
+    );
+    let out = rotate(&pool, &env, &["--prune"]);
+    assert!(
+        out.status.success(),
+        "nothing needs the old key: {}",
+        stderr(&out)
+    );
+    let pruned = key_file_keyring(&path);
+    let totp: String = sqlx::query_scalar("SELECT secret FROM totp_credentials")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    let client: String = sqlx::query_scalar("SELECT client_secret FROM sso_providers")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(pruned.decrypt(&totp).unwrap(), "JBSWY3DPEHPK3PXP");
+    assert_eq!(pruned.decrypt(&client).unwrap(), "client-secret");
+
+    // A secret under a key nobody has fails the rotation, naming its owner.
+    sqlx::query("UPDATE sso_providers SET client_secret = $1")
+        .bind(
+            Keyring::parse(&Keyring::generate_key(), "elsewhere")
+                .unwrap()
+                .encrypt("x"),
+        )
+        .execute(&pool)
+        .await
+        .unwrap();
+    let out = rotate(&pool, &env, &[]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("single sign-on provider corp"),
+        "{}",
+        stderr(&out)
+    );
+}

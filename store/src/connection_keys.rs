@@ -144,3 +144,80 @@ pub async fn write(tx: &mut PgConnection, row: &StoredValues) -> Result<(), Erro
     .await?;
     Ok(())
 }
+
+/// A value sealed under the connection keyring outside the connections
+/// table, one per row: an authenticator app's secret, a single sign-on
+/// provider's client secret.
+#[derive(Debug, Clone)]
+pub struct Sealed {
+    table: &'static Holder,
+    key: Uuid,
+    /// Whose value it is, for messages.
+    pub owner: String,
+    pub value: String,
+}
+
+/// A table holding one sealed value a row: its key column, the value's
+/// column, and an expression naming the row's owner.
+#[derive(Debug)]
+struct Holder {
+    table: &'static str,
+    key: &'static str,
+    column: &'static str,
+    owner: &'static str,
+}
+
+const HOLDERS: &[Holder] = &[
+    Holder {
+        table: "totp_credentials",
+        key: "person_id",
+        column: "secret",
+        owner: "'the authenticator app of person ' || person_id",
+    },
+    Holder {
+        table: "sso_providers",
+        key: "id",
+        column: "client_secret",
+        owner: "'single sign-on provider ' || slug",
+    },
+];
+
+/// Every sealed value outside the connections table, each row locked for
+/// update until the transaction `tx` ends.
+pub async fn lock_sealed(tx: &mut PgConnection) -> Result<Vec<Sealed>, Error> {
+    let mut all = Vec::new();
+    for holder in HOLDERS {
+        let rows: Vec<(Uuid, String, String)> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+            "SELECT {key}, {owner}, {column} FROM {table} ORDER BY {key} FOR UPDATE",
+            key = holder.key,
+            owner = holder.owner,
+            column = holder.column,
+            table = holder.table,
+        )))
+        .fetch_all(&mut *tx)
+        .await?;
+        all.extend(rows.into_iter().map(|(key, owner, value)| Sealed {
+            table: holder,
+            key,
+            owner,
+            value,
+        }));
+    }
+    Ok(all)
+}
+
+/// Writes a sealed value back (in the transaction that locked it).
+pub async fn write_sealed(tx: &mut PgConnection, sealed: &Sealed) -> Result<(), Error> {
+    let holder = sealed.table;
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "UPDATE {table} SET {column} = $2 WHERE {key} = $1",
+        table = holder.table,
+        column = holder.column,
+        key = holder.key,
+    )))
+    .bind(sealed.key)
+    .bind(&sealed.value)
+    .execute(tx)
+    .await?;
+    Ok(())
+}

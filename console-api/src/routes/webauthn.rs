@@ -30,7 +30,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(begin_registration))
         .routes(routes!(finish_registration))
-        .routes(routes!(remove))
+        .routes(routes!(remove_security_key))
 }
 
 /// What the relying party is shown as in the browser's prompt.
@@ -381,7 +381,7 @@ pub(crate) async fn finish_registration(
         (status = 403, description = "`session_refresh_required`: sign in again first; also for a token or Basic credentials", body = FlowError),
         (status = 404, description = "The caller has no such key", body = ErrorBody)))]
 #[tracing::instrument(skip_all, fields(person = %caller.person.id, key = %id))]
-pub(crate) async fn remove(
+pub(crate) async fn remove_security_key(
     State(state): State<AppState>,
     parts: Parts,
     caller: Caller,

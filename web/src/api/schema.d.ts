@@ -649,7 +649,7 @@ export interface paths {
          * Removes one of the caller's security keys or passkeys. Needs a recent
          *     sign-in; backup codes go with the last second factor.
          */
-        delete: operations["remove"];
+        delete: operations["remove_security_key"];
         options?: never;
         head?: never;
         patch?: never;
@@ -7336,7 +7336,7 @@ export interface operations {
             };
         };
     };
-    remove: {
+    remove_security_key: {
         parameters: {
             query?: never;
             header?: never;
