@@ -138,6 +138,32 @@ async fn replace_mappings(
     Ok(())
 }
 
+type ProviderQuery<'q, O> =
+    sqlx::query::QueryAs<'q, sqlx::Postgres, O, sqlx::postgres::PgArguments>;
+
+/// Binds a provider's settings as $1 to $11 of the insert and the update:
+/// slug, label, issuer, client id, stored secret (none keeps the stored
+/// one), scopes, groups claim, create people, default role, enabled, by.
+fn with_settings<'q, O>(
+    query: ProviderQuery<'q, O>,
+    settings: &'q Settings<'q>,
+    stored_secret: Option<&'q str>,
+    by: Uuid,
+) -> ProviderQuery<'q, O> {
+    query
+        .bind(settings.slug)
+        .bind(settings.label)
+        .bind(settings.issuer)
+        .bind(settings.client_id)
+        .bind(stored_secret)
+        .bind(settings.scopes)
+        .bind(settings.groups_claim)
+        .bind(settings.create_people)
+        .bind(settings.default_role)
+        .bind(settings.enabled)
+        .bind(by)
+}
+
 /// Creates a provider with its mappings, in one transaction.
 pub async fn create(
     pool: &PgPool,
@@ -146,22 +172,16 @@ pub async fn create(
     by: Uuid,
 ) -> Result<Provider, Error> {
     let mut tx = pool.begin().await?;
-    let provider: Provider = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "INSERT INTO sso_providers (slug, label, issuer, client_id, client_secret, scopes, \
-           groups_claim, create_people, default_role, enabled, created_by, updated_by) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11) RETURNING {PROVIDER_COLUMNS}"
-    )))
-    .bind(settings.slug)
-    .bind(settings.label)
-    .bind(settings.issuer)
-    .bind(settings.client_id)
-    .bind(stored_secret)
-    .bind(settings.scopes)
-    .bind(settings.groups_claim)
-    .bind(settings.create_people)
-    .bind(settings.default_role)
-    .bind(settings.enabled)
-    .bind(by)
+    let provider: Provider = with_settings(
+        sqlx::query_as(sqlx::AssertSqlSafe(format!(
+            "INSERT INTO sso_providers (slug, label, issuer, client_id, client_secret, scopes, \
+               groups_claim, create_people, default_role, enabled, created_by, updated_by) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11) RETURNING {PROVIDER_COLUMNS}"
+        ))),
+        settings,
+        Some(stored_secret),
+        by,
+    )
     .fetch_one(&mut *tx)
     .await
     .map_err(conflict)?;
@@ -180,24 +200,18 @@ pub async fn update(
     by: Uuid,
 ) -> Result<Option<Provider>, Error> {
     let mut tx = pool.begin().await?;
-    let provider: Option<Provider> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "UPDATE sso_providers SET slug = $2, label = $3, issuer = $4, client_id = $5, \
-           client_secret = coalesce($6, client_secret), scopes = $7, groups_claim = $8, \
-           create_people = $9, default_role = $10, enabled = $11, updated_by = $12 \
-         WHERE slug = $1 RETURNING {PROVIDER_COLUMNS}"
-    )))
+    let provider: Option<Provider> = with_settings(
+        sqlx::query_as(sqlx::AssertSqlSafe(format!(
+            "UPDATE sso_providers SET slug = $1, label = $2, issuer = $3, client_id = $4, \
+               client_secret = coalesce($5, client_secret), scopes = $6, groups_claim = $7, \
+               create_people = $8, default_role = $9, enabled = $10, updated_by = $11 \
+             WHERE slug = $12 RETURNING {PROVIDER_COLUMNS}"
+        ))),
+        settings,
+        stored_secret,
+        by,
+    )
     .bind(slug)
-    .bind(settings.slug)
-    .bind(settings.label)
-    .bind(settings.issuer)
-    .bind(settings.client_id)
-    .bind(stored_secret)
-    .bind(settings.scopes)
-    .bind(settings.groups_claim)
-    .bind(settings.create_people)
-    .bind(settings.default_role)
-    .bind(settings.enabled)
-    .bind(by)
     .fetch_optional(&mut *tx)
     .await
     .map_err(conflict)?;
