@@ -95,15 +95,16 @@ async fn register(
 
 /// A sign-in flow (`aal2` for the second step) and its WebAuthn options.
 async fn flow_and_options(api: &Api, client: &Client, aal2: bool) -> (Value, StatusCode, Value) {
-    let query = if aal2 { "?aal=aal2" } else { "" };
-    let flow: Value = client
-        .get(api.at(&format!("/api/auth/login/browser{query}")))
-        .send()
-        .await
+    let flow = api
+        .login_flow(client, if aal2 { "?aal=aal2" } else { "" })
+        .await;
+    let csrf_nodes = flow["ui"]["nodes"]
+        .as_array()
         .unwrap()
-        .json()
-        .await
-        .unwrap();
+        .iter()
+        .filter(|n| n["attributes"]["name"] == "csrf_token")
+        .count();
+    assert_eq!(csrf_nodes, 1, "one CSRF node: {flow}");
     let (status, options) = api
         .call(
             client,

@@ -86,7 +86,12 @@ struct Methods {
     webauthn: bool,
 }
 
-async fn methods(state: &AppState, flow: &Flow, headers: &HeaderMap) -> Result<Methods, ApiError> {
+/// `owing` is the session that owes the second factor of an `aal2` flow.
+async fn methods(
+    state: &AppState,
+    flow: &Flow,
+    owing: Option<&Owing>,
+) -> Result<Methods, ApiError> {
     let keys_work = state.auth.relying_party().is_ok();
     if flow.aal != "aal2" {
         return Ok(Methods {
@@ -94,7 +99,7 @@ async fn methods(state: &AppState, flow: &Flow, headers: &HeaderMap) -> Result<M
             ..Methods::default()
         });
     }
-    let Some((found, _)) = owing_session(state, headers).await? else {
+    let Some((found, _)) = owing else {
         return Ok(Methods::default());
     };
     let enrolled = second_factor::enrolled(&state.db, found.person.id).await?;
@@ -159,7 +164,6 @@ fn render(
         }
     } else {
         nodes.extend([
-            csrf_node(csrf),
             node(
                 "password",
                 "identifier",
@@ -216,7 +220,7 @@ fn render(
 /// A new flow, with its CSRF cookie set.
 async fn new_flow(
     state: &AppState,
-    headers: &HeaderMap,
+    owing: Option<&Owing>,
     return_to: Option<&str>,
     refresh: bool,
     aal: &str,
@@ -244,7 +248,7 @@ async fn new_flow(
         state.auth.login_flow_lifetime.as_secs(),
         "Strict",
     );
-    let methods = methods(state, &flow, headers).await?;
+    let methods = methods(state, &flow, owing).await?;
     Ok((
         StatusCode::OK,
         [(header::SET_COOKIE, cookie)],
@@ -272,15 +276,14 @@ pub(crate) async fn create_flow(
     }
     // A second factor is asked for only of a session that still owes one;
     // anyone else signs in with their password first.
-    let aal =
-        if q.aal.as_deref() == Some("aal2") && owing_session(&state, &headers).await?.is_some() {
-            "aal2"
-        } else {
-            "aal1"
-        };
+    let owing = match q.aal.as_deref() {
+        Some("aal2") => owing_session(&state, &headers).await?,
+        _ => None,
+    };
+    let aal = if owing.is_some() { "aal2" } else { "aal1" };
     new_flow(
         &state,
-        &headers,
+        owing.as_ref(),
         q.return_to.as_deref(),
         q.refresh.unwrap_or(false),
         aal,
@@ -330,7 +333,8 @@ pub(crate) async fn get_flow(
     };
     // The CSRF token is stored hashed: give it back only to the browser holding it.
     let csrf = flow_csrf(&headers, CSRF_COOKIE, &csrf_hash);
-    let methods = methods(&state, &flow, &headers).await?;
+    let owing = owing_for(&state, &flow, &headers).await?;
+    let methods = methods(&state, &flow, owing.as_ref()).await?;
     Ok(Json(render(&flow, csrf.as_deref(), vec![], "", methods)).into_response())
 }
 
@@ -402,7 +406,8 @@ pub(crate) async fn submit(
         Ok(live) => live,
         Err(gone) => return Ok(gone),
     };
-    let methods = methods(&state, &flow, &parts.headers).await?;
+    let owing = owing_for(&state, &flow, &parts.headers).await?;
+    let methods = methods(&state, &flow, owing.as_ref()).await?;
     let Ok(Body(body)) = body else {
         let message = error(4000001, "The sign-in form must be a JSON object.");
         return Ok((
@@ -415,7 +420,7 @@ pub(crate) async fn submit(
         return Ok(csrf_violation());
     }
     if flow.aal == "aal2" {
-        return second_step(&state, &parts, &flow, &body, methods).await;
+        return second_step(&state, &parts, &flow, &body, owing, methods).await;
     }
     match body.method.as_deref() {
         None | Some("password") => {}
@@ -455,9 +460,20 @@ pub(crate) async fn submit(
     if second_factor::enrolled(&state.db, person.id).await?.any {
         return_to = second_factor_step(&return_to);
     }
-    let mut response = start_session(&state, &parts, &person, "aal1").await?;
+    signed_in(&state, &parts, &person, "aal1", return_to).await
+}
+
+/// Starts the person's session at `aal` and answers where to go next.
+async fn signed_in(
+    state: &AppState,
+    parts: &Parts,
+    person: &Person,
+    aal: &str,
+    return_to: String,
+) -> Result<Response, ApiError> {
+    let mut response = start_session(state, parts, person, aal).await?;
     *response.body_mut() = Json(SignedIn {
-        session: Session::of(&person, None, "aal1"),
+        session: Session::of(person, None, aal),
         return_to,
     })
     .into_response()
@@ -496,22 +512,30 @@ async fn passkey(
         return expired(state, flow).await;
     }
     tracing::info!(person = %person.id, "signed in with a passkey");
-    let mut response = start_session(state, parts, &person, "aal2").await?;
-    *response.body_mut() = Json(SignedIn {
-        session: Session::of(&person, None, "aal2"),
-        return_to: flow.return_to.clone().unwrap_or_else(|| "/".into()),
-    })
-    .into_response()
-    .into_body();
-    Ok(response)
+    let return_to = flow.return_to.clone().unwrap_or_else(|| "/".into());
+    signed_in(state, parts, &person, "aal2", return_to).await
 }
+
+/// The session owing the second factor an `aal2` flow asks for; none for
+/// other flows (nothing is looked up).
+async fn owing_for(
+    state: &AppState,
+    flow: &Flow,
+    headers: &HeaderMap,
+) -> Result<Option<Owing>, ApiError> {
+    if flow.aal == "aal2" {
+        owing_session(state, headers).await
+    } else {
+        Ok(None)
+    }
+}
+
+/// A session that still owes a second factor, and its secret.
+type Owing = (sessions::Found, String);
 
 /// The live session of the request when it still owes a second factor, and
 /// its secret.
-async fn owing_session(
-    state: &AppState,
-    headers: &HeaderMap,
-) -> Result<Option<(sessions::Found, String)>, ApiError> {
+async fn owing_session(state: &AppState, headers: &HeaderMap) -> Result<Option<Owing>, ApiError> {
     let Some(secret) = cookie(headers, SESSION_COOKIE) else {
         return Ok(None);
     };
@@ -528,9 +552,10 @@ async fn second_step(
     parts: &Parts,
     flow: &Flow,
     body: &Submit,
+    owing: Option<Owing>,
     methods: Methods,
 ) -> Result<Response, ApiError> {
-    let Some((found, secret)) = owing_session(state, &parts.headers).await? else {
+    let Some((found, secret)) = owing else {
         return Ok(FlowError::new(
             StatusCode::UNAUTHORIZED,
             "session_inactive",

@@ -152,8 +152,13 @@ impl Api {
     }
 
     pub async fn flow(&self, client: &Client) -> Value {
+        self.login_flow(client, "").await
+    }
+
+    /// A new sign-in flow started with this query (`?aal=aal2`, or empty).
+    pub async fn login_flow(&self, client: &Client, query: &str) -> Value {
         let res = client
-            .get(self.at("/api/auth/login/browser"))
+            .get(self.at(&format!("/api/auth/login/browser{query}")))
             .send()
             .await
             .unwrap();
