@@ -52,9 +52,6 @@ seed_sample_notification() {
   done
 }
 
-# The sample rows of a console table (config/console-samples/KIND-*.json: an incident
-# rule, a notification silence; not custom resources, so created through the API
-# rather than by the operator), each when no live row has its name.
 # A single sign-on provider for the Single Sign-On screen, switched off: its
 # issuer is an example, so the sign-in page shows no button for it.
 seed_sample_sso() {
@@ -64,6 +61,9 @@ seed_sample_sso() {
   fi
 }
 
+# The sample rows of a console table (config/console-samples/KIND-*.json: an incident
+# rule, a notification silence; not custom resources, so created through the API
+# rather than by the operator), each when no live row has its name.
 seed_sample_console_rows() {
   local api=$1 auth=$2 kind=$3 table=$4 file name
   for file in config/console-samples/"$kind"-*.json; do
