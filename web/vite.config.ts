@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
+import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 // The API runs on its own port in development; the built app is served by
@@ -7,27 +9,48 @@ import { defineConfig } from 'vitest/config';
 const api = process.env.QUARTERDECK_API ?? 'http://127.0.0.1:8080';
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
-const PAGE_COMPONENTS = [
-  'CalendarMonth',
-  'ClipboardCopy',
-  'DataList',
-  'DatePicker',
-  'DescriptionList',
-  'Label',
-  'Pagination',
-  'SearchInput',
-  'Tabs',
-  'TimePicker',
-  'ToggleGroup',
-  'Toolbar',
-  'Truncate',
+// The PatternFly components the entry (toasts, error boundary, spinner) and the
+// sign-in pages use: all of PatternFly that /login loads. A component a sign-in
+// page starts to use belongs here, or /login loads the shell's PatternFly chunk
+// too (`npm run size` lists what /login loads).
+const SIGN_IN_COMPONENTS = [
+  'Alert',
+  'Bullseye',
+  'Button',
+  'Divider',
+  'EmptyState',
+  'ExpandableSection',
+  'Form',
+  'HelperText',
+  'LoginPage',
+  'Spinner',
+  'Stack',
+  'TextInput',
 ].join('|');
-const PATTERNFLY_PAGES = new RegExp(
-  `node_modules[\\\\/]@patternfly[\\\\/](react-table[\\\\/]|react-core[\\\\/]dist[\\\\/]esm[\\\\/]components[\\\\/](${PAGE_COMPONENTS})[\\\\/]|react-styles[\\\\/]css[\\\\/]components[\\\\/](${PAGE_COMPONENTS}|Table)[\\\\/])`,
+const PATTERNFLY_SIGN_IN = new RegExp(
+  `node_modules[\\\\/]@patternfly[\\\\/]react-core[\\\\/]dist[\\\\/]esm[\\\\/](components|layouts)[\\\\/](${SIGN_IN_COMPONENTS})[\\\\/]`,
 );
 
+// PatternFly's Alert imports Tooltip, and with it Popper (about 9 kB gzipped), only
+// to show a title cut short by `truncateTitle`. Every sign-in page shows alerts, so
+// the build gives Alert a Tooltip that loads when first shown.
+const lazyAlertTooltip: Plugin = {
+  name: 'lazy-alert-tooltip',
+  apply: 'build',
+  enforce: 'pre',
+  resolveId(source, importer) {
+    if (
+      source === '../Tooltip' &&
+      importer &&
+      /@patternfly[\\/]react-core[\\/]dist[\\/]esm[\\/]components[\\/]Alert[\\/]Alert\.js$/.test(importer)
+    ) {
+      return fileURLToPath(new URL('./src/components/AlertTooltip.tsx', import.meta.url));
+    }
+  },
+};
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), lazyAlertTooltip],
   define: { __APP_VERSION__: JSON.stringify(version) },
   build: {
     manifest: true,
@@ -36,15 +59,13 @@ export default defineConfig({
     rolldownOptions: {
       output: {
         codeSplitting: {
-          // One PatternFly chunk instead of dozens of small shared ones: the
-          // browser fetches six at a time over HTTP/1.1, so a page's first
-          // load waited in that queue (Health: about 0.5 s).
-          // The components only the pages use (tables, tabs, toolbars, pickers) go in
-          // a second chunk, so /login (entry, PatternFly, sign-in page) stays small.
-          // None of the first chunk's modules may import the second's, or /login
-          // would load both: `npm run size` lists what /login loads.
+          // PatternFly in two chunks rather than dozens of small shared ones: the
+          // browser fetches six at a time over HTTP/1.1, so a page's first load
+          // waited in that queue (Health: about 0.5 s). The first holds what the
+          // entry and the sign-in pages use, with everything it imports; the
+          // second the rest, which only the shell's pages load.
           groups: [
-            { name: 'patternfly-pages', test: PATTERNFLY_PAGES, priority: 2, includeDependenciesRecursively: false },
+            { name: 'patternfly-sign-in', test: PATTERNFLY_SIGN_IN, priority: 2 },
             { name: 'patternfly', test: /node_modules[\\/]@patternfly[\\/]react-(core|icons|table|styles)[\\/]/, priority: 1 },
           ],
         },

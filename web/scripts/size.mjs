@@ -1,13 +1,15 @@
 // Prints the gzipped JavaScript a route loads: the entry chunk, the route's
-// chunks and everything they import statically (Vite manifest). /login loads
-// the entry and the sign-in page; /catalog the entry, the shell and the list.
+// chunks and everything they import statically (Vite manifest), and how many
+// files that is. /login loads the entry and the sign-in page; /health and
+// /catalog the entry, the shell and their page.
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 
-// PatternFly is two chunks (vite.config.ts): what every page uses, which /login
-// loads, and the components only pages use (tables, tabs, toolbars, pickers).
+// PatternFly is two chunks (vite.config.ts): what the entry and the sign-in pages
+// use, which every route loads, and the rest, which only the shell's pages load.
 const ROUTES = [
-  { path: '/login', chunks: ['src/pages/login/LoginPage.tsx'], limit: 255 * 1000 },
+  { path: '/login', chunks: ['src/pages/login/LoginPage.tsx'], limit: 150 * 1000 },
+  { path: '/health', chunks: ['src/app/AppLayout.tsx', 'src/pages/health/HealthPage.tsx'], limit: 400 * 1000 },
   { path: '/catalog', chunks: ['src/app/AppLayout.tsx', 'src/pages/catalog/list/CatalogPage.tsx'], limit: 350 * 1000 },
 ];
 const dist = new URL('../dist/', import.meta.url);
@@ -45,7 +47,7 @@ for (const route of ROUTES) {
     total += bytes;
     console.log(`${String(bytes).padStart(8)}  ${manifest[key].file}`);
   }
-  totals.push(`${String(total).padStart(8)}  total gzipped JS for ${route.path} (limit ${route.limit})`);
+  totals.push(`${String(total).padStart(8)}  total gzipped JS for ${route.path} in ${seen.size} files (limit ${route.limit})`);
   if (total > route.limit) over = true;
 }
 console.log(totals.join('\n'));
