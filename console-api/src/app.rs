@@ -12,6 +12,7 @@ use sqlx::PgPool;
 use crate::metrics::{self, Metrics};
 use crate::run_results::RunResults;
 use crate::summary_cache::SummaryCache;
+use crate::token_cache::{self, TokenCache};
 use tower::ServiceBuilder;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::trace::TraceLayer;
@@ -38,6 +39,8 @@ pub struct AppState {
     pub change_totals: Arc<SummaryCache<String, (i64, bool)>>,
     /// The one listener Run Now waits on.
     pub run_results: Arc<RunResults>,
+    /// Access tokens authenticated lately.
+    pub tokens: Arc<TokenCache>,
     /// Request counts and latencies, served by [`metrics_router`].
     pub metrics: Arc<Metrics>,
     /// Encrypts and decrypts connections' secret values.
@@ -54,6 +57,7 @@ impl AppState {
     pub fn new(db: PgPool, auth: AuthSettings) -> Self {
         Self {
             run_results: Arc::new(RunResults::new(db.clone())),
+            tokens: Arc::new(TokenCache::new(db.clone())),
             db,
             auth: Arc::new(auth),
             web_dir: None,
@@ -140,7 +144,12 @@ pub fn router(state: AppState) -> Router {
         None => app.fallback(|| async { ApiError::NotFound("no such endpoint".into()) }),
     };
     let metrics = state.metrics.clone();
+    let tokens = state.tokens.clone();
     app.with_state(state)
+        .layer(middleware::from_fn_with_state(
+            tokens,
+            token_cache::forget_after_writes,
+        ))
         // Inside the router, so each request's matched route is known.
         .layer(middleware::from_fn_with_state(metrics, metrics::track))
         .layer(

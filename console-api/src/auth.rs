@@ -12,7 +12,7 @@ use base64::engine::general_purpose::STANDARD;
 use quarterdeck_dataapi as rest;
 use quarterdeck_store::grants::{self, AccessScopeGrant, Grants};
 use quarterdeck_store::people::{self, Person};
-use quarterdeck_store::{login, second_factor, sessions, tokens};
+use quarterdeck_store::{login, second_factor, sessions};
 use url::Url;
 
 use crate::rbac::{Action, Authorizer, Kind, Resource, ScopeGrant};
@@ -184,12 +184,16 @@ async fn identify(parts: &Parts, state: &AppState) -> Result<Option<Identified>,
 }
 
 async fn by_token(state: &AppState, token: &str) -> Result<Option<Identified>, ApiError> {
-    let (person, grants, scope) = tokens::authenticate(&state.db, token)
+    let found = state
+        .tokens
+        .authenticate(token)
         .await?
         .ok_or(ApiError::Unauthorized)?;
     // A scope that does not parse grants nothing rather than everything.
-    let scope = scope.map(|s| serde_json::from_value::<Vec<ScopeGrant>>(s).unwrap_or_default());
-    Ok(Some((person, grants, scope, Via::Token)))
+    let scope = found
+        .scope
+        .map(|s| serde_json::from_value::<Vec<ScopeGrant>>(s).unwrap_or_default());
+    Ok(Some((found.person, found.grants, scope, Via::Token)))
 }
 
 /// Checks an email and password within the failed sign-in limits; both

@@ -19,6 +19,7 @@ mod run_results;
 mod server;
 mod sso;
 mod summary_cache;
+mod token_cache;
 mod totp;
 mod web;
 mod webauthn;

@@ -191,13 +191,116 @@ async fn expiry_and_auto_renew(pool: PgPool) {
     assert!(left[0].1 < 700.0, "expires: {left:?}");
     assert!(left[1].1 > 3000.0, "renews: {left:?}");
 
+    // Shortened by another writer: the announcement reaches the cache.
     sqlx::query(
         "UPDATE access_tokens SET expires_at = now() - interval '1 second' WHERE name = 'expires'",
     )
     .execute(&pool)
     .await
     .unwrap();
-    assert_eq!(api.whoami_bearer(&expires).await, StatusCode::UNAUTHORIZED);
+    refused_once_announced(&api, &expires).await;
+}
+
+/// Waits (at most 10 s) until the token is refused: a change made outside
+/// this API process reaches it through the database's announcement.
+async fn refused_once_announced(api: &Api, token: &str) {
+    for _ in 0..200 {
+        if api.whoami_bearer(token).await == StatusCode::UNAUTHORIZED {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("the token is still accepted 10 s after the change");
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn a_remembered_token_is_refused_once_revoked_anywhere(pool: PgPool) {
+    let api = Api::start(pool.clone()).await;
+    api.person("ada@example.com", &["editor"], PASSWORD).await;
+    let ada = api.signed_in("ada@example.com", PASSWORD).await;
+    let mut tokens = Vec::new();
+    for name in ["api", "elsewhere", "person", "rule"] {
+        let (_, body) = create(&api, &ada, json!({"name": name})).await;
+        tokens.push((
+            body["payload"]["id"].as_str().unwrap().to_owned(),
+            body["payload"]["token"].as_str().unwrap().to_owned(),
+        ));
+    }
+    // Used twice each: the second answer comes from the cache once it listens.
+    for _ in 0..2 {
+        for (_, token) in &tokens {
+            assert_eq!(api.whoami_bearer(token).await, StatusCode::OK);
+        }
+    }
+
+    // Revoked through the API: refused by the very next request.
+    assert_eq!(
+        api.status(
+            &ada,
+            Method::DELETE,
+            &format!("/api/auth/token/{}", tokens[0].0),
+            None
+        )
+        .await,
+        StatusCode::NO_CONTENT
+    );
+    assert_eq!(
+        api.whoami_bearer(&tokens[0].1).await,
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(api.whoami_bearer(&tokens[1].1).await, StatusCode::OK);
+
+    // Revoked by another replica or by hand in the database.
+    sqlx::query("UPDATE access_tokens SET revoked_at = now() WHERE name = 'elsewhere'")
+        .execute(&pool)
+        .await
+        .unwrap();
+    refused_once_announced(&api, &tokens[1].1).await;
+
+    // A rule that ends: the cached answer holds only until it does.
+    let rights = |token: String| {
+        let api = &api;
+        async move {
+            let (_, body) = api.whoami_bearer_body(&token).await;
+            body["payload"]["rights"]["canaries"]
+                .as_array()
+                .unwrap()
+                .contains(&json!("read"))
+        }
+    };
+    assert!(rights(tokens[3].1.clone()).await);
+    sqlx::query(
+        "INSERT INTO permissions (subject_type, person_id, object, action, deny, until) \
+         SELECT 'person', id, 'canaries', 'read', true, now() + interval '2 seconds' FROM people WHERE email = 'ada@example.com'",
+    )
+    .execute(&pool)
+    .await
+    .unwrap();
+    let mut denied = false;
+    for _ in 0..200 {
+        if !rights(tokens[3].1.clone()).await {
+            denied = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(denied, "the new rule reached the cache");
+    let mut lapsed = false;
+    for _ in 0..200 {
+        if rights(tokens[3].1.clone()).await {
+            lapsed = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(lapsed, "the rule's end reached the cache");
+
+    // The person goes: every token of theirs goes with them.
+    sqlx::query("UPDATE people SET deleted_at = now() WHERE email = 'ada@example.com'")
+        .execute(&pool)
+        .await
+        .unwrap();
+    refused_once_announced(&api, &tokens[2].1).await;
 }
 
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]

@@ -47,6 +47,19 @@ pub(crate) fn echo(input: &str) -> String {
 }
 
 impl RestError {
+    /// 413: the answer would pass [`super::MAX_BODY_BYTES`].
+    pub(crate) fn answer_too_large() -> Self {
+        Self::new(
+            413,
+            TOO_LARGE,
+            format!(
+                "the answer would be larger than {} MiB",
+                super::MAX_BODY_BYTES / (1024 * 1024)
+            ),
+        )
+        .with_hint("Ask for fewer rows (limit) or fewer columns (select)")
+    }
+
     pub(crate) fn new(status: u16, code: &str, message: impl Into<String>) -> Self {
         Self {
             status,
@@ -219,17 +232,7 @@ impl RestError {
                 )
                 .with_hint("Embed from fewer rows (limit, filters) or drop a to-many embed");
             }
-            BODY_BUDGET => {
-                return Self::new(
-                    413,
-                    TOO_LARGE,
-                    format!(
-                        "the answer would be larger than {} MiB",
-                        super::MAX_BODY_BYTES / (1024 * 1024)
-                    ),
-                )
-                .with_hint("Ask for fewer rows (limit) or fewer columns (select)");
-            }
+            BODY_BUDGET => return Self::answer_too_large(),
             UNIQUE => {
                 return Self::new(
                     409,

@@ -366,6 +366,10 @@ impl Context<'_> {
                 .fetch_one(self.pool)
                 .await
                 .map_err(RestError::from_sqlx)?;
+        // Rows without documents are not counted as they are built (sql::select).
+        if i64::try_from(body.get().len()).unwrap_or(i64::MAX) > MAX_BODY_BYTES {
+            return Err(RestError::answer_too_large());
+        }
         let rows = u64::try_from(n).unwrap_or(0);
         Ok(Response {
             status: 200,

@@ -43,6 +43,11 @@ pub enum ColumnType {
 }
 
 impl ColumnType {
+    /// Whether a value can be a document of any size.
+    pub(crate) fn is_document(self) -> bool {
+        matches!(self, ColumnType::Json | ColumnType::TextArray)
+    }
+
     /// The SQL type name used to cast a text parameter to this type.
     pub(crate) fn sql(self) -> &'static str {
         match self {

@@ -119,6 +119,25 @@ async fn answers_larger_than_the_byte_cap_are_refused(pool: PgPool) {
 }
 
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn answers_of_plain_columns_larger_than_the_byte_cap_are_refused_too(pool: PgPool) {
+    let rows = rest::MAX_BODY_BYTES / (1024 * 1024) + 4;
+    sqlx::query(
+        "INSERT INTO teams (name, icon) SELECT 'team-' || i, repeat('x', 1024 * 1024) \
+         FROM generate_series(1, $1) i",
+    )
+    .bind(rows)
+    .execute(&pool)
+    .await
+    .expect("teams");
+    let error = get_as(&pool, &admin(None), "teams", "select=name,icon")
+        .await
+        .expect_err("too large");
+    assert_eq!((error.status, error.code.as_str()), (413, "ETOOLARGE"));
+    let some = rows_as(&pool, &admin(None), "teams", "select=name,icon&limit=2").await;
+    assert_eq!(some.len(), 2);
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
 async fn credentials_in_json_columns_are_redacted_for_non_writers(pool: PgPool) {
     let services = json!([{
         "name": "hook",

@@ -58,6 +58,11 @@ pub struct Grants {
     pub access_scopes: Vec<AccessScopeGrant>,
 }
 
+/// The channel announcing that a person's, team's, permission's, access
+/// scope's or token's rows changed (migration 0048): whatever was derived
+/// from them may be out of date.
+pub const CHANGED_CHANNEL: &str = "quarterdeck_grants";
+
 /// Select-list columns `rules` and `access_scopes` (JSON) for the person in
 /// a relation named `me` with columns `id` and `roles`, so the lookup that
 /// authenticates a request can load the grants in the same statement.

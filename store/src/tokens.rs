@@ -120,13 +120,20 @@ pub async fn create(
     })
 }
 
-/// The person a live token acts as, their grants, and the token's scope. A used token's
-/// last-use time is kept to the minute, and an auto-renewing token's expiry
-/// moves forward by its lifetime.
-pub async fn authenticate(
-    pool: &PgPool,
-    token: &str,
-) -> Result<Option<(Person, Grants, Option<serde_json::Value>)>, Error> {
+/// What a live token authenticates: the person it acts as, their grants,
+/// the token's scope, and until when this answer holds (the token's expiry or
+/// the next end of a time-limited permission, whichever comes first).
+#[derive(Debug, Clone)]
+pub struct Authenticated {
+    pub person: Person,
+    pub grants: Grants,
+    pub scope: Option<serde_json::Value>,
+    pub valid_until: Option<DateTime<Utc>>,
+}
+
+/// Authenticates a token. A used token's last-use time is kept to the
+/// minute, and an auto-renewing token's expiry moves forward by its lifetime.
+pub async fn authenticate(pool: &PgPool, token: &str) -> Result<Option<Authenticated>, Error> {
     #[derive(sqlx::FromRow)]
     struct Row {
         #[sqlx(flatten)]
@@ -134,13 +141,16 @@ pub async fn authenticate(
         token_id: Uuid,
         scope: Option<Json<serde_json::Value>>,
         stale: bool,
+        valid_until: Option<DateTime<Utc>>,
         #[sqlx(flatten)]
         grants: GrantColumns,
     }
     let row: Option<Row> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT me.*, {COLUMNS} FROM ( \
            SELECT p.id, p.name, p.email, p.avatar, p.type, p.roles, t.id AS token_id, t.scope, \
-                  (t.last_used_at IS NULL OR t.last_used_at < now() - interval '1 minute') AS stale \
+                  (t.last_used_at IS NULL OR t.last_used_at < now() - interval '1 minute') AS stale, \
+                  LEAST(t.expires_at, (SELECT min(until) FROM permissions \
+                                       WHERE until > now() AND deleted_at IS NULL)) AS valid_until \
            FROM access_tokens t JOIN people p ON p.id = t.person_id \
            WHERE t.value = $1 AND t.revoked_at IS NULL \
              AND (t.expires_at IS NULL OR t.expires_at > now()) AND p.deleted_at IS NULL) me"
@@ -159,11 +169,12 @@ pub async fn authenticate(
         .execute(pool)
         .await?;
     }
-    Ok(Some((
-        row.person,
-        row.grants.into(),
-        row.scope.map(|s| s.0),
-    )))
+    Ok(Some(Authenticated {
+        person: row.person,
+        grants: row.grants.into(),
+        scope: row.scope.map(|s| s.0),
+        valid_until: row.valid_until,
+    }))
 }
 
 /// Tokens of one person, or every token when `person_id` is None.

@@ -188,13 +188,18 @@ impl Api {
 
     /// The status of `GET /api/auth/whoami` with this bearer token.
     pub async fn whoami_bearer(&self, token: &str) -> StatusCode {
-        Client::new()
+        self.whoami_bearer_body(token).await.0
+    }
+
+    /// `GET /api/auth/whoami` with this bearer token: status and body.
+    pub async fn whoami_bearer_body(&self, token: &str) -> (StatusCode, Value) {
+        let res = Client::new()
             .get(self.at("/api/auth/whoami"))
             .bearer_auth(token)
             .send()
             .await
-            .unwrap()
-            .status()
+            .unwrap();
+        (res.status(), res.json().await.unwrap_or(Value::Null))
     }
 
     pub async fn status(
