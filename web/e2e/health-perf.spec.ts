@@ -6,7 +6,7 @@ import { snap } from './helpers';
 test.use({ storageState: ADMIN_STATE });
 
 const CANARY = 'e2e-perf-health';
-const COUNT = 5000;
+const COUNT = 10_000;
 
 type Marks = Record<string, number>;
 

@@ -1929,6 +1929,7 @@ export interface components {
             icon?: string | null;
             /** Format: uuid */
             id: string;
+            /** @description As stored: passed through without being parsed. */
             labels: Record<string, never>;
             /** Format: date-time */
             last_runtime?: string | null;
