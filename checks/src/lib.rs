@@ -10,6 +10,7 @@
 mod auth;
 mod error;
 mod expr;
+mod http_clients;
 mod kinds;
 mod kube_lookup;
 mod lookup;

@@ -163,6 +163,22 @@ fn conclude(
     probe: Probe,
     duration: Duration,
 ) -> Outcome {
+    if meta.display.is_none() && meta.test.is_none() && meta.transform.is_none() {
+        // Nothing to evaluate: the probe's verdict is the outcome.
+        let error = match probe.verdict {
+            Verdict::Pass => None,
+            Verdict::Fail(reason) | Verdict::FailUnlessTested(reason) => Some(reason),
+        };
+        return Outcome {
+            passed: error.is_none(),
+            message: probe.message,
+            error,
+            duration,
+            details: probe.details,
+            transformed: Vec::new(),
+            attempts: 1,
+        };
+    }
     let own_name = if meta.name.is_empty() {
         endpoint(check_type, spec).unwrap_or_default()
     } else {
@@ -224,6 +240,9 @@ fn conclude(
 }
 
 fn scrub(outcome: Outcome, scrubber: &Scrubber) -> Outcome {
+    if scrubber.is_empty() {
+        return outcome;
+    }
     Outcome {
         message: scrubber.scrub(&outcome.message),
         error: outcome.error.map(|e| scrubber.scrub(&e)),

@@ -44,6 +44,14 @@ impl Scrubber {
         }
     }
 
+    /// No secret was resolved: there is nothing to scrub.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .is_empty()
+    }
+
     pub(crate) fn scrub(&self, text: &str) -> String {
         let values = self.0.lock().unwrap_or_else(PoisonError::into_inner);
         let mut text = text.to_owned();

@@ -353,6 +353,27 @@ async fn tls_ca_can_come_from_a_secret() {
     assert_passed(&outcome);
 }
 
+/// Runs share HTTP clients only when every setting that shapes one is the
+/// same: trust given to one check never reaches another.
+#[tokio::test]
+async fn tls_settings_do_not_leak_between_checks() {
+    let server = tls_server(30).await;
+    let check = |tls: serde_json::Value| json!({"name": "t", "url": server.url, "tlsConfig": tls});
+    for _ in 0..2 {
+        assert_passed(&run("http", check(json!({"insecureSkipVerify": true}))).await);
+        assert!(!run("http", check(json!({}))).await.passed);
+        assert_passed(&run("http", check(json!({"ca": server.ca_pem}))).await);
+        let other = tls_server(30).await;
+        let wrong_ca = json!({"name": "t", "url": server.url, "tlsConfig": {"ca": other.ca_pem}});
+        assert!(!run("http", wrong_ca).await.passed);
+        assert!(
+            !run("http", json!({"name": "t", "url": server.url}))
+                .await
+                .passed
+        );
+    }
+}
+
 #[tokio::test]
 async fn max_ssl_expiry() {
     let server = tls_server(10).await;

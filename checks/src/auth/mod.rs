@@ -8,10 +8,11 @@ use chrono::Utc;
 use quarterdeck_connections::sigv4;
 use quarterdeck_crds::common::{AwsSigV4, EnvVar};
 use reqwest::header::WWW_AUTHENTICATE;
-use reqwest::{Client, Method, RequestBuilder, Response, StatusCode, redirect};
+use reqwest::{Client, Method, RequestBuilder, Response, StatusCode};
 use url::Url;
 
 use crate::error::CheckError;
+use crate::http_clients::{self, ClientKey};
 use crate::secrets::{Endpoint, Resolver};
 use crate::tls::TlsOptions;
 
@@ -137,24 +138,14 @@ async fn sigv4_credentials(
     })
 }
 
-/// An HTTP client with the check's TLS settings and redirect limit (`None`:
-/// reqwest's default of 10; `Some(0)`: a 3xx is the answer).
+/// The shared HTTP client for the check's TLS settings and redirect limit
+/// (`None`: reqwest's default of 10; `Some(0)`: a 3xx is the answer).
 pub(crate) fn client(
     tls: &TlsOptions,
     max_redirects: Option<i32>,
     tls_info: bool,
 ) -> Result<Client, CheckError> {
-    let policy = match max_redirects {
-        None => redirect::Policy::default(),
-        Some(limit) if limit <= 0 => redirect::Policy::none(),
-        Some(limit) => redirect::Policy::limited(usize::try_from(limit).unwrap_or(usize::MAX)),
-    };
-    Client::builder()
-        .tls_backend_preconfigured(tls.client_config(&[b"http/1.1"])?)
-        .tls_info(tls_info)
-        .redirect(policy)
-        .build()
-        .map_err(|e| CheckError::from_err("http client", &e))
+    http_clients::client(ClientKey::new(tls, max_redirects, tls_info))
 }
 
 /// What to send, kept so a Digest challenge can be answered with the same request.

@@ -179,11 +179,15 @@ pub async fn run(
         let free = slots.available_permits();
         // Without knowing which canaries are left to other agents, nothing is claimed.
         let elsewhere = elsewhere(&pool).await;
+        // A claim that filled every free slot may have left more due checks
+        // behind: the next claim follows at once instead of after a pause.
+        let mut backlog = false;
         if free > 0
             && let Some(elsewhere) = &elsewhere
         {
             match health::claim_due(&pool, free as i64, elsewhere, next_slot).await {
                 Ok(due) => {
+                    backlog = due.len() >= free;
                     // A new check is only given its first slot, so checks
                     // created together do not all run at once.
                     for check in due
@@ -205,18 +209,23 @@ pub async fn run(
                 Err(e) => tracing::warn!(error = %e, "claiming due checks failed"),
             }
         }
-        let wait = match health::next_due(&pool, elsewhere.as_deref().unwrap_or_default()).await {
-            Ok(Some(at)) => (at - Utc::now())
-                .to_std()
-                .unwrap_or_default()
-                .min(settings.poll),
-            _ => settings.poll,
+        let wait = if backlog {
+            Duration::ZERO
+        } else {
+            match health::next_due(&pool, elsewhere.as_deref().unwrap_or_default()).await {
+                // The floor batches checks that fall due close together into
+                // one claim instead of a query every few milliseconds.
+                Ok(Some(at)) => (at - Utc::now())
+                    .to_std()
+                    .unwrap_or_default()
+                    .clamp(MIN_WAIT, settings.poll.max(MIN_WAIT)),
+                _ => settings.poll.max(MIN_WAIT),
+            }
         };
         tokio::select! {
+            biased;
             _ = &mut shutdown => break,
-            // The floor batches checks that fall due close together into
-            // one claim instead of a query every few milliseconds.
-            _ = tokio::time::sleep(wait.max(MIN_WAIT)) => {}
+            _ = tokio::time::sleep(wait) => {}
             notified = wake::recv(&mut listener) => {
                 if !notified {
                     listener = wake::listen(&pool, health::RUN_CHANNEL, "Run Now").await;
