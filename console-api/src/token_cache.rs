@@ -121,7 +121,7 @@ impl Drop for TokenCache {
 }
 
 /// Forgets every answer once a write (anything but GET, HEAD and OPTIONS)
-/// has been handled, before its answer leaves.
+/// has succeeded, before its answer leaves; a refused write changed nothing.
 pub async fn forget_after_writes(
     State(cache): State<Arc<TokenCache>>,
     request: Request,
@@ -132,7 +132,7 @@ pub async fn forget_after_writes(
         Method::GET | Method::HEAD | Method::OPTIONS
     );
     let response = next.run(request).await;
-    if write {
+    if write && response.status().is_success() {
         cache.forget_all();
     }
     response
