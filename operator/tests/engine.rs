@@ -170,6 +170,37 @@ async fn every_second_runs_about_once_a_second_and_records_everything(pool: PgPo
 }
 
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn a_check_claimed_ahead_of_its_slot_starts_on_it_not_before(pool: PgPool) {
+    let ids = canary(&pool, "ahead", "@every 1h", &["soon"]).await;
+    // Inside the engine's look-ahead, so it is claimed before it is due.
+    let slot: chrono::DateTime<chrono::Utc> = sqlx::query_scalar(
+        "UPDATE checks SET next_runtime = now() + interval '200 milliseconds' WHERE id = $1 \
+         RETURNING next_runtime",
+    )
+    .bind(ids[0])
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    let (runner, _) = recording_runner();
+    let engine = Running::start(&pool, runner);
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    engine.stop().await;
+
+    let started: Vec<chrono::DateTime<chrono::Utc>> =
+        sqlx::query_scalar("SELECT time FROM check_statuses WHERE check_id = $1")
+            .bind(ids[0])
+            .fetch_all(&pool)
+            .await
+            .unwrap();
+    assert_eq!(started.len(), 1, "one run in its slot");
+    assert!(
+        started[0] >= slot,
+        "ran at {} before its slot {slot}",
+        started[0]
+    );
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
 async fn two_engines_never_run_a_check_twice_in_one_slot(pool: PgPool) {
     let names: Vec<String> = (0..40).map(|i| format!("check-{i}")).collect();
     let names: Vec<&str> = names.iter().map(String::as_str).collect();

@@ -72,19 +72,9 @@ macro_rules! agent_selector {
 }
 pub(crate) use agent_selector;
 
-/// Claims up to `limit` checks that are due or asked for, in one transaction:
-/// each one's next run is set to what `next` says (Run Now keeps the
-/// schedule), so no other engine claims the same slot. Checks of a paused
-/// canary are claimed only when asked for (Run Now); checks of the canaries
-/// in `elsewhere` (their `agentSelector` leaves them to other agents) never.
-pub async fn claim_due(
-    pool: &PgPool,
-    limit: i64,
-    elsewhere: &[Uuid],
-    next: impl Fn(&DueCheck) -> DateTime<Utc>,
-) -> Result<Vec<DueCheck>, Error> {
-    let mut tx = pool.begin().await?;
-    let due: Vec<DueCheck> = sqlx::query_as(concat!(
+/// SQL: what [`claim_due`] and [`give_first_slots`] read of a check.
+macro_rules! claimed_columns {
+    () => {
         "SELECT c.id, c.canary_id, k.name AS canary_name, k.source AS canary_source, k.namespace, \
                 c.type, c.name, c.spec, c.labels, c.endpoint_override_approved, \
                 coalesce((SELECT console_scripts FROM execution_policy), false) AS console_scripts, \
@@ -93,21 +83,39 @@ pub async fn claim_due(
                 c.next_runtime, c.run_requested_at IS NOT NULL AS run_now, now() AS now \
          FROM checks c JOIN canaries k ON k.id = c.canary_id \
          WHERE c.deleted_at IS NULL AND k.deleted_at IS NULL AND NOT c.transformed \
-           AND k.id <> ALL($2) \
-           AND (c.run_requested_at IS NOT NULL \
-                OR ((c.next_runtime IS NULL OR c.next_runtime <= now()) AND NOT ", paused!(), ")) \
-         ORDER BY c.run_requested_at NULLS LAST, c.next_runtime NULLS FIRST \
+           AND k.id <> ALL($2) AND "
+    };
+}
+
+/// Claims up to `limit` checks asked for or due within `ahead`, in one
+/// transaction: each one's next run is set to what `next` says (Run Now
+/// keeps the schedule), so no other engine claims the same slot. Checks of a
+/// paused canary are claimed only when asked for (Run Now); checks of the
+/// canaries in `elsewhere` (their `agentSelector` leaves them to other
+/// agents) never; checks without a first slot only when asked for.
+pub async fn claim_due(
+    pool: &PgPool,
+    limit: i64,
+    ahead: std::time::Duration,
+    elsewhere: &[Uuid],
+    next: impl Fn(&DueCheck) -> DateTime<Utc>,
+) -> Result<Vec<DueCheck>, Error> {
+    let mut tx = pool.begin().await?;
+    let due: Vec<DueCheck> = sqlx::query_as(concat!(
+        claimed_columns!(),
+        "(c.run_requested_at IS NOT NULL \
+              OR (c.next_runtime <= now() + $3 * interval '1 millisecond' AND NOT ",
+        paused!(),
+        ")) \
+         ORDER BY c.run_requested_at NULLS LAST, c.next_runtime \
          LIMIT $1 \
          FOR UPDATE OF c SKIP LOCKED",
     ))
     .bind(limit)
     .bind(elsewhere)
+    .bind(ahead.as_secs_f64() * 1000.0)
     .fetch_all(&mut *tx)
     .await?;
-    if due.is_empty() {
-        return Ok(due);
-    }
-    let ids: Vec<Uuid> = due.iter().map(|c| c.id).collect();
     let nexts: Vec<DateTime<Utc>> = due
         .iter()
         .map(|c| match c.next_runtime {
@@ -115,16 +123,58 @@ pub async fn claim_due(
             _ => next(c),
         })
         .collect();
+    reschedule(&mut tx, &due, &nexts).await?;
+    tx.commit().await?;
+    Ok(due)
+}
+
+/// Gives up to `limit` new checks (never run nor asked for) their first slot
+/// from `next`, without running them, so checks created together are spread
+/// over their interval. Returns how many it gave.
+pub async fn give_first_slots(
+    pool: &PgPool,
+    limit: i64,
+    elsewhere: &[Uuid],
+    next: impl Fn(&DueCheck) -> DateTime<Utc>,
+) -> Result<usize, Error> {
+    let mut tx = pool.begin().await?;
+    let new: Vec<DueCheck> = sqlx::query_as(concat!(
+        claimed_columns!(),
+        "c.next_runtime IS NULL AND c.run_requested_at IS NULL AND NOT ",
+        paused!(),
+        " \
+         LIMIT $1 \
+         FOR UPDATE OF c SKIP LOCKED",
+    ))
+    .bind(limit)
+    .bind(elsewhere)
+    .fetch_all(&mut *tx)
+    .await?;
+    let nexts: Vec<DateTime<Utc>> = new.iter().map(next).collect();
+    reschedule(&mut tx, &new, &nexts).await?;
+    tx.commit().await?;
+    Ok(new.len())
+}
+
+/// Sets the claimed checks' next runs and clears their Run Now requests.
+async fn reschedule(
+    tx: &mut sqlx::PgConnection,
+    checks: &[DueCheck],
+    nexts: &[DateTime<Utc>],
+) -> Result<(), Error> {
+    if checks.is_empty() {
+        return Ok(());
+    }
+    let ids: Vec<Uuid> = checks.iter().map(|c| c.id).collect();
     sqlx::query(
         "UPDATE checks c SET next_runtime = u.next, run_requested_at = NULL \
          FROM unnest($1::uuid[], $2::timestamptz[]) AS u(id, next) WHERE c.id = u.id",
     )
     .bind(&ids)
-    .bind(&nexts)
-    .execute(&mut *tx)
+    .bind(nexts)
+    .execute(tx)
     .await?;
-    tx.commit().await?;
-    Ok(due)
+    Ok(())
 }
 
 /// The earliest next run of any live check that [`claim_due`] would claim

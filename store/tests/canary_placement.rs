@@ -38,12 +38,14 @@ async fn canary(pool: &PgPool, name: &str, spec: Value, checks: &[&str]) -> (Uui
 
 async fn claimed(pool: &PgPool, elsewhere: &[Uuid]) -> Vec<Uuid> {
     let mut ids: Vec<Uuid> =
-        health::claim_due(pool, 100, elsewhere, |c| c.now + Duration::hours(1))
-            .await
-            .unwrap()
-            .into_iter()
-            .map(|c| c.id)
-            .collect();
+        health::claim_due(pool, 100, std::time::Duration::ZERO, elsewhere, |c| {
+            c.now + Duration::hours(1)
+        })
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|c| c.id)
+        .collect();
     ids.sort();
     ids
 }

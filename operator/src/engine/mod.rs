@@ -24,6 +24,7 @@ use quarterdeck_store::placement;
 use serde_json::{Value, json};
 use sqlx::PgPool;
 use tokio::sync::{Semaphore, mpsc};
+use tokio_util::task::TaskTracker;
 use uuid::Uuid;
 
 use crate::metrics::Metrics;
@@ -42,6 +43,11 @@ pub struct Sources {
 
 /// The shortest pause between two claims.
 const MIN_WAIT: Duration = Duration::from_millis(100);
+/// How far ahead of their slot checks are claimed: more than [`MIN_WAIT`],
+/// so a check is claimed before its slot and starts on it.
+const CLAIM_AHEAD: Duration = Duration::from_millis(250);
+/// New checks given their first slot per statement.
+const FIRST_SLOTS: i64 = 2000;
 
 /// Runs one check; never fails (a failure is an unhealthy outcome).
 pub type Runner = Arc<dyn Fn(DueCheck) -> BoxFuture<'static, Outcome> + Send + Sync>;
@@ -168,6 +174,8 @@ pub async fn run(
     ));
     let pruner = tokio::spawn(prune_periodically(pool.clone(), settings.clone()));
     let slots = Arc::new(Semaphore::new(settings.concurrency.max(1)));
+    // Claimed checks wait for their slot, then for a free place to run in.
+    let claimed = TaskTracker::new();
     let mut listener = wake::listen(&pool, health::RUN_CHANNEL, "Run Now").await;
     tokio::pin!(shutdown);
     tracing::info!(
@@ -176,37 +184,45 @@ pub async fn run(
     );
 
     loop {
-        let free = slots.available_permits();
         // Without knowing which canaries are left to other agents, nothing is claimed.
         let elsewhere = elsewhere(&pool).await;
-        // A claim that filled every free slot may have left more due checks
-        // behind: the next claim follows at once instead of after a pause.
+        // A claim that took all it could may have left more behind: the next
+        // claim follows at once instead of after a pause.
         let mut backlog = false;
-        if free > 0
-            && let Some(elsewhere) = &elsewhere
-        {
-            match health::claim_due(&pool, free as i64, elsewhere, next_slot).await {
-                Ok(due) => {
-                    backlog = due.len() >= free;
-                    // A new check is only given its first slot, so checks
-                    // created together do not all run at once.
-                    for check in due
-                        .into_iter()
-                        .filter(|c| c.run_now || c.next_runtime.is_some())
-                    {
-                        let Ok(permit) = slots.clone().acquire_owned().await else {
-                            break;
-                        };
-                        let runner = runner.clone();
-                        let tx = tx.clone();
-                        tokio::spawn(async move {
-                            let finished = run_one(&runner, check).await;
-                            drop(permit);
-                            let _ = tx.send(finished).await;
-                        });
+        if let Some(elsewhere) = &elsewhere {
+            match health::give_first_slots(&pool, FIRST_SLOTS, elsewhere, next_slot).await {
+                Ok(given) => backlog = given as i64 >= FIRST_SLOTS,
+                Err(e) => tracing::warn!(error = %e, "giving new checks their first slot failed"),
+            }
+            // Checks claimed ahead of their slot take a place only once it comes.
+            let free = slots.available_permits();
+            if free > 0 {
+                let claiming = Instant::now();
+                match health::claim_due(&pool, free as i64, CLAIM_AHEAD, elsewhere, next_slot).await
+                {
+                    Ok(due) => {
+                        backlog |= due.len() >= free;
+                        // Slots are waited for from the answer, so no check
+                        // starts early; lags are counted from the question.
+                        let received = Instant::now();
+                        for check in due {
+                            let slots = slots.clone();
+                            let runner = runner.clone();
+                            let tx = tx.clone();
+                            claimed.spawn(async move {
+                                let until_slot = time_to_slot(&check);
+                                tokio::time::sleep(until_slot.saturating_sub(received.elapsed()))
+                                    .await;
+                                let Ok(_permit) = slots.acquire_owned().await else {
+                                    return;
+                                };
+                                let finished = run_one(&runner, check, claiming.elapsed()).await;
+                                let _ = tx.send(finished).await;
+                            });
+                        }
                     }
+                    Err(e) => tracing::warn!(error = %e, "claiming due checks failed"),
                 }
-                Err(e) => tracing::warn!(error = %e, "claiming due checks failed"),
             }
         }
         let wait = if backlog {
@@ -218,6 +234,7 @@ pub async fn run(
                 Ok(Some(at)) => (at - Utc::now())
                     .to_std()
                     .unwrap_or_default()
+                    .saturating_sub(CLAIM_AHEAD)
                     .clamp(MIN_WAIT, settings.poll.max(MIN_WAIT)),
                 _ => settings.poll.max(MIN_WAIT),
             }
@@ -235,11 +252,20 @@ pub async fn run(
     }
 
     tracing::info!("health check engine stopping; waiting for checks in flight");
-    let all = u32::try_from(settings.concurrency.max(1)).unwrap_or(u32::MAX);
-    let _ = tokio::time::timeout(Duration::from_secs(60), slots.acquire_many(all)).await;
+    claimed.close();
+    let _ = tokio::time::timeout(Duration::from_secs(60), claimed.wait()).await;
     drop(tx);
     let _ = writer.await;
     pruner.abort();
+}
+
+/// How long after its claim a check's slot comes (zero when it is due or
+/// asked for).
+fn time_to_slot(check: &DueCheck) -> Duration {
+    match (check.run_now, check.next_runtime) {
+        (false, Some(due)) => (due - check.now).to_std().unwrap_or_default(),
+        _ => Duration::ZERO,
+    }
 }
 
 /// The canaries whose `agentSelector` does not select this operator; None
@@ -270,9 +296,14 @@ fn next_slot(check: &DueCheck) -> DateTime<Utc> {
     }
 }
 
-async fn run_one(runner: &Runner, check: DueCheck) -> Finished {
+/// Runs a claimed check `since_claim` after its claim.
+async fn run_one(runner: &Runner, check: DueCheck, since_claim: Duration) -> Finished {
+    // From its slot to its start, on the database's clock.
     let lag = match (check.run_now, check.next_runtime) {
-        (false, Some(due)) => (check.now - due).to_std().ok(),
+        (false, Some(due)) => {
+            let start = check.now + chrono::Duration::from_std(since_claim).unwrap_or_default();
+            Some((start - due).to_std().unwrap_or_default())
+        }
         _ => None,
     };
     let started = Utc::now();

@@ -70,7 +70,7 @@ async fn claimable(pool: &PgPool) -> Vec<Uuid> {
         .filter(|(_, patterns)| !placement::selects(patterns, placement::LOCAL_AGENT))
         .map(|(id, _)| id)
         .collect();
-    health::claim_due(pool, 100, &elsewhere, |c| c.now)
+    health::claim_due(pool, 100, Duration::ZERO, &elsewhere, |c| c.now)
         .await
         .expect("claim")
         .into_iter()
