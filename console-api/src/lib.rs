@@ -1,5 +1,6 @@
 //! Quarterdeck's console API: the stateless HTTP server of the console.
 
+mod announcements;
 mod app;
 mod auth;
 mod body;

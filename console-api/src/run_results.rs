@@ -5,16 +5,13 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, Once, PoisonError};
-use std::time::Duration;
 
 use quarterdeck_store::health::RESULT_CHANNEL;
 use sqlx::PgPool;
-use sqlx::postgres::PgListener;
 use tokio::sync::watch;
 use uuid::Uuid;
 
-/// How long the listener waits before connecting again after a failure.
-const RETRY: Duration = Duration::from_secs(1);
+use crate::announcements::{self, Hearer};
 
 /// The process-wide listener, started by the first subscription and stopped
 /// when the last clone of the application state goes.
@@ -41,11 +38,13 @@ impl RunResults {
     /// time the listener starts listening.
     pub fn subscribe(&self, check_id: Uuid) -> Subscription {
         self.start.call_once(|| {
-            tokio::spawn(listen(
+            announcements::listen(
                 self.pool.clone(),
+                RESULT_CHANNEL,
+                "Run Now",
                 self.waiters.clone(),
                 self.stop.subscribe(),
-            ));
+            );
         });
         self.waiters.subscribe(check_id)
     }
@@ -121,59 +120,22 @@ impl Drop for Subscription {
     }
 }
 
-async fn listen(pool: PgPool, waiters: Waiters, mut stop: watch::Receiver<()>) {
-    tokio::select! {
-        () = relay(&pool, &waiters) => {}
-        _ = stop.changed() => {}
+/// Each announcement wakes the requests waiting on its check.
+impl Hearer for Waiters {
+    fn listening(&self) {
+        self.wake_all();
     }
-}
 
-/// Relays announcements to the waiters until the pool closes, connecting
-/// again whenever the connection fails.
-async fn relay(pool: &PgPool, waiters: &Waiters) {
-    loop {
-        let mut listener = match connect(pool).await {
-            Ok(listener) => listener,
-            Err(sqlx::Error::PoolClosed) => return,
-            Err(error) => {
-                tracing::warn!(%error, channel = RESULT_CHANNEL, "Run Now listener cannot listen; retrying");
-                tokio::time::sleep(RETRY).await;
-                continue;
-            }
-        };
-        waiters.wake_all();
-        loop {
-            match listener.try_recv().await {
-                Ok(Some(notification)) => match notification.payload().parse() {
-                    Ok(check_id) => waiters.wake(check_id),
-                    Err(_) => tracing::warn!(
-                        payload = notification.payload(),
-                        channel = RESULT_CHANNEL,
-                        "ignoring an announcement that is not a check id"
-                    ),
-                },
-                // sqlx connected and listened again before returning.
-                Ok(None) => {
-                    tracing::warn!(
-                        channel = RESULT_CHANNEL,
-                        "Run Now listener lost its connection and listens again"
-                    );
-                    waiters.wake_all();
-                }
-                Err(sqlx::Error::PoolClosed) => return,
-                Err(error) => {
-                    tracing::warn!(%error, channel = RESULT_CHANNEL, "Run Now listener failed; connecting again");
-                    break;
-                }
-            }
+    fn heard(&self, payload: &str) {
+        match payload.parse() {
+            Ok(check_id) => self.wake(check_id),
+            Err(_) => tracing::warn!(
+                payload,
+                channel = RESULT_CHANNEL,
+                "ignoring an announcement that is not a check id"
+            ),
         }
     }
-}
-
-async fn connect(pool: &PgPool) -> Result<PgListener, sqlx::Error> {
-    let mut listener = PgListener::connect_with(pool).await?;
-    listener.listen(RESULT_CHANNEL).await?;
-    Ok(listener)
 }
 
 #[cfg(test)]

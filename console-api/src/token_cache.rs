@@ -21,15 +21,14 @@ use quarterdeck_store::grants::CHANGED_CHANNEL;
 use quarterdeck_store::tokens::{self, Authenticated};
 use quarterdeck_store::{Error, secret};
 use sqlx::PgPool;
-use sqlx::postgres::PgListener;
 use tokio::sync::watch;
+
+use crate::announcements::{self, Hearer};
 
 /// How long an answer is reused: the last-use time is recorded to the minute.
 const LIFETIME: Duration = Duration::from_secs(60);
 /// Most tokens remembered; past it the cache starts over.
 const CAPACITY: usize = 10_000;
-/// How long the listener waits before connecting again after a failure.
-const RETRY: Duration = Duration::from_secs(1);
 
 struct Entry {
     /// The generation the answer was read in; any change since voids it.
@@ -65,12 +64,16 @@ impl TokenCache {
     /// The token's answer: remembered, or read from the database.
     pub async fn authenticate(&self, token: &str) -> Result<Option<Authenticated>, Error> {
         self.start.call_once(|| {
-            tokio::spawn(listen(
+            announcements::listen(
                 self.pool.clone(),
-                self.generation.clone(),
-                self.listening.clone(),
+                CHANGED_CHANNEL,
+                "token cache",
+                Changes {
+                    generation: self.generation.clone(),
+                    listening: self.listening.clone(),
+                },
                 self.stop.subscribe(),
-            ));
+            );
         });
         let digest = secret::digest(token);
         // Read before the database is: a change announced meanwhile voids this answer.
@@ -142,62 +145,26 @@ fn forget_all(generation: &AtomicU64) {
     generation.fetch_add(1, Ordering::AcqRel);
 }
 
-async fn listen(
-    pool: PgPool,
+/// Voids the cache on every announced change; while the listener is not
+/// listening, nothing is reused.
+struct Changes {
     generation: Arc<AtomicU64>,
     listening: Arc<AtomicBool>,
-    mut stop: watch::Receiver<()>,
-) {
-    tokio::select! {
-        () = relay(&pool, &generation, &listening) => {}
-        _ = stop.changed() => {}
-    }
-    listening.store(false, Ordering::Release);
 }
 
-/// Voids the cache on every announcement until the pool closes; while the
-/// listener is not listening, nothing is reused.
-async fn relay(pool: &PgPool, generation: &AtomicU64, listening: &AtomicBool) {
-    loop {
-        let mut listener = match connect(pool).await {
-            Ok(listener) => listener,
-            Err(sqlx::Error::PoolClosed) => return,
-            Err(error) => {
-                tracing::warn!(%error, channel = CHANGED_CHANNEL, "token cache cannot listen; tokens are read from the database meanwhile");
-                tokio::time::sleep(RETRY).await;
-                continue;
-            }
-        };
+impl Hearer for Changes {
+    fn listening(&self) {
         // Changes made while nobody listened were not heard.
-        forget_all(generation);
-        listening.store(true, Ordering::Release);
-        loop {
-            match listener.try_recv().await {
-                Ok(Some(_)) => forget_all(generation),
-                // sqlx connected and listened again before returning.
-                Ok(None) => {
-                    tracing::warn!(
-                        channel = CHANGED_CHANNEL,
-                        "token cache listener lost its connection and listens again"
-                    );
-                    forget_all(generation);
-                }
-                Err(error) => {
-                    listening.store(false, Ordering::Release);
-                    forget_all(generation);
-                    if matches!(error, sqlx::Error::PoolClosed) {
-                        return;
-                    }
-                    tracing::warn!(%error, channel = CHANGED_CHANNEL, "token cache listener failed; connecting again");
-                    break;
-                }
-            }
-        }
+        forget_all(&self.generation);
+        self.listening.store(true, Ordering::Release);
     }
-}
 
-async fn connect(pool: &PgPool) -> Result<PgListener, sqlx::Error> {
-    let mut listener = PgListener::connect_with(pool).await?;
-    listener.listen(CHANGED_CHANNEL).await?;
-    Ok(listener)
+    fn heard(&self, _: &str) {
+        forget_all(&self.generation);
+    }
+
+    fn deaf(&self) {
+        self.listening.store(false, Ordering::Release);
+        forget_all(&self.generation);
+    }
 }
