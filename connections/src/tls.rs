@@ -2,7 +2,7 @@
 //! trusted roots, given roots, or no certificate verification when the
 //! connection says `insecure_tls`. The checks use them too.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::crypto::{WebPkiSupportedAlgorithms, ring};
@@ -19,12 +19,25 @@ pub fn client_config(insecure: bool) -> Result<ClientConfig, rustls::Error> {
             provider.signature_verification_algorithms,
         ))
     } else {
-        Arc::new(rustls_platform_verifier::Verifier::new(provider)?)
+        platform_verifier(provider)?
     };
     Ok(builder
         .dangerous()
         .with_custom_certificate_verifier(verifier)
         .with_no_client_auth())
+}
+
+/// The platform's verifier, made once: it reads the platform's trusted roots
+/// on first use, which costs more than the connection it is made for.
+fn platform_verifier(
+    provider: Arc<rustls::crypto::CryptoProvider>,
+) -> Result<Arc<dyn ServerCertVerifier>, rustls::Error> {
+    static VERIFIER: OnceLock<Arc<rustls_platform_verifier::Verifier>> = OnceLock::new();
+    if let Some(verifier) = VERIFIER.get() {
+        return Ok(verifier.clone());
+    }
+    let verifier = Arc::new(rustls_platform_verifier::Verifier::new(provider)?);
+    Ok(VERIFIER.get_or_init(|| verifier).clone())
 }
 
 /// A client configuration using ring that trusts only `roots`.
