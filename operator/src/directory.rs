@@ -48,8 +48,8 @@ pub enum Error {
     Database(#[from] sqlx::Error),
     #[error("writing a row: {0}")]
     Write(#[from] ApplyError),
-    #[error("reading the manifests stopped: {0}")]
-    Parsing(#[from] tokio::task::JoinError),
+    #[error("a task of the pass stopped: {0}")]
+    Task(#[from] tokio::task::JoinError),
     #[error("{} manifest(s) failed:\n  {}", .0.len(), .0.join("\n  "))]
     Failed(Vec<String>),
 }
@@ -199,9 +199,10 @@ pub async fn sync(db: &PgPool, dir: &Path, options: Options) -> Result<Report, E
 
     // The document each row comes from; a row listed here is kept.
     let mut seen: HashMap<(Table, Uuid), String> = HashMap::new();
-    // Rows are written a batch at a time as their manifests decode, so that
-    // only one batch of them is held.
+    // Rows are written a batch at a time while the next batch decodes, so
+    // that only two batches of them are held.
     let mut batch: Vec<(String, &'static str, Row)> = Vec::with_capacity(BATCH);
+    let mut writing: Option<Writing> = None;
     let mut write_problems = Vec::new();
     let mut foreign = Vec::new();
     let (mut documents, parsing) = files::parse(folder.files, BATCH);
@@ -282,7 +283,10 @@ pub async fn sync(db: &PgPool, dir: &Path, options: Options) -> Result<Report, E
             Ok(row) => {
                 batch.push((origin, kind.name, row));
                 if batch.len() == BATCH {
-                    write(db, &mut batch, options, &mut report, &mut write_problems).await?;
+                    if let Some(previous) = writing.take() {
+                        finish(db, previous, options, &mut report, &mut write_problems).await?;
+                    }
+                    writing = Some(start(db, &mut batch));
                 }
             }
             Err(invalid) => report.problems.push(format!("{origin}: {invalid}")),
@@ -317,7 +321,13 @@ pub async fn sync(db: &PgPool, dir: &Path, options: Options) -> Result<Report, E
         }
     }
 
-    write(db, &mut batch, options, &mut report, &mut write_problems).await?;
+    if let Some(previous) = writing.take() {
+        finish(db, previous, options, &mut report, &mut write_problems).await?;
+    }
+    if !batch.is_empty() {
+        let last = start(db, &mut batch);
+        finish(db, last, options, &mut report, &mut write_problems).await?;
+    }
     report.problems.extend(write_problems);
 
     if !report.removal_skipped {
@@ -335,20 +345,35 @@ pub async fn sync(db: &PgPool, dir: &Path, options: Options) -> Result<Report, E
     Ok(report)
 }
 
-/// Writes the batch's rows and empties it, counting each in the report;
-/// problems go to `problems`.
-async fn write(
+/// A batch being written: its manifests (origin, kind), rows and answers.
+type Writing = tokio::task::JoinHandle<(Vec<(String, &'static str)>, Vec<Row>, Vec<Batched>)>;
+
+/// Starts writing the batch's rows, and empties it.
+fn start(db: &PgPool, batch: &mut Vec<(String, &'static str, Row)>) -> Writing {
+    let (manifests, rows): (Vec<(String, &'static str)>, Vec<Row>) = batch
+        .drain(..)
+        .map(|(origin, kind, row)| ((origin, kind), row))
+        .unzip();
+    let db = db.clone();
+    tokio::spawn(
+        async move {
+            let answers = crd::apply_all(&db, &rows).await;
+            (manifests, rows, answers)
+        }
+        .in_current_span(),
+    )
+}
+
+/// Waits for a batch's rows, applies those left to [`crd::apply`] alone, and
+/// counts each in the report; problems go to `problems`.
+async fn finish(
     db: &PgPool,
-    batch: &mut Vec<(String, &'static str, Row)>,
+    writing: Writing,
     options: Options,
     report: &mut Report,
     problems: &mut Vec<String>,
 ) -> Result<(), Error> {
-    let (manifests, rows): (Vec<(String, &str)>, Vec<Row>) = batch
-        .drain(..)
-        .map(|(origin, kind, row)| ((origin, kind), row))
-        .unzip();
-    let answers = crd::apply_all(db, &rows).await;
+    let (manifests, rows, answers) = writing.await?;
     for (((origin, kind), row), answer) in manifests.into_iter().zip(&rows).zip(answers) {
         let result = match answer {
             Batched::Applied { written } => Ok(written),
