@@ -11,9 +11,8 @@ use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use futures::StreamExt;
 use quarterdeck_crds::{AccessScope, Canary, Permission, Playbook, ScrapeConfig, Topology};
-use quarterdeck_store::crd::{self, ApplyError, Row, Table, Takeover};
+use quarterdeck_store::crd::{self, ApplyError, Batched, Row, Table, Takeover};
 use serde_json::Value as Json;
 use sqlx::PgPool;
 use tracing::Instrument;
@@ -26,8 +25,8 @@ mod files;
 
 /// Namespace of the v5 ids given to manifests read from a directory.
 const ID_NAMESPACE: Uuid = Uuid::from_u128(0x6a0c_5a1e_2f4b_4d8e_9c1a_7b3e_5d2f_0e11);
-/// Rows written at once.
-const CONCURRENCY: usize = 8;
+/// Rows written in one batch (see [`crd::apply_all`]).
+const BATCH: usize = 100;
 
 /// The id of a manifest read from a directory.
 pub fn manifest_id(kind: &str, namespace: &str, name: &str) -> Uuid {
@@ -49,6 +48,8 @@ pub enum Error {
     Database(#[from] sqlx::Error),
     #[error("writing a row: {0}")]
     Write(#[from] ApplyError),
+    #[error("a task of the pass stopped: {0}")]
+    Task(#[from] tokio::task::JoinError),
     #[error("{} manifest(s) failed:\n  {}", .0.len(), .0.join("\n  "))]
     Failed(Vec<String>),
 }
@@ -198,9 +199,23 @@ pub async fn sync(db: &PgPool, dir: &Path, options: Options) -> Result<Report, E
 
     // The document each row comes from; a row listed here is kept.
     let mut seen: HashMap<(Table, Uuid), String> = HashMap::new();
-    let mut rows: Vec<(String, Row, tracing::Span)> = Vec::new();
+    // Rows are written a batch at a time while the next batch decodes, so
+    // that only two batches of them are held.
+    let mut batch: Vec<(String, &'static str, Row)> = Vec::with_capacity(BATCH);
+    let mut writing: Option<Writing> = None;
+    let mut write_problems = Vec::new();
     let mut foreign = Vec::new();
-    for (origin, doc) in folder.documents {
+    let (mut documents, parsing) = files::parse(folder.files, BATCH);
+    while let Some(document) = documents.recv().await {
+        let (origin, doc) = match document {
+            Ok(document) => document,
+            // Not expected: the file parsed once already.
+            Err(problem) => {
+                report.problems.push(problem);
+                report.removal_skipped = true;
+                continue;
+            }
+        };
         let kind = match classify(&doc) {
             Class::Ours(kind) => kind,
             Class::Misnamed(reason) => {
@@ -266,12 +281,19 @@ pub async fn sync(db: &PgPool, dir: &Path, options: Options) -> Result<Report, E
         }
         match decoded.row {
             Ok(row) => {
-                let span = tracing::info_span!("apply", kind = kind.name, namespace = %row.namespace, name = %row.name);
-                rows.push((origin, row, span));
+                batch.push((origin, kind.name, row));
+                if batch.len() == BATCH {
+                    if let Some(previous) = writing.take() {
+                        finish(db, previous, options, &mut report, &mut write_problems).await?;
+                    }
+                    writing = Some(start(db, &mut batch));
+                }
             }
             Err(invalid) => report.problems.push(format!("{origin}: {invalid}")),
         }
     }
+    // Every document was seen, or rows of the missing ones would be removed.
+    parsing.await?;
     // A kind of ours under another apiVersion is someone else's resource,
     // unless it is the only manifest left for a row it produced (its
     // apiVersion was mistyped): then it fails and keeps that row.
@@ -299,24 +321,14 @@ pub async fn sync(db: &PgPool, dir: &Path, options: Options) -> Result<Report, E
         }
     }
 
-    let results: Vec<(String, Result<crd::Applied, ApplyError>)> = futures::stream::iter(rows)
-        .map(|(origin, row, span)| async move {
-            let applied = crd::apply(db, &row, None, options.takeover)
-                .instrument(span)
-                .await;
-            (origin, applied)
-        })
-        .buffer_unordered(CONCURRENCY)
-        .collect()
-        .await;
-    for (origin, result) in results {
-        match result {
-            Ok(applied) if applied.written => report.applied += 1,
-            Ok(_) => report.unchanged += 1,
-            Err(ApplyError::Database(e)) => return Err(Error::Database(e)),
-            Err(e) => report.problems.push(format!("{origin}: {e}")),
-        }
+    if let Some(previous) = writing.take() {
+        finish(db, previous, options, &mut report, &mut write_problems).await?;
     }
+    if !batch.is_empty() {
+        let last = start(db, &mut batch);
+        finish(db, last, options, &mut report, &mut write_problems).await?;
+    }
+    report.problems.extend(write_problems);
 
     if !report.removal_skipped {
         for (table, ids) in live {
@@ -331,6 +343,57 @@ pub async fn sync(db: &PgPool, dir: &Path, options: Options) -> Result<Report, E
         }
     }
     Ok(report)
+}
+
+/// A batch being written: its manifests (origin, kind), rows and answers.
+type Writing = tokio::task::JoinHandle<(Vec<(String, &'static str)>, Vec<Row>, Vec<Batched>)>;
+
+/// Starts writing the batch's rows, and empties it.
+fn start(db: &PgPool, batch: &mut Vec<(String, &'static str, Row)>) -> Writing {
+    let (manifests, rows): (Vec<(String, &'static str)>, Vec<Row>) = batch
+        .drain(..)
+        .map(|(origin, kind, row)| ((origin, kind), row))
+        .unzip();
+    let db = db.clone();
+    tokio::spawn(
+        async move {
+            let answers = crd::apply_all(&db, &rows).await;
+            (manifests, rows, answers)
+        }
+        .in_current_span(),
+    )
+}
+
+/// Waits for a batch's rows, applies those left to [`crd::apply`] alone, and
+/// counts each in the report; problems go to `problems`.
+async fn finish(
+    db: &PgPool,
+    writing: Writing,
+    options: Options,
+    report: &mut Report,
+    problems: &mut Vec<String>,
+) -> Result<(), Error> {
+    let (manifests, rows, answers) = writing.await?;
+    for (((origin, kind), row), answer) in manifests.into_iter().zip(&rows).zip(answers) {
+        let result = match answer {
+            Batched::Applied { written } => Ok(written),
+            Batched::Refused(e) => Err(e),
+            Batched::Alone => {
+                let span = tracing::info_span!("apply", kind, namespace = %row.namespace, name = %row.name);
+                crd::apply(db, row, None, options.takeover)
+                    .instrument(span)
+                    .await
+                    .map(|applied| applied.written)
+            }
+        };
+        match result {
+            Ok(true) => report.applied += 1,
+            Ok(false) => report.unchanged += 1,
+            Err(ApplyError::Database(e)) => return Err(Error::Database(e)),
+            Err(e) => problems.push(format!("{origin}: {e}")),
+        }
+    }
+    Ok(())
 }
 
 /// A manifest of ours, decoded.

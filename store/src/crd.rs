@@ -5,9 +5,9 @@
 //! in one transaction. Column names come from the operator's code, never
 //! from input, and are checked against a per-table allow-list besides.
 
+use std::collections::{HashMap, HashSet};
+
 use chrono::{DateTime, Utc};
-use sqlx::postgres::PgArguments;
-use sqlx::query::Query;
 use sqlx::types::Json;
 use sqlx::{PgPool, Postgres, Transaction};
 use uuid::Uuid;
@@ -213,11 +213,7 @@ pub async fn apply(
     takeover: Takeover,
 ) -> Result<Applied, ApplyError> {
     let table = row.table.name();
-    for (column, _) in &row.columns {
-        if !row.table.columns().contains(column) {
-            return Err(ApplyError::Column { table, column });
-        }
-    }
+    writable(row)?;
     let mut tx = pool.begin().await?;
     fence::hold(&mut tx, fence).await?;
     let mut values = Vec::with_capacity(row.columns.len());
@@ -287,6 +283,317 @@ pub async fn apply(
         written,
         replaced,
     })
+}
+
+/// Fails with [`ApplyError::Column`] when a column of the row is not on its table's allow-list.
+fn writable(row: &Row) -> Result<(), ApplyError> {
+    match row
+        .columns
+        .iter()
+        .find(|(column, _)| !row.table.columns().contains(column))
+    {
+        Some((column, _)) => Err(ApplyError::Column {
+            table: row.table.name(),
+            column,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// What [`apply_all`] did with one row.
+#[derive(Debug)]
+pub enum Batched {
+    /// Written with the others, as [`apply`] would have; `written` is false
+    /// when the row and its checks already were as desired.
+    Applied { written: bool },
+    /// Refused as [`apply`] refuses it: an unknown reference, a column
+    /// not on the allow-list.
+    Refused(ApplyError),
+    /// Not written: the row replaces another live row of its namespace and
+    /// name, or the database refused its batch (a conflict, say). [`apply`]
+    /// it alone, which answers exactly.
+    Alone,
+}
+
+/// Writes many rows, each as [`apply`] would, in a few statements per table
+/// instead of a transaction of several statements per row: the answer for
+/// each row, in order. Rows of one table with the same columns go in one
+/// transaction; a row that has work [`apply`] does alone (replacing another
+/// row) or a batch the database refuses is answered [`Batched::Alone`].
+/// Unfenced: for directory mode, which has no leader.
+pub async fn apply_all(pool: &PgPool, rows: &[Row]) -> Vec<Batched> {
+    let mut answers: Vec<Batched> = Vec::with_capacity(rows.len());
+    let mut groups: Vec<(Table, Shape, Vec<usize>)> = Vec::new();
+    for (index, row) in rows.iter().enumerate() {
+        answers.push(Batched::Alone);
+        if let Err(e) = writable(row) {
+            answers[index] = Batched::Refused(e);
+            continue;
+        }
+        let shape: Shape = row.columns.iter().map(|(c, v)| (*c, Kind::of(v))).collect();
+        match groups
+            .iter_mut()
+            .find(|(table, columns, _)| *table == row.table && *columns == shape)
+        {
+            Some((_, _, members)) => members.push(index),
+            None => groups.push((row.table, shape, vec![index])),
+        }
+    }
+    for (table, shape, members) in groups {
+        let batch: Vec<&Row> = members.iter().map(|&i| &rows[i]).collect();
+        match apply_batch(pool, table, &shape, &batch).await {
+            Ok(done) => {
+                for (index, answer) in members.into_iter().zip(done) {
+                    answers[index] = answer;
+                }
+            }
+            Err(error) => {
+                tracing::debug!(table = table.name(), %error, rows = batch.len(),
+                    "the database refused a batch of rows; they are applied one by one");
+            }
+        }
+    }
+    answers
+}
+
+/// The columns of a row and the kinds of their values.
+type Shape = Vec<(&'static str, Kind)>;
+
+/// How a column's values are bound and read back in [`apply_batch`]: every
+/// value travels as JSON, turned into the column's type in SQL.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Text,
+    Json,
+    TextArray,
+    Bool,
+    Timestamp,
+    Uuid,
+}
+
+impl Kind {
+    fn of(value: &Value) -> Self {
+        match value {
+            Value::Text(_) => Kind::Text,
+            Value::Json(_) => Kind::Json,
+            Value::TextArray(_) => Kind::TextArray,
+            Value::Bool(_) => Kind::Bool,
+            Value::Timestamp(_) => Kind::Timestamp,
+            Value::Person(_) | Value::TeamByName(_) => Kind::Uuid,
+        }
+    }
+
+    /// The value of the JSON `cell` as the column's type.
+    fn read(self, cell: &str) -> String {
+        match self {
+            Kind::Text => format!("{cell} #>> '{{}}'"),
+            Kind::Json => cell.to_owned(),
+            Kind::TextArray => format!("ARRAY(SELECT jsonb_array_elements_text({cell}))"),
+            Kind::Bool => format!("({cell} #>> '{{}}')::boolean"),
+            Kind::Timestamp => format!("({cell} #>> '{{}}')::timestamptz"),
+            Kind::Uuid => format!("({cell} #>> '{{}}')::uuid"),
+        }
+    }
+}
+
+/// A column value as JSON, its references resolved.
+enum Cell<'a> {
+    Value(&'a Value),
+    Id(Uuid),
+}
+
+impl serde::Serialize for Cell<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Cell::Id(id) => id.serialize(serializer),
+            Cell::Value(Value::Text(v)) => v.serialize(serializer),
+            Cell::Value(Value::Json(v)) => v.serialize(serializer),
+            Cell::Value(Value::TextArray(v)) => v.serialize(serializer),
+            Cell::Value(Value::Bool(v)) => v.serialize(serializer),
+            Cell::Value(Value::Timestamp(v)) => v.serialize(serializer),
+            Cell::Value(Value::Person(v) | Value::TeamByName(v)) => v.serialize(serializer),
+        }
+    }
+}
+
+/// One transaction for rows of one table with the same columns (`shape`).
+async fn apply_batch(
+    pool: &PgPool,
+    table: Table,
+    shape: &[(&'static str, Kind)],
+    rows: &[&Row],
+) -> Result<Vec<Batched>, sqlx::Error> {
+    let name = table.name();
+    let mut tx = pool.begin().await?;
+    let mut answers: Vec<Batched> = Vec::with_capacity(rows.len());
+    let (people, teams) = references(&mut tx, rows).await?;
+    // The row's cells, or the first reference it names that does not exist.
+    let mut ready: Vec<(usize, Vec<Cell<'_>>)> = Vec::with_capacity(rows.len());
+    for (index, row) in rows.iter().enumerate() {
+        let cells: Result<Vec<Cell<'_>>, String> = row
+            .columns
+            .iter()
+            .map(|(_, value)| match value {
+                Value::Person(person) => people
+                    .get(person.as_str())
+                    .map(|id| Cell::Id(*id))
+                    .ok_or_else(|| format!("person {person} does not exist")),
+                Value::TeamByName(team) => teams
+                    .get(team.as_str())
+                    .map(|id| Cell::Id(*id))
+                    .ok_or_else(|| format!("team {team} does not exist")),
+                other => Ok(Cell::Value(other)),
+            })
+            .collect();
+        answers.push(match cells {
+            Ok(cells) => {
+                ready.push((index, cells));
+                Batched::Alone
+            }
+            Err(problem) => Batched::Refused(ApplyError::UnknownReference(problem)),
+        });
+    }
+
+    let crowded: Vec<Uuid> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+        "SELECT DISTINCT r.id FROM unnest($1::uuid[], $2::text[], $3::text[]) AS r(id, namespace, name) \
+         JOIN {name} o ON o.namespace = r.namespace AND o.name = r.name AND o.id <> r.id \
+         AND o.deleted_at IS NULL"
+    )))
+    .bind(ready.iter().map(|(i, _)| rows[*i].id).collect::<Vec<_>>())
+    .bind(ready.iter().map(|(i, _)| rows[*i].namespace.as_str()).collect::<Vec<_>>())
+    .bind(ready.iter().map(|(i, _)| rows[*i].name.as_str()).collect::<Vec<_>>())
+    .fetch_all(&mut *tx)
+    .await?;
+    // Replacing another row is [`apply`]'s work.
+    ready.retain(|(i, _)| !crowded.contains(&rows[*i].id));
+    if ready.is_empty() {
+        return Ok(answers);
+    }
+
+    let list = |f: &dyn Fn(usize, &str) -> String| -> String {
+        shape
+            .iter()
+            .enumerate()
+            .map(|(i, (c, _))| format!(", {}", f(i, c)))
+            .collect()
+    };
+    let sql = format!(
+        "INSERT INTO {name} AS t (id, name, namespace, source{cols}) \
+         SELECT u.id, u.name, u.namespace, $4{reads} \
+         FROM unnest($1::uuid[], $2::text[], $3::text[]{arrays}) AS u(id, name, namespace{cells}) \
+         ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, namespace = EXCLUDED.namespace, \
+         source = EXCLUDED.source, deleted_at = NULL{sets} \
+         WHERE (t.name, t.namespace, t.source, t.deleted_at{current}) \
+         IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.namespace, EXCLUDED.source, NULL{desired}) \
+         RETURNING t.id",
+        cols = list(&|_, c| c.to_owned()),
+        reads = shape
+            .iter()
+            .enumerate()
+            .map(|(i, (_, kind))| format!(", {}", kind.read(&format!("u.c{i}"))))
+            .collect::<String>(),
+        arrays = list(&|i, _| format!("${}::jsonb[]", i + 5)),
+        cells = list(&|i, _| format!("c{i}")),
+        sets = list(&|_, c| format!("{c} = EXCLUDED.{c}")),
+        current = list(&|_, c| format!("t.{c}")),
+        desired = list(&|_, c| format!("EXCLUDED.{c}")),
+    );
+    let mut query = sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
+        .bind(ready.iter().map(|(i, _)| rows[*i].id).collect::<Vec<_>>())
+        .bind(
+            ready
+                .iter()
+                .map(|(i, _)| rows[*i].name.as_str())
+                .collect::<Vec<_>>(),
+        )
+        .bind(
+            ready
+                .iter()
+                .map(|(i, _)| rows[*i].namespace.as_str())
+                .collect::<Vec<_>>(),
+        )
+        .bind(SOURCE);
+    for column in 0..shape.len() {
+        query = query.bind(
+            ready
+                .iter()
+                .map(|(_, cells)| cells.get(column).map(Json))
+                .collect::<Vec<_>>(),
+        );
+    }
+    let mut written: Vec<Uuid> = query.fetch_all(&mut *tx).await?;
+
+    if table == Table::Canaries {
+        let checks: Vec<(Uuid, &CheckRow)> = ready
+            .iter()
+            .flat_map(|(i, _)| rows[*i].checks.iter().map(|c| (rows[*i].id, c)))
+            .collect();
+        written.extend(upsert_checks_of(&mut tx, &checks).await?);
+        let canaries: Vec<Uuid> = ready.iter().map(|(i, _)| rows[*i].id).collect();
+        let keep: Vec<Uuid> = checks.iter().map(|(_, c)| c.id).collect();
+        written.extend(soft_delete_checks_of(&mut tx, &canaries, &keep).await?);
+    }
+    tx.commit().await?;
+    let written: HashSet<Uuid> = written.into_iter().collect();
+    for (i, _) in ready {
+        answers[i] = Batched::Applied {
+            written: written.contains(&rows[i].id),
+        };
+    }
+    Ok(answers)
+}
+
+/// Ids by the reference that names them.
+type Ids<'a> = HashMap<&'a str, Uuid>;
+
+/// The ids of the live people and teams the rows refer to, as [`resolve`]
+/// finds them, in one statement each.
+async fn references<'a>(
+    tx: &mut Transaction<'_, Postgres>,
+    rows: &[&'a Row],
+) -> Result<(Ids<'a>, Ids<'a>), sqlx::Error> {
+    let mut people = Vec::new();
+    let mut teams = Vec::new();
+    for row in rows {
+        for (_, value) in &row.columns {
+            match value {
+                Value::Person(person) if !people.contains(&person.as_str()) => {
+                    people.push(person.as_str())
+                }
+                Value::TeamByName(team) if !teams.contains(&team.as_str()) => {
+                    teams.push(team.as_str())
+                }
+                _ => {}
+            }
+        }
+    }
+    let found = |keys: Vec<&'a str>, ids: Vec<Option<Uuid>>| {
+        keys.into_iter()
+            .zip(ids)
+            .filter_map(|(key, id)| Some((key, id?)))
+            .collect::<Ids<'a>>()
+    };
+    let mut people_ids = Vec::new();
+    if !people.is_empty() {
+        people_ids = sqlx::query_scalar(
+            "SELECT (SELECT id FROM people WHERE (id::text = lower(k) OR lower(email) = lower(k)) \
+             AND deleted_at IS NULL LIMIT 1) FROM unnest($1::text[]) WITH ORDINALITY AS u(k, n) ORDER BY n",
+        )
+        .bind(&people)
+        .fetch_all(&mut **tx)
+        .await?;
+    }
+    let mut team_ids = Vec::new();
+    if !teams.is_empty() {
+        team_ids = sqlx::query_scalar(
+            "SELECT (SELECT id FROM teams WHERE name = k AND deleted_at IS NULL LIMIT 1) \
+             FROM unnest($1::text[]) WITH ORDINALITY AS u(k, n) ORDER BY n",
+        )
+        .bind(&teams)
+        .fetch_all(&mut **tx)
+        .await?;
+    }
+    Ok((found(people, people_ids), found(teams, team_ids)))
 }
 
 /// Soft-deletes the other live rows of the row's namespace and name that
@@ -485,15 +792,27 @@ pub(crate) async fn upsert_checks(
     canary_id: Uuid,
     checks: &[CheckRow],
 ) -> Result<u64, sqlx::Error> {
+    let checks: Vec<(Uuid, &CheckRow)> = checks.iter().map(|c| (canary_id, c)).collect();
+    Ok(upsert_checks_of(tx, &checks).await?.len() as u64)
+}
+
+/// The checks of any number of canaries (canary id, check) in one
+/// statement. Returns the canary id of each check written (unchanged ones
+/// are not).
+async fn upsert_checks_of(
+    tx: &mut Transaction<'_, Postgres>,
+    checks: &[(Uuid, &CheckRow)],
+) -> Result<Vec<Uuid>, sqlx::Error> {
     if checks.is_empty() {
-        return Ok(0);
+        return Ok(Vec::new());
     }
-    let col = |f: fn(&CheckRow) -> Option<String>| checks.iter().map(f).collect::<Vec<_>>();
-    let query: Query<'_, Postgres, PgArguments> = sqlx::query(
+    let col =
+        |f: fn(&CheckRow) -> Option<String>| checks.iter().map(|(_, c)| f(c)).collect::<Vec<_>>();
+    let query = sqlx::query_scalar(
         "INSERT INTO checks (id, canary_id, type, name, namespace, description, icon, endpoint, owner, severity, labels, spec) \
-         SELECT u.id, $1, u.type, u.name, u.namespace, u.description, u.icon, u.endpoint, u.owner, u.severity, u.labels, u.spec \
-         FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::jsonb[], $12::jsonb[]) \
-              AS u(id, type, name, namespace, description, icon, endpoint, owner, severity, labels, spec) \
+         SELECT u.id, u.canary_id, u.type, u.name, u.namespace, u.description, u.icon, u.endpoint, u.owner, u.severity, u.labels, u.spec \
+         FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::jsonb[], $12::jsonb[]) \
+              AS u(id, canary_id, type, name, namespace, description, icon, endpoint, owner, severity, labels, spec) \
          ON CONFLICT (id) DO UPDATE SET type = EXCLUDED.type, name = EXCLUDED.name, namespace = EXCLUDED.namespace, \
               description = EXCLUDED.description, icon = EXCLUDED.icon, endpoint = EXCLUDED.endpoint, \
               owner = EXCLUDED.owner, severity = EXCLUDED.severity, labels = EXCLUDED.labels, \
@@ -501,21 +820,22 @@ pub(crate) async fn upsert_checks(
          WHERE (checks.type, checks.name, checks.namespace, checks.description, checks.icon, checks.endpoint, \
                 checks.owner, checks.severity, checks.labels, checks.spec, checks.deleted_at) \
          IS DISTINCT FROM (EXCLUDED.type, EXCLUDED.name, EXCLUDED.namespace, EXCLUDED.description, EXCLUDED.icon, \
-                EXCLUDED.endpoint, EXCLUDED.owner, EXCLUDED.severity, EXCLUDED.labels, EXCLUDED.spec, NULL)",
+                EXCLUDED.endpoint, EXCLUDED.owner, EXCLUDED.severity, EXCLUDED.labels, EXCLUDED.spec, NULL) \
+         RETURNING checks.canary_id",
     )
-    .bind(canary_id)
-    .bind(checks.iter().map(|c| c.id).collect::<Vec<_>>())
-    .bind(checks.iter().map(|c| c.check_type.clone()).collect::<Vec<_>>())
-    .bind(checks.iter().map(|c| c.name.clone()).collect::<Vec<_>>())
+    .bind(checks.iter().map(|(_, c)| c.id).collect::<Vec<_>>())
+    .bind(checks.iter().map(|(canary, _)| *canary).collect::<Vec<_>>())
+    .bind(checks.iter().map(|(_, c)| c.check_type.as_str()).collect::<Vec<_>>())
+    .bind(checks.iter().map(|(_, c)| c.name.as_str()).collect::<Vec<_>>())
     .bind(col(|c| c.namespace.clone()))
     .bind(col(|c| c.description.clone()))
     .bind(col(|c| c.icon.clone()))
     .bind(col(|c| c.endpoint.clone()))
     .bind(col(|c| c.owner.clone()))
     .bind(col(|c| c.severity.clone()))
-    .bind(checks.iter().map(|c| Json(c.labels.clone())).collect::<Vec<_>>())
-    .bind(checks.iter().map(|c| Json(c.spec.clone())).collect::<Vec<_>>());
-    Ok(query.execute(&mut **tx).await?.rows_affected())
+    .bind(checks.iter().map(|(_, c)| Json(&c.labels)).collect::<Vec<_>>())
+    .bind(checks.iter().map(|(_, c)| Json(&c.spec)).collect::<Vec<_>>());
+    query.fetch_all(&mut **tx).await
 }
 
 /// Soft-deletes the live checks of a canary whose ids are not in `keep`;
@@ -525,13 +845,23 @@ pub(crate) async fn soft_delete_checks(
     canary_id: Uuid,
     keep: &[Uuid],
 ) -> Result<u64, sqlx::Error> {
-    let result = sqlx::query(
+    Ok(soft_delete_checks_of(tx, &[canary_id], keep).await?.len() as u64)
+}
+
+/// Soft-deletes the live checks of these canaries whose ids are not in
+/// `keep`; returns the canary id of each.
+async fn soft_delete_checks_of(
+    tx: &mut Transaction<'_, Postgres>,
+    canaries: &[Uuid],
+    keep: &[Uuid],
+) -> Result<Vec<Uuid>, sqlx::Error> {
+    sqlx::query_scalar(
         "UPDATE checks SET deleted_at = now() \
-         WHERE canary_id = $1 AND deleted_at IS NULL AND NOT (id = ANY($2))",
+         WHERE canary_id = ANY($1) AND deleted_at IS NULL AND NOT (id = ANY($2)) \
+         RETURNING canary_id",
     )
-    .bind(canary_id)
+    .bind(canaries)
     .bind(keep)
-    .execute(&mut **tx)
-    .await?;
-    Ok(result.rows_affected())
+    .fetch_all(&mut **tx)
+    .await
 }

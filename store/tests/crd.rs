@@ -360,3 +360,97 @@ async fn a_constraint_violation_rolls_everything_back(pool: PgPool) {
         "the UI row is not taken over by a failed apply"
     );
 }
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn a_batch_writes_what_apply_would_and_leaves_it_the_rest(pool: PgPool) {
+    let person: Uuid = sqlx::query_scalar(
+        "INSERT INTO people (name, email, roles) VALUES ('G', 'G@example.com', '{guest}') RETURNING id",
+    )
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    let ui = ui_canary(&pool, json!({})).await;
+    let web = canary(Uuid::new_v4(), &["a"]);
+    let mut api = canary(Uuid::new_v4(), &["a", "b"]);
+    api.name = "api".into();
+    let known = access_scope(Uuid::new_v4(), Value::Person("g@example.com".into()));
+    let mut unknown = access_scope(Uuid::new_v4(), Value::Person("h@example.com".into()));
+    unknown.name = "others".into();
+    let mut bad = canary(Uuid::new_v4(), &[]);
+    bad.name = "bad".into();
+    bad.columns.push(("password", Value::Text(None)));
+    let rows = [web.clone(), api.clone(), known.clone(), unknown, bad];
+
+    let answers = crd::apply_all(&pool, &rows).await;
+    assert!(
+        matches!(
+            answers.as_slice(),
+            [
+                // The console canary `web` is in the way: apply's work.
+                crd::Batched::Alone,
+                crd::Batched::Applied { written: true },
+                crd::Batched::Applied { written: true },
+                crd::Batched::Refused(ApplyError::UnknownReference(_)),
+                crd::Batched::Refused(ApplyError::Column { .. }),
+            ]
+        ),
+        "{answers:?}"
+    );
+    assert_eq!(
+        live_canaries(&pool).await.len(),
+        2,
+        "the console row and api"
+    );
+    assert!(live_canaries(&pool).await.contains(&ui));
+    assert_eq!(live_checks(&pool, api.id).await, ["a", "b"]);
+    let stored: Uuid = sqlx::query_scalar("SELECT person_id FROM access_scopes WHERE id = $1")
+        .bind(known.id)
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(stored, person);
+
+    // What the batch wrote is what apply writes: nothing left to change.
+    for row in [&api, &known] {
+        let again = crd::apply(&pool, row, None, Takeover::Labelled)
+            .await
+            .unwrap();
+        assert!(!again.written, "{}", row.name);
+    }
+    let versions = || async {
+        let rows: Vec<String> = sqlx::query_scalar(
+            "SELECT xmin::text FROM canaries UNION ALL SELECT xmin::text FROM checks \
+             UNION ALL SELECT xmin::text FROM access_scopes",
+        )
+        .fetch_all(&pool)
+        .await
+        .unwrap();
+        rows
+    };
+    let before = versions().await;
+    let again = crd::apply_all(&pool, &[api.clone(), known.clone()]).await;
+    assert!(
+        matches!(
+            again.as_slice(),
+            [
+                crd::Batched::Applied { written: false },
+                crd::Batched::Applied { written: false }
+            ]
+        ),
+        "{again:?}"
+    );
+    assert_eq!(versions().await, before, "no row version changed");
+
+    // A changed check list is a write: the missing check is soft-deleted.
+    let mut fewer = api.clone();
+    fewer.checks.remove(0);
+    let answers = crd::apply_all(&pool, &[fewer]).await;
+    assert!(
+        matches!(
+            answers.as_slice(),
+            [crd::Batched::Applied { written: true }]
+        ),
+        "{answers:?}"
+    );
+    assert_eq!(live_checks(&pool, api.id).await, ["b"]);
+}

@@ -18,8 +18,10 @@ pub type Document = (String, Json);
 /// What a folder holds.
 #[derive(Debug, Default)]
 pub struct Folder {
-    /// Every document of every file that parsed, in path order.
-    pub documents: Vec<Document>,
+    /// Every file that parsed, with its text, in path order. Its documents
+    /// are parsed again one at a time by [`documents`]: all of them at once
+    /// take some twenty times the memory of the text.
+    pub files: Vec<(PathBuf, String)>,
     /// Files that could not be parsed, each with the reason.
     pub unparsable: Vec<String>,
     /// Folders and files reached a second time through a symbolic link.
@@ -44,24 +46,58 @@ pub fn read(dir: &Path) -> Result<Folder, Error> {
             path: path.clone(),
             source,
         })?;
-        let mut parsed = Vec::new();
-        let mut failed = None;
-        for (index, document) in yaml_serde::Deserializer::from_str(&text).enumerate() {
-            match Json::deserialize(document) {
-                Ok(Json::Null) => {}
-                Ok(doc) => parsed.push((format!("{}#{}", path.display(), index + 1), doc)),
-                Err(e) => {
-                    failed = Some(format!("{}: {e}", path.display()));
-                    break;
-                }
-            }
-        }
-        match failed {
+        let problem = documents(&path, &text).find_map(Result::err);
+        match problem {
             Some(problem) => folder.unparsable.push(problem),
-            None => folder.documents.extend(parsed),
+            None => folder.files.push((path, text)),
         }
     }
     Ok(folder)
+}
+
+/// The documents of the files, parsed one at a time on a blocking thread
+/// while the receiver works on the ones before; the thread ends when the
+/// receiver is dropped. The handle says whether it read everything.
+pub fn parse(
+    files: Vec<(PathBuf, String)>,
+    buffer: usize,
+) -> (
+    tokio::sync::mpsc::Receiver<Result<Document, String>>,
+    tokio::task::JoinHandle<()>,
+) {
+    let (sender, receiver) = tokio::sync::mpsc::channel(buffer);
+    let parsing = tokio::task::spawn_blocking(move || {
+        for (path, text) in &files {
+            for document in documents(path, text) {
+                if sender.blocking_send(document).is_err() {
+                    return;
+                }
+            }
+        }
+    });
+    (receiver, parsing)
+}
+
+/// The documents of a file's text, empty ones left out; an error names the
+/// file and ends them.
+fn documents<'a>(
+    path: &'a Path,
+    text: &'a str,
+) -> impl Iterator<Item = Result<Document, String>> + 'a {
+    yaml_serde::Deserializer::from_str(text)
+        .enumerate()
+        .map(move |(index, document)| match Json::deserialize(document) {
+            Ok(doc) => Ok((format!("{}#{}", path.display(), index + 1), doc)),
+            Err(e) => Err(format!("{}: {e}", path.display())),
+        })
+        .scan(false, |failed, document| {
+            if *failed {
+                return None;
+            }
+            *failed = document.is_err();
+            Some(document)
+        })
+        .filter(|document| !matches!(document, Ok((_, Json::Null))))
 }
 
 /// Every `.yaml`/`.yml` file under `dir`, skipping hidden entries, in path
