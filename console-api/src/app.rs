@@ -12,6 +12,7 @@ use sqlx::PgPool;
 use crate::metrics::{self, Metrics};
 use crate::run_results::RunResults;
 use crate::summary_cache::SummaryCache;
+use crate::summary_rows::SummaryRows;
 use crate::token_cache::{self, TokenCache};
 use tower::ServiceBuilder;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
@@ -35,6 +36,8 @@ pub struct AppState {
     pub chart_repository_url: Arc<str>,
     /// The health summary shared between callers for a moment.
     pub summary_cache: Arc<SummaryCache>,
+    /// The health summary's rows, rendered, while they hold.
+    pub summary_rows: Arc<SummaryRows>,
     /// The changes search's totals (and whether capped), shared likewise.
     pub change_totals: Arc<SummaryCache<String, (i64, bool)>>,
     /// The one listener Run Now waits on.
@@ -64,6 +67,7 @@ impl AppState {
             kube_proxy: None,
             chart_repository_url: Arc::from(DEFAULT_CHART_REPOSITORY_URL),
             summary_cache: Arc::new(SummaryCache::new(std::time::Duration::ZERO)),
+            summary_rows: Arc::default(),
             change_totals: Arc::new(SummaryCache::new(std::time::Duration::ZERO)),
             metrics: Arc::new(Metrics::default()),
             // A key of this process only, until `with_keyring` gives the configured one.

@@ -20,6 +20,7 @@ mod run_results;
 mod server;
 mod sso;
 mod summary_cache;
+mod summary_rows;
 mod token_cache;
 mod totp;
 mod web;

@@ -51,6 +51,19 @@ async fn results(pool: &PgPool, check: Uuid) {
     health::record(pool, &results).await.unwrap();
 }
 
+/// guest@example.com ("pw"), whose access scope shows canaries of team web only.
+async fn web_only_guest(api: &Api, pool: &PgPool) {
+    let guest = api.person("guest@example.com", &["guest"], "pw").await;
+    sqlx::query(
+        "INSERT INTO access_scopes (name, person_id, resources, scopes) \
+         VALUES ('web only', $1, ARRAY['canary'], '[{\"tags\": {\"team\": \"web\"}}]')",
+    )
+    .bind(guest)
+    .execute(pool)
+    .await
+    .unwrap();
+}
+
 async fn get(client: &Client, url: String) -> (StatusCode, Value) {
     let res = client.get(url).send().await.unwrap();
     (res.status(), res.json().await.unwrap_or(Value::Null))
@@ -134,15 +147,7 @@ async fn summary_history_and_metrics(pool: PgPool) {
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
 async fn access_scopes_filter_every_read(pool: PgPool) {
     let api = Api::start(pool.clone()).await;
-    let guest = api.person("guest@example.com", &["guest"], "pw").await;
-    sqlx::query(
-        "INSERT INTO access_scopes (name, person_id, resources, scopes) \
-         VALUES ('web only', $1, ARRAY['canary'], '[{\"tags\": {\"team\": \"web\"}}]')",
-    )
-    .bind(guest)
-    .execute(&pool)
-    .await
-    .unwrap();
+    web_only_guest(&api, &pool).await;
     let web = check(&pool, "web", "web", "@every 1m").await;
     let db = check(&pool, "db", "data", "@every 1m").await;
     results(&pool, db).await;
@@ -163,6 +168,65 @@ async fn access_scopes_filter_every_read(pool: PgPool) {
         let (status, _) = get(&client, api.at(&path)).await;
         assert_eq!(status, StatusCode::NOT_FOUND, "{path}");
     }
+}
+
+/// The ids of the summary's rows, in order, and the web check's passed runs.
+async fn summary_of(api: &Api, client: &Client, web: Uuid) -> (Vec<String>, Value) {
+    let (status, body) = get(client, api.at("/api/canary/api/summary")).await;
+    assert_eq!(status, StatusCode::OK);
+    let rows = body["checks_summary"].as_array().unwrap();
+    let passed = rows
+        .iter()
+        .find(|c| c["id"] == web.to_string())
+        .map_or(Value::Null, |c| c["uptime"]["passed"].clone());
+    let ids = rows.iter().map(|c| c["id"].as_str().unwrap().to_owned());
+    (ids.collect(), passed)
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn rows_kept_between_summaries_follow_every_write_and_scope(pool: PgPool) {
+    let api = Api::start(pool.clone()).await;
+    api.person("viewer@example.com", &["viewer"], "pw").await;
+    web_only_guest(&api, &pool).await;
+    let web = check(&pool, "web", "web", "@every 1m").await;
+    let db = check(&pool, "db", "data", "@every 1m").await;
+    results(&pool, web).await;
+    let viewer = api.signed_in("viewer@example.com", "pw").await;
+    let guest = api.signed_in("guest@example.com", "pw").await;
+    let both = vec![db.to_string(), web.to_string()];
+
+    assert_eq!(
+        summary_of(&api, &viewer, web).await,
+        (both.clone(), json!(6))
+    );
+    // The same kept rows, filtered by the guest's scope.
+    assert_eq!(
+        summary_of(&api, &guest, web).await,
+        (vec![web.to_string()], json!(6))
+    );
+
+    results(&pool, web).await;
+    assert_eq!(
+        summary_of(&api, &viewer, web).await,
+        (both.clone(), json!(12))
+    );
+    // A rollup written outside the engine counts too.
+    sqlx::query("UPDATE check_statuses_1h SET passed = passed + 100 WHERE check_id = $1")
+        .bind(web)
+        .execute(&pool)
+        .await
+        .unwrap();
+    assert_eq!(
+        summary_of(&api, &guest, web).await,
+        (vec![web.to_string()], json!(112))
+    );
+    // A canary relabelled out of the guest's scope leaves at once.
+    sqlx::query("UPDATE canaries SET labels = '{\"team\": \"data\"}' WHERE name = 'web'")
+        .execute(&pool)
+        .await
+        .unwrap();
+    assert_eq!(summary_of(&api, &guest, web).await, (vec![], Value::Null));
+    assert_eq!(summary_of(&api, &viewer, web).await, (both, json!(112)));
 }
 
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]

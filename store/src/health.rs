@@ -489,6 +489,8 @@ pub struct CheckSummary {
 
 #[derive(sqlx::FromRow)]
 struct SummaryRow {
+    check_version: i64,
+    canary_version: i64,
     id: Uuid,
     canary_id: Uuid,
     canary_name: String,
@@ -518,8 +520,8 @@ struct SummaryRow {
 #[derive(sqlx::FromRow)]
 struct Rollup {
     check_id: Uuid,
-    /// The bucket falls within the last hour.
-    recent: bool,
+    created_at: DateTime<Utc>,
+    version: i64,
     passed: i32,
     failed: i32,
     latency: Vec<i32>,
@@ -528,6 +530,7 @@ struct Rollup {
 /// Runs and latency histograms of one check, summed over rollups.
 #[derive(Default)]
 struct Totals {
+    version: u64,
     passed: i64,
     failed: i64,
     histogram: Vec<i32>,
@@ -549,55 +552,150 @@ fn rules_json(rules: Option<&[ScopeRule]>) -> Option<Json<&[ScopeRule]>> {
     rules.map(Json)
 }
 
-/// Every live check the caller may see with its uptime and latency since
-/// `since` (from the hourly rollups, so counted by whole hours). The
-/// histograms are added up here: PostgreSQL's array arithmetic is the slow
-/// part of doing it in SQL.
-/// With `check`, only that check, even when deleted (a link to it still
-/// shows what it was).
-pub async fn summary(
+/// Which checks a summary lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Listed {
+    /// Every live check the caller may see.
+    Live,
+    /// Only this one, even when deleted (a link to it still shows what it was).
+    Check(Uuid),
+}
+
+impl Listed {
+    fn check(self) -> Option<Uuid> {
+        match self {
+            Listed::Live => None,
+            Listed::Check(id) => Some(id),
+        }
+    }
+}
+
+/// A check of the summary and the version of what its row is made of: its
+/// own and its canary's rows and its rollups in the range. A row rendered at
+/// one version may be reused while the version holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SummaryVersion {
+    pub id: Uuid,
+    pub version: u64,
+}
+
+/// Row versions (`xmin`, which every update changes) folded into one
+/// number; rollups are added in any order.
+fn fold(seed: u64, part: (i64, i64)) -> u64 {
+    use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+    seed.wrapping_add(BuildHasherDefault::<DefaultHasher>::default().hash_one(part))
+}
+
+const VERSION_COLUMNS: &str =
+    "c.xmin::text::bigint AS check_version, k.xmin::text::bigint AS canary_version";
+const SUMMARY_FROM: &str = "FROM checks c JOIN canaries k ON k.id = c.canary_id \
+     WHERE ($1::jsonb IS NULL OR quarterdeck_scope_allows($1, k.labels, k.agent_id, k.name))";
+
+/// The checks a summary lists with their versions, unordered. `from_hour`
+/// is the first hour of the range (the rollups count whole hours).
+pub async fn summary_versions(
     pool: &PgPool,
     canary_rules: Option<&[ScopeRule]>,
-    since: DateTime<Utc>,
-    check: Option<Uuid>,
-) -> Result<Vec<CheckSummary>, Error> {
-    // The checks and the rollups of the range are read at once, on two
-    // connections; the rollups of checks the caller does not see are skipped
-    // here rather than named in the statement (a bound list of every id cost
-    // more than the rows it saved).
-    let rows = sqlx::query_as::<_, SummaryRow>(
-        "SELECT c.id, c.canary_id, k.name AS canary_name, k.namespace AS canary_namespace, c.agent_id, \
-                c.name, c.namespace, c.type, c.status, c.description, c.endpoint, c.icon, c.labels, \
-                c.owner, c.severity, c.last_runtime, c.next_runtime, c.last_transition_time, \
-                c.created_at, c.updated_at, c.deleted_at, c.silenced_at \
-         FROM checks c JOIN canaries k ON k.id = c.canary_id \
-         WHERE (CASE WHEN $2::uuid IS NULL THEN c.deleted_at IS NULL AND k.deleted_at IS NULL ELSE c.id = $2 END) \
-           AND ($1::jsonb IS NULL OR quarterdeck_scope_allows($1, k.labels, k.agent_id, k.name)) \
-         ORDER BY k.namespace, k.name, c.name",
+    from_hour: DateTime<Utc>,
+    listed: Listed,
+) -> Result<Vec<SummaryVersion>, Error> {
+    // Read at once on two connections, each as one row of arrays (a row
+    // apiece cost more to receive than to find); rollups of checks not
+    // listed are skipped here rather than named in the statement.
+    let checks =
+        sqlx::query_as::<_, (Vec<Uuid>, Vec<i64>, Vec<i64>)>(sqlx::AssertSqlSafe(format!(
+            "SELECT coalesce(array_agg(c.id), '{{}}'), \
+                    coalesce(array_agg(c.xmin::text::bigint), '{{}}'), \
+                    coalesce(array_agg(k.xmin::text::bigint), '{{}}') {SUMMARY_FROM} \
+               AND (CASE WHEN $2::uuid IS NULL THEN c.deleted_at IS NULL AND k.deleted_at IS NULL \
+                    ELSE c.id = $2 END)"
+        )))
+        .bind(rules_json(canary_rules))
+        .bind(listed.check())
+        .fetch_one(pool);
+    let rollups = sqlx::query_as::<_, (Vec<Uuid>, Vec<i64>, Vec<i64>)>(
+        "SELECT coalesce(array_agg(check_id), '{}'), \
+                coalesce(array_agg(extract(epoch FROM created_at)::bigint), '{}'), \
+                coalesce(array_agg(xmin::text::bigint), '{}') \
+         FROM check_statuses_1h WHERE created_at >= $1 AND ($2::uuid IS NULL OR check_id = $2)",
     )
+    .bind(from_hour)
+    .bind(listed.check())
+    .fetch_one(pool);
+    let ((ids, check_versions, canary_versions), (rollup_ids, hours, rollup_versions)) =
+        tokio::try_join!(checks, rollups)?;
+    let mut versions: Vec<SummaryVersion> = ids
+        .iter()
+        .zip(check_versions.into_iter().zip(canary_versions))
+        .map(|(&id, parts)| SummaryVersion {
+            id,
+            version: fold(0, parts),
+        })
+        .collect();
+    let index: HashMap<Uuid, usize> = ids.into_iter().enumerate().map(|(i, id)| (id, i)).collect();
+    for (id, part) in rollup_ids
+        .iter()
+        .zip(hours.into_iter().zip(rollup_versions))
+    {
+        if let Some(&i) = index.get(id) {
+            versions[i].version = fold(versions[i].version, part);
+        }
+    }
+    Ok(versions)
+}
+
+/// The summary rows of `ids` the caller may see, with their versions, from
+/// the hourly rollups since `from_hour`; `latency.rolling1h` counts the
+/// rollups from `recent_from` on. The histograms are added up here:
+/// PostgreSQL's array arithmetic is the slow part of doing it in SQL.
+pub async fn summary_rows(
+    pool: &PgPool,
+    canary_rules: Option<&[ScopeRule]>,
+    from_hour: DateTime<Utc>,
+    recent_from: DateTime<Utc>,
+    ids: &[Uuid],
+) -> Result<Vec<(SummaryVersion, CheckSummary)>, Error> {
+    let rows = sqlx::query_as::<_, SummaryRow>(sqlx::AssertSqlSafe(format!(
+        "SELECT {VERSION_COLUMNS}, c.id, c.canary_id, k.name AS canary_name, \
+                k.namespace AS canary_namespace, c.agent_id, c.name, c.namespace, c.type, c.status, \
+                c.description, c.endpoint, c.icon, c.labels, c.owner, c.severity, c.last_runtime, \
+                c.next_runtime, c.last_transition_time, c.created_at, c.updated_at, c.deleted_at, \
+                c.silenced_at \
+         {SUMMARY_FROM} AND c.id = ANY($2)"
+    )))
     .bind(rules_json(canary_rules))
-    .bind(check)
+    .bind(ids)
     .fetch_all(pool);
     let rollups = sqlx::query_as::<_, Rollup>(
-        "SELECT check_id, created_at >= date_trunc('hour', now() - interval '1 hour') AS recent, \
-                passed, failed, latency \
-         FROM check_statuses_1h \
-         WHERE created_at >= date_trunc('hour', $1::timestamptz) AND ($2::uuid IS NULL OR check_id = $2)",
+        "SELECT check_id, created_at, xmin::text::bigint AS version, passed, failed, latency \
+         FROM check_statuses_1h WHERE created_at >= $1 AND check_id = ANY($2)",
     )
-    .bind(since)
-    .bind(check)
+    .bind(from_hour)
+    .bind(ids)
     .fetch_all(pool);
     let (rows, rollups) = tokio::try_join!(rows, rollups)?;
-    let mut totals: HashMap<Uuid, Totals> =
-        rows.iter().map(|r| (r.id, Totals::default())).collect();
+    let mut totals: HashMap<Uuid, Totals> = rows
+        .iter()
+        .map(|r| {
+            let version = fold(0, (r.check_version, r.canary_version));
+            (
+                r.id,
+                Totals {
+                    version,
+                    ..Totals::default()
+                },
+            )
+        })
+        .collect();
     for rollup in rollups {
         let Some(t) = totals.get_mut(&rollup.check_id) else {
             continue;
         };
+        t.version = fold(t.version, (rollup.created_at.timestamp(), rollup.version));
         t.passed += i64::from(rollup.passed);
         t.failed += i64::from(rollup.failed);
         add_histogram(&mut t.histogram, &rollup.latency);
-        if rollup.recent {
+        if rollup.created_at >= recent_from {
             add_histogram(&mut t.last_hour, &rollup.latency);
         }
     }
@@ -605,7 +703,11 @@ pub async fn summary(
         .into_iter()
         .map(|r| {
             let t = totals.remove(&r.id).unwrap_or_default();
-            CheckSummary {
+            let version = SummaryVersion {
+                id: r.id,
+                version: t.version,
+            };
+            let row = CheckSummary {
                 uptime: Uptime {
                     passed: t.passed,
                     failed: t.failed,
@@ -635,7 +737,8 @@ pub async fn summary(
                 updated_at: r.updated_at,
                 deleted_at: r.deleted_at,
                 silenced_at: r.silenced_at,
-            }
+            };
+            (version, row)
         })
         .collect())
 }

@@ -11,7 +11,7 @@ use axum::response::{IntoResponse, Response};
 use chrono::Utc;
 use futures::FutureExt;
 use quarterdeck_dataapi as rest;
-use quarterdeck_store::health::{self, HistoryQuery, StatusEntry};
+use quarterdeck_store::health::{self, HistoryQuery, Listed, StatusEntry};
 use quarterdeck_store::placement;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -24,6 +24,7 @@ use crate::body::{Body, Path, Query};
 use crate::error::ErrorBody;
 use crate::rbac::{Action, Resource};
 use crate::summary_cache::Key;
+use crate::summary_rows::hour_of;
 use crate::{ApiError, AppState};
 
 /// How long Run Now waits for the engine's result.
@@ -104,46 +105,55 @@ async fn summary(
         Some(text) => crate::instant::parse("since", text, now)?,
         None => now - chrono::Duration::from_std(DEFAULT_RANGE).unwrap_or_default(),
     };
+    let from_hour = hour_of(since);
     let rules = canary_rules(caller);
+    let listed = query.check_id.map_or(Listed::Live, Listed::Check);
     let db = state.db.clone();
-    let check_id = query.check_id;
+    let memo = state.summary_rows.clone();
     let owned_rules = rules.clone();
     let compute = move || {
         async move {
             let started = Instant::now();
-            let checks_summary = health::summary(&db, owned_rules.as_deref(), since, check_id)
+            let rows = memo
+                .render(&db, owned_rules.as_deref(), from_hour, now, listed)
                 .await
                 .map_err(|e| e.to_string())?;
-            let summary = Summary {
+            let empty = serde_json::to_vec(&Summary {
                 duration: started.elapsed().as_millis() as u64,
                 runner_name: "local",
-                checks_summary,
-            };
-            serde_json::to_vec(&summary)
-                .map(Bytes::from)
-                .map_err(|e| e.to_string())
+                checks_summary: Vec::new(),
+            })
+            .map_err(|e| e.to_string())?;
+            // The rows take the place of the empty list, the last field.
+            let head = empty.strip_suffix(b"[]}").unwrap_or(&empty);
+            let mut body = Vec::with_capacity(head.len() + rows.json_len() + 1);
+            body.extend_from_slice(head);
+            rows.write_array(&mut body);
+            body.push(b'}');
+            Ok(Bytes::from(body))
         }
         .boxed()
     };
     // One check's summary is the detail dialog's: always fresh.
-    let body = if check_id.is_some() {
-        compute().await
-    } else {
-        let key = Key {
-            rules: rules
-                .as_ref()
-                .map(|r| serde_json::to_string(r).unwrap_or_default())
-                .unwrap_or_default(),
-            from_hour: since.timestamp() / 3600,
-        };
-        state.summary_cache.get_or_compute(key, compute).await
+    let body = match listed {
+        Listed::Check(_) => compute().await,
+        Listed::Live => {
+            let key = Key {
+                rules: rules
+                    .as_ref()
+                    .map(|r| serde_json::to_string(r).unwrap_or_default())
+                    .unwrap_or_default(),
+                from_hour: from_hour.timestamp() / 3600,
+            };
+            state.summary_cache.get_or_compute(key, compute).await
+        }
     }
     .map_err(ApiError::Internal)?;
     Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
 }
 
-/// The health summary. Served from a cache shared by callers with the
-/// same access scopes, so the handler answers its serialized bytes.
+/// The health summary. Its rows are rendered ahead (`summary_rows`), so the
+/// handler writes them into this shape's empty list.
 #[derive(Serialize, ToSchema)]
 #[schema(as = HealthSummary)]
 pub(crate) struct Summary {
