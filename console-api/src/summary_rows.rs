@@ -1,6 +1,7 @@
 //! The health summary's rows as rendered JSON, kept per check and reused
-//! while the check's version holds (its row, its canary's and its rollups in
-//! the range; `health::summary_versions`). Every request still lists the
+//! while the check's version holds (the versions of its row and its
+//! canary's; a write to its rollups updates its row;
+//! `health::summary_versions`). Every request still lists the
 //! checks the caller may see, with their versions, from the database, so
 //! access scopes and freshness are the database's; only rows that changed
 //! since they were last rendered are read and rendered again. Rows are not
@@ -65,7 +66,7 @@ impl SummaryRows {
             from_hour,
             recent_from: hour_of(now - chrono::Duration::hours(1)),
         };
-        let versions = health::summary_versions(db, rules, from_hour, listed).await?;
+        let versions = health::summary_versions(db, rules, listed).await?;
         let stale = self.stale(range, &versions);
         let fresh = if stale.is_empty() {
             HashMap::new()

@@ -170,9 +170,11 @@ async fn access_scopes_filter_every_read(pool: PgPool) {
     }
 }
 
-/// The ids of the summary's rows, in order, and the web check's passed runs.
-async fn summary_of(api: &Api, client: &Client, web: Uuid) -> (Vec<String>, Value) {
-    let (status, body) = get(client, api.at("/api/canary/api/summary")).await;
+/// The ids of the summary's rows since `since`, in order, and the web
+/// check's passed runs.
+async fn summary_of(api: &Api, client: &Client, since: &str, web: Uuid) -> (Vec<String>, Value) {
+    let url = api.at(&format!("/api/canary/api/summary?since={since}"));
+    let (status, body) = get(client, url).await;
     assert_eq!(status, StatusCode::OK);
     let rows = body["checks_summary"].as_array().unwrap();
     let passed = rows
@@ -196,18 +198,18 @@ async fn rows_kept_between_summaries_follow_every_write_and_scope(pool: PgPool) 
     let both = vec![db.to_string(), web.to_string()];
 
     assert_eq!(
-        summary_of(&api, &viewer, web).await,
+        summary_of(&api, &viewer, "1h", web).await,
         (both.clone(), json!(6))
     );
     // The same kept rows, filtered by the guest's scope.
     assert_eq!(
-        summary_of(&api, &guest, web).await,
+        summary_of(&api, &guest, "1h", web).await,
         (vec![web.to_string()], json!(6))
     );
 
     results(&pool, web).await;
     assert_eq!(
-        summary_of(&api, &viewer, web).await,
+        summary_of(&api, &viewer, "1h", web).await,
         (both.clone(), json!(12))
     );
     // A rollup written outside the engine counts too.
@@ -217,7 +219,7 @@ async fn rows_kept_between_summaries_follow_every_write_and_scope(pool: PgPool) 
         .await
         .unwrap();
     assert_eq!(
-        summary_of(&api, &guest, web).await,
+        summary_of(&api, &guest, "1h", web).await,
         (vec![web.to_string()], json!(112))
     );
     // A canary relabelled out of the guest's scope leaves at once.
@@ -225,8 +227,33 @@ async fn rows_kept_between_summaries_follow_every_write_and_scope(pool: PgPool) 
         .execute(&pool)
         .await
         .unwrap();
-    assert_eq!(summary_of(&api, &guest, web).await, (vec![], Value::Null));
-    assert_eq!(summary_of(&api, &viewer, web).await, (both, json!(112)));
+    assert_eq!(
+        summary_of(&api, &guest, "1h", web).await,
+        (vec![], Value::Null)
+    );
+    assert_eq!(
+        summary_of(&api, &viewer, "1h", web).await,
+        (both.clone(), json!(112))
+    );
+    // Rollups added by hand, and removed by retention, count at once too.
+    sqlx::query(
+        "INSERT INTO check_statuses_1h (check_id, created_at, duration, total, passed, failed) \
+         VALUES ($1, date_trunc('hour', now()) - interval '5 hours', 10, 1000, 1000, 0)",
+    )
+    .bind(web)
+    .execute(&pool)
+    .await
+    .unwrap();
+    assert_eq!(
+        summary_of(&api, &viewer, "1d", web).await,
+        (both.clone(), json!(1112))
+    );
+    let cutoff = Utc::now() - chrono::Duration::hours(3);
+    health::prune(&pool, cutoff, cutoff, 100).await.unwrap();
+    assert_eq!(
+        summary_of(&api, &viewer, "1d", web).await,
+        (both, json!(112))
+    );
 }
 
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]

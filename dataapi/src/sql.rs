@@ -74,13 +74,38 @@ struct Expr {
     ty: ColumnType,
 }
 
-/// A JSON object expression and the `!inner` conditions its embeds add.
+/// An output key: a column's name from the registry, or one the request
+/// gave (an alias, a JSON path's key, an embed), which is bound.
+enum Key {
+    Column(&'static str),
+    Given(String),
+}
+
+/// The keys and values of a JSON object and the `!inner` conditions its
+/// embeds add.
 struct Object {
-    sql: String,
+    pairs: Vec<(Key, String)>,
     inner: Vec<String>,
     /// Whether a value may be a document of any size (JSON, an array, an
     /// embed): only then is each row counted against the answer's budget.
     documents: bool,
+}
+
+impl Object {
+    /// The values by column name when every key is a column's and no value
+    /// is a document: such a row of columns is its own JSON object.
+    fn plain_columns(&self) -> Option<Vec<(&'static str, &str)>> {
+        if self.documents || self.pairs.is_empty() {
+            return None;
+        }
+        self.pairs
+            .iter()
+            .map(|(key, value)| match key {
+                Key::Column(name) => Some((*name, value.as_str())),
+                Key::Given(_) => None,
+            })
+            .collect()
+    }
 }
 
 /// `->0`, `->-1`: PostgREST reads an integer key as an array index.
@@ -347,7 +372,7 @@ impl<'s> Builder<'s> {
         items: &[SelectItem],
         embedded: bool,
     ) -> Result<Object, RestError> {
-        let mut pairs: Vec<(String, String)> = Vec::new();
+        let mut pairs: Vec<(Key, String)> = Vec::new();
         let mut inner = Vec::new();
         let mut documents = false;
         for item in items {
@@ -356,7 +381,7 @@ impl<'s> Builder<'s> {
                     for column in relation.star(embedded) {
                         documents |= column.ty.is_document();
                         let value = self.column(relation, alias, column);
-                        pairs.push((format!("'{}'", column.name), value));
+                        pairs.push((Key::Column(column.name), value));
                     }
                 }
                 SelectItem::Field {
@@ -365,8 +390,17 @@ impl<'s> Builder<'s> {
                 } => {
                     let expr = self.field(relation, alias, field, embedded)?;
                     documents |= expr.ty.is_document() || !field.path.is_empty();
-                    let key = key_alias.as_deref().unwrap_or(field.default_key());
-                    let key = self.param(Param::Text(key.to_owned()));
+                    let key = match relation.column(&field.column) {
+                        Some(column) if key_alias.is_none() && field.path.is_empty() => {
+                            Key::Column(column.name)
+                        }
+                        _ => Key::Given(
+                            key_alias
+                                .as_deref()
+                                .unwrap_or(field.default_key())
+                                .to_owned(),
+                        ),
+                    };
                     pairs.push((key, expr.sql));
                 }
                 SelectItem::Embed {
@@ -376,8 +410,7 @@ impl<'s> Builder<'s> {
                     select,
                 } => {
                     let embed = self.resolve(relation, name, hints)?;
-                    let key = key_alias.as_deref().unwrap_or(name);
-                    let key = self.param(Param::Text(key.to_owned()));
+                    let key = Key::Given(key_alias.as_deref().unwrap_or(name).to_owned());
                     let value = self.embed(alias, embed, select)?;
                     documents = true;
                     pairs.push((key, value));
@@ -388,10 +421,26 @@ impl<'s> Builder<'s> {
             }
         }
         Ok(Object {
-            sql: build_object(&pairs),
+            pairs,
             inner,
             documents,
         })
+    }
+
+    /// The JSON object of `object`'s pairs, its given keys bound.
+    fn json(&mut self, object: &Object) -> String {
+        let pairs: Vec<(String, String)> = object
+            .pairs
+            .iter()
+            .map(|(key, value)| {
+                let key = match key {
+                    Key::Column(name) => format!("'{name}'"),
+                    Key::Given(key) => self.param(Param::Text(key.clone())),
+                };
+                (key, value.clone())
+            })
+            .collect();
+        build_object(&pairs)
     }
 
     /// The embed `name!hints` of `relation`, as PostgREST resolves it: by
@@ -478,20 +527,20 @@ impl<'s> Builder<'s> {
         self.embedded_resources.push(target.resource);
         let alias = self.alias();
         let object = self.object(target, &alias, select, true)?;
+        let json = self.json(&object);
         let mut conditions = vec![Self::join(embed, &alias, parent_alias)];
         conditions.extend(object.inner);
         conditions.extend(self.scope(target, &alias)?);
         let table = quote(target.table);
         let filter = where_clause(&conditions);
         Ok(match embed.join {
-            Join::ToOne { .. } => format!("(SELECT {} FROM {table} {alias}{filter})", object.sql),
+            Join::ToOne { .. } => format!("(SELECT {json} FROM {table} {alias}{filter})"),
             // At most MAX_EMBEDDED_ROWS per parent, and as many in the whole answer.
             Join::ToMany { .. } => {
                 let cap = MAX_EMBEDDED_ROWS;
                 format!(
                     "(SELECT quarterdeck_rest_embedded(coalesce(json_agg(_e.j), '[]'::json), count(*), {cap}) \
-                     FROM (SELECT {} AS j FROM {table} {alias}{filter} LIMIT {cap}) _e)",
-                    object.sql
+                     FROM (SELECT {json} AS j FROM {table} {alias}{filter} LIMIT {cap}) _e)"
                 )
             }
         })
@@ -778,10 +827,10 @@ impl<'s> Builder<'s> {
         };
         let star = [SelectItem::Star];
         let object = self.object(relation, MAIN, select.unwrap_or(&star), false)?;
+        let json = self.json(&object);
         Ok(format!(
             "SELECT coalesce(json_agg(_q.j), '[]'::json) AS body, count(*) AS n, {checks} \
-             FROM (SELECT {} AS j FROM {source} {MAIN}{}) _q",
-            object.sql,
+             FROM (SELECT {json} AS j FROM {source} {MAIN}{}) _q",
             where_clause(&object.inner)
         ))
     }
@@ -885,7 +934,7 @@ pub(crate) fn select(
         false,
     )?;
     let mut conditions = b.conditions(relation, MAIN, &query.filters)?;
-    conditions.extend(object.inner);
+    conditions.extend(object.inner.iter().cloned());
     conditions.extend(b.scope(relation, MAIN)?);
     let filter = where_clause(&conditions);
     let order = b.order(relation, MAIN, &query.order)?;
@@ -905,19 +954,42 @@ pub(crate) fn select(
     // them, as PostgREST relies on: the outer level only aggregates (no join
     // or grouping that could reorder them), and an ORDER BY of its own would
     // sort the page a second time (a third of the statement's time).
-    // Counting each row's bytes as it is built costs a function call per row
-    // (half the statement's time on a page of names), so only rows that may
-    // hold documents of any size are counted; others are measured once built.
-    let row = if object.documents {
-        format!("quarterdeck_rest_row({}, {max_bytes})", object.sql)
-    } else {
-        object.sql
+    let page = |columns: &str| {
+        format!("SELECT {columns} FROM {table} {MAIN}{filter}{order} LIMIT {limit} OFFSET {offset}")
     };
-    let text = format!(
-        "SELECT coalesce(json_agg({row}), '[]'::json) AS body, count(*) AS n, {total} AS total \
-         FROM (SELECT {MAIN}.* FROM {table} {MAIN}{filter}{order} \
-         LIMIT {limit} OFFSET {offset}) {MAIN}"
-    );
+    let text = match object.plain_columns() {
+        // Plain columns: the page sorts only them (not whole rows), and a
+        // row of them, named by the registry, is its own JSON object; half
+        // the statement's cost.
+        Some(columns) => {
+            let list: Vec<String> = columns
+                .iter()
+                .map(|(name, value)| format!("{value} AS {}", quote(name)))
+                .collect();
+            format!(
+                "SELECT coalesce(json_agg(_r), '[]'::json) AS body, count(*) AS n, {total} AS total \
+                 FROM ({}) _r",
+                page(&list.join(", "))
+            )
+        }
+        // Counting each row's bytes as it is built costs a function call per
+        // row (half the statement's time on a page of names), so only rows
+        // that may hold documents of any size are counted; others are
+        // measured once built.
+        None => {
+            let json = b.json(&object);
+            let row = if object.documents {
+                format!("quarterdeck_rest_row({json}, {max_bytes})")
+            } else {
+                json
+            };
+            format!(
+                "SELECT coalesce(json_agg({row}), '[]'::json) AS body, count(*) AS n, {total} AS total \
+                 FROM ({}) {MAIN}",
+                page(&format!("{MAIN}.*"))
+            )
+        }
+    };
     Ok(b.finish(text))
 }
 

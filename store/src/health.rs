@@ -285,7 +285,10 @@ macro_rules! rollup {
 /// Writes results in one statement: the status rows, the hourly and daily
 /// rollups, and each check's status, last run and last transition. Results
 /// of checks that no longer exist are dropped.
-pub async fn record(pool: &PgPool, results: &[CheckResult]) -> Result<(), Error> {
+pub async fn record<'c>(
+    db: impl sqlx::PgExecutor<'c>,
+    results: &[CheckResult],
+) -> Result<(), Error> {
     if results.is_empty() {
         return Ok(());
     }
@@ -323,7 +326,7 @@ pub async fn record(pool: &PgPool, results: &[CheckResult]) -> Result<(), Error>
     .bind(&messages)
     .bind(&errors)
     .bind(&details)
-    .execute(pool)
+    .execute(db)
     .await?;
     Ok(())
 }
@@ -489,8 +492,8 @@ pub struct CheckSummary {
 
 #[derive(sqlx::FromRow)]
 struct SummaryRow {
-    check_version: i64,
-    canary_version: i64,
+    check_version: Xid,
+    canary_version: Xid,
     id: Uuid,
     canary_id: Uuid,
     canary_name: String,
@@ -521,7 +524,6 @@ struct SummaryRow {
 struct Rollup {
     check_id: Uuid,
     created_at: DateTime<Utc>,
-    version: i64,
     passed: i32,
     failed: i32,
     latency: Vec<i32>,
@@ -530,7 +532,6 @@ struct Rollup {
 /// Runs and latency histograms of one check, summed over rollups.
 #[derive(Default)]
 struct Totals {
-    version: u64,
     passed: i64,
     failed: i64,
     histogram: Vec<i32>,
@@ -571,77 +572,77 @@ impl Listed {
 }
 
 /// A check of the summary and the version of what its row is made of: its
-/// own and its canary's rows and its rollups in the range. A row rendered at
-/// one version may be reused while the version holds.
+/// own and its canary's rows (a write to its rollups updates its row). A row
+/// rendered at one version may be reused while the version holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SummaryVersion {
     pub id: Uuid,
     pub version: u64,
 }
 
-/// Row versions (`xmin`, which every update changes) folded into one
-/// number; rollups are added in any order.
-fn fold(seed: u64, part: (i64, i64)) -> u64 {
-    use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
-    seed.wrapping_add(BuildHasherDefault::<DefaultHasher>::default().hash_one(part))
+/// A row version as PostgreSQL sends it (`xmin`, type `xid`): read as it
+/// is rather than through text, which cost more than the rest of the
+/// summary's listing.
+#[derive(Debug, Clone, Copy)]
+struct Xid(u32);
+
+impl sqlx::Type<sqlx::Postgres> for Xid {
+    fn type_info() -> sqlx::postgres::PgTypeInfo {
+        sqlx::postgres::PgTypeInfo::with_oid(sqlx::postgres::types::Oid(28))
+    }
 }
 
-const VERSION_COLUMNS: &str =
-    "c.xmin::text::bigint AS check_version, k.xmin::text::bigint AS canary_version";
+impl sqlx::postgres::PgHasArrayType for Xid {
+    fn array_type_info() -> sqlx::postgres::PgTypeInfo {
+        sqlx::postgres::PgTypeInfo::with_oid(sqlx::postgres::types::Oid(1011))
+    }
+}
+
+impl sqlx::Decode<'_, sqlx::Postgres> for Xid {
+    fn decode(value: sqlx::postgres::PgValueRef<'_>) -> Result<Self, sqlx::error::BoxDynError> {
+        // An xid is an oid's size and shape, so it is read as one.
+        let oid = <sqlx::postgres::types::Oid as sqlx::Decode<sqlx::Postgres>>::decode(value)?;
+        Ok(Xid(oid.0))
+    }
+}
+
+/// The version of a check's summary row: the row versions (`xmin`, which
+/// every update changes) of the check and its canary. A write to the
+/// check's rollups updates the check (migration 0049).
+fn version(check: Xid, canary: Xid) -> u64 {
+    (u64::from(check.0) << 32) | u64::from(canary.0)
+}
+
+const VERSION_COLUMNS: &str = "c.xmin AS check_version, k.xmin AS canary_version";
 const SUMMARY_FROM: &str = "FROM checks c JOIN canaries k ON k.id = c.canary_id \
      WHERE ($1::jsonb IS NULL OR quarterdeck_scope_allows($1, k.labels, k.agent_id, k.name))";
 
-/// The checks a summary lists with their versions, unordered. `from_hour`
-/// is the first hour of the range (the rollups count whole hours).
+/// The checks a summary lists with their versions, unordered.
 pub async fn summary_versions(
     pool: &PgPool,
     canary_rules: Option<&[ScopeRule]>,
-    from_hour: DateTime<Utc>,
     listed: Listed,
 ) -> Result<Vec<SummaryVersion>, Error> {
-    // Read at once on two connections, each as one row of arrays (a row
-    // apiece cost more to receive than to find); rollups of checks not
-    // listed are skipped here rather than named in the statement.
-    let checks =
-        sqlx::query_as::<_, (Vec<Uuid>, Vec<i64>, Vec<i64>)>(sqlx::AssertSqlSafe(format!(
-            "SELECT coalesce(array_agg(c.id), '{{}}'), \
-                    coalesce(array_agg(c.xmin::text::bigint), '{{}}'), \
-                    coalesce(array_agg(k.xmin::text::bigint), '{{}}') {SUMMARY_FROM} \
+    // One row of arrays: a row apiece cost more to receive than to find.
+    let (ids, checks, canaries) =
+        sqlx::query_as::<_, (Vec<Uuid>, Vec<Xid>, Vec<Xid>)>(sqlx::AssertSqlSafe(format!(
+            "SELECT coalesce(array_agg(c.id), '{{}}'), coalesce(array_agg(c.xmin), '{{}}'), \
+                    coalesce(array_agg(k.xmin), '{{}}') {SUMMARY_FROM} \
                AND (CASE WHEN $2::uuid IS NULL THEN c.deleted_at IS NULL AND k.deleted_at IS NULL \
                     ELSE c.id = $2 END)"
         )))
         .bind(rules_json(canary_rules))
         .bind(listed.check())
-        .fetch_one(pool);
-    let rollups = sqlx::query_as::<_, (Vec<Uuid>, Vec<i64>, Vec<i64>)>(
-        "SELECT coalesce(array_agg(check_id), '{}'), \
-                coalesce(array_agg(extract(epoch FROM created_at)::bigint), '{}'), \
-                coalesce(array_agg(xmin::text::bigint), '{}') \
-         FROM check_statuses_1h WHERE created_at >= $1 AND ($2::uuid IS NULL OR check_id = $2)",
-    )
-    .bind(from_hour)
-    .bind(listed.check())
-    .fetch_one(pool);
-    let ((ids, check_versions, canary_versions), (rollup_ids, hours, rollup_versions)) =
-        tokio::try_join!(checks, rollups)?;
-    let mut versions: Vec<SummaryVersion> = ids
-        .iter()
-        .zip(check_versions.into_iter().zip(canary_versions))
-        .map(|(&id, parts)| SummaryVersion {
+        .fetch_one(pool)
+        .await?;
+    Ok(ids
+        .into_iter()
+        .zip(checks.into_iter().zip(canaries))
+        .map(|(id, (check, canary))| SummaryVersion {
             id,
-            version: fold(0, parts),
+            version: version(check, canary),
         })
-        .collect();
-    let index: HashMap<Uuid, usize> = ids.into_iter().enumerate().map(|(i, id)| (id, i)).collect();
-    for (id, part) in rollup_ids
-        .iter()
-        .zip(hours.into_iter().zip(rollup_versions))
-    {
-        if let Some(&i) = index.get(id) {
-            versions[i].version = fold(versions[i].version, part);
-        }
-    }
-    Ok(versions)
+        .collect())
 }
 
 /// The summary rows of `ids` the caller may see, with their versions, from
@@ -667,31 +668,19 @@ pub async fn summary_rows(
     .bind(ids)
     .fetch_all(pool);
     let rollups = sqlx::query_as::<_, Rollup>(
-        "SELECT check_id, created_at, xmin::text::bigint AS version, passed, failed, latency \
+        "SELECT check_id, created_at, passed, failed, latency \
          FROM check_statuses_1h WHERE created_at >= $1 AND check_id = ANY($2)",
     )
     .bind(from_hour)
     .bind(ids)
     .fetch_all(pool);
     let (rows, rollups) = tokio::try_join!(rows, rollups)?;
-    let mut totals: HashMap<Uuid, Totals> = rows
-        .iter()
-        .map(|r| {
-            let version = fold(0, (r.check_version, r.canary_version));
-            (
-                r.id,
-                Totals {
-                    version,
-                    ..Totals::default()
-                },
-            )
-        })
-        .collect();
+    let mut totals: HashMap<Uuid, Totals> =
+        rows.iter().map(|r| (r.id, Totals::default())).collect();
     for rollup in rollups {
         let Some(t) = totals.get_mut(&rollup.check_id) else {
             continue;
         };
-        t.version = fold(t.version, (rollup.created_at.timestamp(), rollup.version));
         t.passed += i64::from(rollup.passed);
         t.failed += i64::from(rollup.failed);
         add_histogram(&mut t.histogram, &rollup.latency);
@@ -705,7 +694,7 @@ pub async fn summary_rows(
             let t = totals.remove(&r.id).unwrap_or_default();
             let version = SummaryVersion {
                 id: r.id,
-                version: t.version,
+                version: version(r.check_version, r.canary_version),
             };
             let row = CheckSummary {
                 uptime: Uptime {

@@ -1,6 +1,7 @@
 //! Which checks the engine may claim: paused canaries (`spec.replicas: 0`)
-//! only on Run Now, canaries left to other agents never; and the figures a
-//! Kubernetes canary's status is written from.
+//! only on Run Now, canaries left to other agents never; the figures a
+//! Kubernetes canary's status is written from; and how rollup writes change
+//! their checks' rows (the health summary's versions).
 
 use chrono::{Duration, Utc};
 use quarterdeck_store::canary::status_figures;
@@ -170,4 +171,58 @@ async fn status_figures_cover_the_last_hour_and_the_latest_run(pool: PgPool) {
     assert!(home.latency_p95.is_some_and(|p| p > 100.0 && p <= 300.0));
     assert_eq!(web.latency_p95, home.latency_p95);
     assert!(home.last_runtime.is_some());
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn a_rollup_write_changes_its_checks_row_once(pool: PgPool) {
+    let (_, checks) = canary(
+        &pool,
+        "web",
+        json!({"schedule": "@every 1m"}),
+        &["home", "api"],
+    )
+    .await;
+    let results: Vec<CheckResult> = checks
+        .iter()
+        .map(|&check_id| CheckResult {
+            check_id,
+            time: Utc::now(),
+            passed: true,
+            duration_ms: 5,
+            message: String::new(),
+            error: None,
+            details: json!({}),
+        })
+        .collect();
+    let mut tx = pool.begin().await.unwrap();
+    health::record(&mut *tx, &results).await.unwrap();
+    let updates: i64 = sqlx::query_scalar(
+        "SELECT n_tup_upd FROM pg_stat_xact_user_tables WHERE relname = 'checks'",
+    )
+    .fetch_one(&mut *tx)
+    .await
+    .unwrap();
+    assert_eq!(updates, 2, "the engine's write updates each check once");
+    tx.commit().await.unwrap();
+
+    let version = |id: Uuid| {
+        sqlx::query_scalar::<_, String>("SELECT xmin::text FROM checks WHERE id = $1")
+            .bind(id)
+            .fetch_one(&pool)
+    };
+    let before = (
+        version(checks[0]).await.unwrap(),
+        version(checks[1]).await.unwrap(),
+    );
+    sqlx::query("UPDATE check_statuses_1h SET passed = passed + 1 WHERE check_id = $1")
+        .bind(checks[0])
+        .execute(&pool)
+        .await
+        .unwrap();
+    assert_ne!(
+        version(checks[0]).await.unwrap(),
+        before.0,
+        "a write by hand changes its check"
+    );
+    assert_eq!(version(checks[1]).await.unwrap(), before.1, "and no other");
 }

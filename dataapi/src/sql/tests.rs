@@ -364,3 +364,32 @@ fn writes() {
     );
     assert!(built.text.ends_with("FOR UPDATE OF t0"));
 }
+
+#[test]
+fn a_page_of_plain_columns_is_a_row_of_them_and_given_keys_stay_bound() {
+    let plain = sql("config_items", "select=id,name&type=eq.Pod");
+    assert!(plain.text.contains("json_agg(_r)"), "{}", plain.text);
+    assert!(
+        plain.text.contains("t0.\"name\" AS \"name\""),
+        "{}",
+        plain.text
+    );
+    assert_eq!(texts(&plain), ["Pod"]);
+
+    let aliased = sql("config_items", "select=id,label:name");
+    assert!(
+        aliased
+            .text
+            .contains("json_build_object('id', t0.\"id\", $1,"),
+        "{}",
+        aliased.text
+    );
+    assert_eq!(texts(&aliased), ["label"]);
+    // Documents are counted against the answer's budget row by row.
+    let documents = sql("config_items", "select=id,tags");
+    assert!(
+        documents.text.contains("quarterdeck_rest_row("),
+        "{}",
+        documents.text
+    );
+}

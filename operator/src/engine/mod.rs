@@ -270,13 +270,18 @@ fn on_tick(from: tokio::time::Instant, at: tokio::time::Instant) -> tokio::time:
     from + Duration::from_nanos(u64::try_from(ticks * tick).unwrap_or(u64::MAX))
 }
 
+/// The slot a claimed check runs for; None when Run Now asked for it or it
+/// had none.
+fn slot(check: &DueCheck) -> Option<DateTime<Utc>> {
+    check.next_runtime.filter(|_| !check.run_now)
+}
+
 /// How long after its claim a check's slot comes (zero when it is due or
 /// asked for).
 fn time_to_slot(check: &DueCheck) -> Duration {
-    match (check.run_now, check.next_runtime) {
-        (false, Some(due)) => (due - check.now).to_std().unwrap_or_default(),
-        _ => Duration::ZERO,
-    }
+    slot(check).map_or(Duration::ZERO, |due| {
+        (due - check.now).to_std().unwrap_or_default()
+    })
 }
 
 /// The canaries whose `agentSelector` does not select this operator; None
@@ -310,13 +315,10 @@ fn next_slot(check: &DueCheck) -> DateTime<Utc> {
 /// Runs a claimed check `since_claim` after its claim.
 async fn run_one(runner: &Runner, check: DueCheck, since_claim: Duration) -> Finished {
     // From its slot to its start, on the database's clock.
-    let lag = match (check.run_now, check.next_runtime) {
-        (false, Some(due)) => {
-            let start = check.now + chrono::Duration::from_std(since_claim).unwrap_or_default();
-            Some((start - due).to_std().unwrap_or_default())
-        }
-        _ => None,
-    };
+    let lag = slot(&check).map(|due| {
+        let start = check.now + chrono::Duration::from_std(since_claim).unwrap_or_default();
+        (start - due).to_std().unwrap_or_default()
+    });
     let started = Utc::now();
     let outcome = match Schedule::parse(check.schedule.as_deref(), check.interval) {
         Err(e) => Outcome {
