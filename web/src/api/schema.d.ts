@@ -3924,8 +3924,8 @@ export interface components {
             team?: string | null;
         };
         /**
-         * @description The health summary. Served from a cache shared by callers with the
-         *     same access scopes, so the handler answers its serialized bytes.
+         * @description The health summary. Its rows are rendered ahead (`summary_rows`), so the
+         *     handler writes them into this shape's empty list.
          */
         HealthSummary: {
             checks_summary: components["schemas"]["CheckSummary"][];
