@@ -9,9 +9,10 @@ use std::sync::Arc;
 use quarterdeck_connections::keyring::Keyring;
 use sqlx::PgPool;
 
+use crate::json_parts::JsonParts;
 use crate::metrics::{self, Metrics};
 use crate::run_results::RunResults;
-use crate::summary_cache::SummaryCache;
+use crate::summary_cache::{Key, SummaryCache};
 use crate::summary_rows::SummaryRows;
 use crate::token_cache::{self, TokenCache};
 use tower::ServiceBuilder;
@@ -35,7 +36,7 @@ pub struct AppState {
     /// The Helm chart repository integration previews install from.
     pub chart_repository_url: Arc<str>,
     /// The health summary shared between callers for a moment.
-    pub summary_cache: Arc<SummaryCache>,
+    pub summary_cache: Arc<SummaryCache<Key, JsonParts>>,
     /// The health summary's rows, rendered, while they hold.
     pub summary_rows: Arc<SummaryRows>,
     /// The changes search's totals (and whether capped), shared likewise.
@@ -177,6 +178,14 @@ pub async fn serve_on(
     state: AppState,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    use axum::serve::ListenerExt;
+    // Without it a response's last small write waits for the client's
+    // delayed acknowledgement of the one before.
+    let listener = listener.tap_io(|tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!(error = %e, "TCP_NODELAY not set on a connection");
+        }
+    });
     axum::serve(
         listener,
         router(state).into_make_service_with_connect_info::<SocketAddr>(),

@@ -8,6 +8,7 @@ mod config;
 mod error;
 mod instant;
 mod integrations;
+mod json_parts;
 mod kube_proxy;
 mod mcp;
 mod metrics;

@@ -10,7 +10,6 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use axum::body::Bytes;
 use futures::FutureExt;
 use futures::future::{BoxFuture, Shared};
 
@@ -27,7 +26,7 @@ pub struct Key {
 }
 
 /// A computation of a value (the summary's JSON); errors as text.
-pub type Computation<V = Bytes> = BoxFuture<'static, Result<V, String>>;
+pub type Computation<V> = BoxFuture<'static, Result<V, String>>;
 
 struct Slot<V: Clone> {
     value: Option<(Instant, V)>,
@@ -44,7 +43,7 @@ impl<V: Clone> Default for Slot<V> {
 }
 
 /// Values by key; the key must name the caller's access scopes.
-pub struct SummaryCache<K = Key, V: Clone = Bytes> {
+pub struct SummaryCache<K, V: Clone> {
     ttl: Duration,
     slots: Mutex<HashMap<K, Slot<V>>>,
 }
@@ -136,6 +135,8 @@ where
 mod tests {
     use std::sync::atomic::{AtomicUsize, Ordering};
 
+    use axum::body::Bytes;
+
     use super::*;
 
     fn key(hour: i64) -> Key {
@@ -147,7 +148,7 @@ mod tests {
 
     /// Counts computations; each answers its number after 20 ms.
     async fn get(
-        cache: &Arc<SummaryCache>,
+        cache: &Arc<SummaryCache<Key, Bytes>>,
         k: Key,
         calls: &Arc<AtomicUsize>,
     ) -> Result<Bytes, String> {

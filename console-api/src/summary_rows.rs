@@ -6,7 +6,9 @@
 //! access scopes and freshness are the database's; only rows that changed
 //! since they were last rendered are read and rendered again. Rows are not
 //! shared between ranges: a range is its first hour and the hour
-//! `rolling1h` starts at.
+//! `rolling1h` starts at. The array last answered in a range is kept with
+//! its listing: a listing equal to it, row for row and version for version,
+//! is answered with the same bytes, unsorted and uncopied.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -32,7 +34,6 @@ struct Range {
 
 /// One check's row, rendered.
 struct Row {
-    version: u64,
     /// Canary namespace, canary name and check name, each ended by a NUL
     /// (which text cannot hold), so the bytes sort as the three in turn: the
     /// summary's order.
@@ -43,7 +44,15 @@ struct Row {
 #[derive(Default)]
 struct Rows {
     used: Option<Instant>,
-    by_check: HashMap<Uuid, Arc<Row>>,
+    /// Each check's row and the version it was rendered at.
+    by_check: HashMap<Uuid, (u64, Arc<Row>)>,
+    last: Option<Answer>,
+}
+
+/// A listing and the JSON array answered for it.
+struct Answer {
+    listing: Vec<SummaryVersion>,
+    array: Bytes,
 }
 
 #[derive(Default)]
@@ -52,8 +61,8 @@ pub struct SummaryRows {
 }
 
 impl SummaryRows {
-    /// The rows `listed` the caller may see, in the summary's order (by the
-    /// bytes of the names).
+    /// The JSON array of the rows `listed` the caller may see, in the
+    /// summary's order (by the bytes of the names).
     pub async fn render(
         &self,
         db: &sqlx::PgPool,
@@ -61,31 +70,64 @@ impl SummaryRows {
         from_hour: DateTime<Utc>,
         now: DateTime<Utc>,
         listed: Listed,
-    ) -> Result<Rendered, ApiError> {
+    ) -> Result<Bytes, ApiError> {
         let range = Range {
             from_hour,
             recent_from: hour_of(now - chrono::Duration::hours(1)),
         };
-        let versions = health::summary_versions(db, rules, listed).await?;
-        let stale = self.stale(range, &versions);
-        let fresh = if stale.is_empty() {
-            HashMap::new()
+        let listing = health::summary_versions(db, rules, listed).await?;
+        if let Some(array) = self.answered(range, &listing) {
+            return Ok(array);
+        }
+        let (rows, stale) = self.kept(range, &listing);
+        let mut rows = if stale.is_empty() {
+            rows.into_iter().flatten().collect::<Vec<_>>()
         } else {
-            let rows =
-                health::summary_rows(db, rules, from_hour, range.recent_from, &stale).await?;
-            self.keep(range, rows)?
+            let which = match listed {
+                Listed::Live if stale.len() == listing.len() => health::Rows::Live,
+                _ => health::Rows::Of(&stale),
+            };
+            let read = health::summary_rows(db, rules, from_hour, range.recent_from, which).await?;
+            let fresh = self.keep(range, read)?;
+            // A check that went out of sight between the listing and the
+            // read of its row is left out.
+            rows.into_iter()
+                .zip(&listing)
+                .filter_map(|(row, v)| row.or_else(|| fresh.get(&v.id).cloned()))
+                .collect()
         };
-        let mut rows = self.current(range, &versions, &fresh);
         rows.sort_unstable_by(|a, b| a.order.cmp(&b.order));
-        Ok(Rendered(rows))
+        let array = json_array(&rows);
+        // A row that went out of sight before it was read leaves the answer
+        // short of the listing: it is not kept for it.
+        if rows.len() == listing.len()
+            && let Some(rows) = self.lock().get_mut(&range)
+        {
+            rows.last = Some(Answer {
+                listing,
+                array: array.clone(),
+            });
+        }
+        Ok(array)
+    }
+
+    /// The array last answered in `range`, if it was for this listing.
+    fn answered(&self, range: Range, listing: &[SummaryVersion]) -> Option<Bytes> {
+        let mut ranges = self.lock();
+        let rows = ranges.get_mut(&range)?;
+        let last = rows.last.as_ref().filter(|last| last.listing == listing)?;
+        let array = last.array.clone();
+        rows.used = Some(Instant::now());
+        Some(array)
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Range, Rows>> {
         self.ranges.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The listed checks whose rendered row is missing or of another version.
-    fn stale(&self, range: Range, versions: &[SummaryVersion]) -> Vec<Uuid> {
+    /// The row kept for each listed check at its listed version, and the
+    /// checks that have none (their rows are to be read).
+    fn kept(&self, range: Range, listing: &[SummaryVersion]) -> (Vec<Option<Arc<Row>>>, Vec<Uuid>) {
         let mut ranges = self.lock();
         if !ranges.contains_key(&range) && ranges.len() >= RANGES {
             let oldest = ranges.iter().min_by_key(|(_, r)| r.used).map(|(k, _)| *k);
@@ -95,15 +137,18 @@ impl SummaryRows {
         }
         let rows = ranges.entry(range).or_default();
         rows.used = Some(Instant::now());
-        versions
+        let mut stale = Vec::new();
+        let kept = listing
             .iter()
-            .filter(|v| {
-                rows.by_check
-                    .get(&v.id)
-                    .is_none_or(|row| row.version != v.version)
+            .map(|v| match rows.by_check.get(&v.id) {
+                Some((version, row)) if *version == v.version => Some(row.clone()),
+                _ => {
+                    stale.push(v.id);
+                    None
+                }
             })
-            .map(|v| v.id)
-            .collect()
+            .collect();
+        (kept, stale)
     }
 
     /// Renders and keeps rows just read; answers them by check.
@@ -120,70 +165,36 @@ impl SummaryRows {
                     .iter()
                     .flat_map(|part| part.bytes().chain([0]))
                     .collect();
-                Ok((
-                    version.id,
-                    Arc::new(Row {
-                        version: version.version,
-                        order,
-                        json: Bytes::from(json),
-                    }),
-                ))
+                let row = Row {
+                    order,
+                    json: Bytes::from(json),
+                };
+                Ok((version, Arc::new(row)))
             })
-            .collect::<Result<HashMap<_, _>, serde_json::Error>>()
+            .collect::<Result<Vec<_>, serde_json::Error>>()
             .map_err(|e| ApiError::Internal(e.to_string()))?;
-        self.lock()
-            .entry(range)
-            .or_default()
-            .by_check
-            .extend(rendered.iter().map(|(id, row)| (*id, row.clone())));
-        Ok(rendered)
-    }
-
-    /// The rows of the listed checks: as just read, else as kept at the
-    /// listed version. A check that went out of sight between the listing
-    /// and the read of its row is left out.
-    fn current(
-        &self,
-        range: Range,
-        versions: &[SummaryVersion],
-        fresh: &HashMap<Uuid, Arc<Row>>,
-    ) -> Vec<Arc<Row>> {
-        let ranges = self.lock();
-        let kept = ranges.get(&range).map(|rows| &rows.by_check);
-        versions
-            .iter()
-            .filter_map(|v| {
-                fresh.get(&v.id).cloned().or_else(|| {
-                    kept?
-                        .get(&v.id)
-                        .filter(|row| row.version == v.version)
-                        .cloned()
-                })
-            })
-            .collect()
+        self.lock().entry(range).or_default().by_check.extend(
+            rendered
+                .iter()
+                .map(|(v, row)| (v.id, (v.version, row.clone()))),
+        );
+        Ok(rendered.into_iter().map(|(v, row)| (v.id, row)).collect())
     }
 }
 
-/// Rendered rows in order.
-pub struct Rendered(Vec<Arc<Row>>);
-
-impl Rendered {
-    /// Bytes of the JSON array.
-    pub fn json_len(&self) -> usize {
-        self.0.iter().map(|r| r.json.len() + 1).sum::<usize>() + 1
-    }
-
-    /// Appends the rows as a JSON array.
-    pub fn write_array(&self, out: &mut Vec<u8>) {
-        out.push(b'[');
-        for (i, row) in self.0.iter().enumerate() {
-            if i > 0 {
-                out.push(b',');
-            }
-            out.extend_from_slice(&row.json);
+/// Rows as one JSON array.
+fn json_array(rows: &[Arc<Row>]) -> Bytes {
+    let len = rows.iter().map(|r| r.json.len() + 1).sum::<usize>() + 1;
+    let mut out = Vec::with_capacity(len);
+    out.push(b'[');
+    for (i, row) in rows.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
         }
-        out.push(b']');
+        out.extend_from_slice(&row.json);
     }
+    out.push(b']');
+    Bytes::from(out)
 }
 
 /// The start of the hour `t` falls in.

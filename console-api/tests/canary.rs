@@ -206,6 +206,13 @@ async fn rows_kept_between_summaries_follow_every_write_and_scope(pool: PgPool) 
         summary_of(&api, &guest, "1h", web).await,
         (vec![web.to_string()], json!(6))
     );
+    // Asked twice with nothing changed: the second is the first's answer.
+    for _ in 0..2 {
+        assert_eq!(
+            summary_of(&api, &viewer, "1h", web).await,
+            (both.clone(), json!(6))
+        );
+    }
 
     results(&pool, web).await;
     assert_eq!(

@@ -562,15 +562,6 @@ pub enum Listed {
     Check(Uuid),
 }
 
-impl Listed {
-    fn check(self) -> Option<Uuid> {
-        match self {
-            Listed::Live => None,
-            Listed::Check(id) => Some(id),
-        }
-    }
-}
-
 /// A check of the summary and the version of what its row is made of: its
 /// own and its canary's rows (a write to its rollups updates its row). A row
 /// rendered at one version may be reused while the version holds.
@@ -614,6 +605,8 @@ fn version(check: Xid, canary: Xid) -> u64 {
 }
 
 const VERSION_COLUMNS: &str = "c.xmin AS check_version, k.xmin AS canary_version";
+/// A check of the summary is live: it and its canary are not deleted.
+const LIVE: &str = "c.deleted_at IS NULL AND k.deleted_at IS NULL";
 const SUMMARY_FROM: &str = "FROM checks c JOIN canaries k ON k.id = c.canary_id \
      WHERE ($1::jsonb IS NULL OR quarterdeck_scope_allows($1, k.labels, k.agent_id, k.name))";
 
@@ -623,18 +616,22 @@ pub async fn summary_versions(
     canary_rules: Option<&[ScopeRule]>,
     listed: Listed,
 ) -> Result<Vec<SummaryVersion>, Error> {
-    // One row of arrays: a row apiece cost more to receive than to find.
-    let (ids, checks, canaries) =
+    // One row of arrays: a row apiece cost more to receive than to find. A
+    // statement apiece for a check and for all, each with its own plan.
+    let filter = match listed {
+        Listed::Live => LIVE,
+        Listed::Check(_) => "c.id = $2",
+    };
+    let mut query =
         sqlx::query_as::<_, (Vec<Uuid>, Vec<Xid>, Vec<Xid>)>(sqlx::AssertSqlSafe(format!(
             "SELECT coalesce(array_agg(c.id), '{{}}'), coalesce(array_agg(c.xmin), '{{}}'), \
-                    coalesce(array_agg(k.xmin), '{{}}') {SUMMARY_FROM} \
-               AND (CASE WHEN $2::uuid IS NULL THEN c.deleted_at IS NULL AND k.deleted_at IS NULL \
-                    ELSE c.id = $2 END)"
+                    coalesce(array_agg(k.xmin), '{{}}') {SUMMARY_FROM} AND {filter}"
         )))
-        .bind(rules_json(canary_rules))
-        .bind(listed.check())
-        .fetch_one(pool)
-        .await?;
+        .bind(rules_json(canary_rules));
+    if let Listed::Check(id) = listed {
+        query = query.bind(id);
+    }
+    let (ids, checks, canaries) = query.fetch_one(pool).await?;
     Ok(ids
         .into_iter()
         .zip(checks.into_iter().zip(canaries))
@@ -645,8 +642,18 @@ pub async fn summary_versions(
         .collect())
 }
 
-/// The summary rows of `ids` the caller may see, with their versions, from
-/// the hourly rollups since `from_hour`; `latency.rolling1h` counts the
+/// Which summary rows to read.
+#[derive(Debug, Clone, Copy)]
+pub enum Rows<'a> {
+    /// These checks, where the caller may see them.
+    Of(&'a [Uuid]),
+    /// Every live check the caller may see (`Listed::Live`): cheaper than
+    /// naming them all.
+    Live,
+}
+
+/// The summary rows the caller may see, with their versions, from the
+/// hourly rollups since `from_hour`; `latency.rolling1h` counts the
 /// rollups from `recent_from` on. The histograms are added up here:
 /// PostgreSQL's array arithmetic is the slow part of doing it in SQL.
 pub async fn summary_rows(
@@ -654,26 +661,35 @@ pub async fn summary_rows(
     canary_rules: Option<&[ScopeRule]>,
     from_hour: DateTime<Utc>,
     recent_from: DateTime<Utc>,
-    ids: &[Uuid],
+    which: Rows<'_>,
 ) -> Result<Vec<(SummaryVersion, CheckSummary)>, Error> {
-    let rows = sqlx::query_as::<_, SummaryRow>(sqlx::AssertSqlSafe(format!(
+    // A statement apiece: a generic plan of one for both would not use the
+    // ids' index, and tests the ids as an unhashed list on every row.
+    let (rows_filter, rollups_filter) = match which {
+        Rows::Of(_) => ("c.id = ANY($2)", "AND check_id = ANY($2)"),
+        Rows::Live => (LIVE, ""),
+    };
+    let mut rows = sqlx::query_as::<_, SummaryRow>(sqlx::AssertSqlSafe(format!(
         "SELECT {VERSION_COLUMNS}, c.id, c.canary_id, k.name AS canary_name, \
                 k.namespace AS canary_namespace, c.agent_id, c.name, c.namespace, c.type, c.status, \
                 c.description, c.endpoint, c.icon, c.labels, c.owner, c.severity, c.last_runtime, \
                 c.next_runtime, c.last_transition_time, c.created_at, c.updated_at, c.deleted_at, \
                 c.silenced_at \
-         {SUMMARY_FROM} AND c.id = ANY($2)"
+         {SUMMARY_FROM} AND {rows_filter}"
     )))
-    .bind(rules_json(canary_rules))
-    .bind(ids)
-    .fetch_all(pool);
-    let rollups = sqlx::query_as::<_, Rollup>(
+    .bind(rules_json(canary_rules));
+    // Rollups of checks left out above are dropped below.
+    let mut rollups = sqlx::query_as::<_, Rollup>(sqlx::AssertSqlSafe(format!(
         "SELECT check_id, created_at, passed, failed, latency \
-         FROM check_statuses_1h WHERE created_at >= $1 AND check_id = ANY($2)",
-    )
-    .bind(from_hour)
-    .bind(ids)
-    .fetch_all(pool);
+         FROM check_statuses_1h WHERE created_at >= $1 {rollups_filter}"
+    )))
+    .bind(from_hour);
+    if let Rows::Of(ids) = which {
+        rows = rows.bind(ids);
+        rollups = rollups.bind(ids);
+    }
+    let rows = rows.fetch_all(pool);
+    let rollups = rollups.fetch_all(pool);
     let (rows, rollups) = tokio::try_join!(rows, rollups)?;
     let mut totals: HashMap<Uuid, Totals> =
         rows.iter().map(|r| (r.id, Totals::default())).collect();

@@ -4,9 +4,7 @@
 use std::time::{Duration, Instant};
 
 use axum::Json;
-use axum::body::Bytes;
 use axum::extract::State;
-use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use chrono::Utc;
 use futures::FutureExt;
@@ -22,6 +20,7 @@ use uuid::Uuid;
 use crate::auth::Caller;
 use crate::body::{Body, Path, Query};
 use crate::error::ErrorBody;
+use crate::json_parts::JsonParts;
 use crate::rbac::{Action, Resource};
 use crate::summary_cache::Key;
 use crate::summary_rows::hour_of;
@@ -126,11 +125,11 @@ async fn summary(
             .map_err(|e| e.to_string())?;
             // The rows take the place of the empty list, the last field.
             let head = empty.strip_suffix(b"[]}").unwrap_or(&empty);
-            let mut body = Vec::with_capacity(head.len() + rows.json_len() + 1);
-            body.extend_from_slice(head);
-            rows.write_array(&mut body);
-            body.push(b'}');
-            Ok(Bytes::from(body))
+            let mut body = JsonParts::default();
+            body.push(head.to_vec());
+            body.push(rows);
+            body.push(&b"}"[..]);
+            Ok(body)
         }
         .boxed()
     };
@@ -149,7 +148,7 @@ async fn summary(
         }
     }
     .map_err(ApiError::Internal)?;
-    Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
+    Ok(body.into_response())
 }
 
 /// The health summary. Its rows are rendered ahead (`summary_rows`), so the
