@@ -72,6 +72,9 @@ struct Builder<'s> {
 struct Expr {
     sql: String,
     ty: ColumnType,
+    /// The registry's name of the column, when the field is the column
+    /// itself (no JSON path into it).
+    column: Option<&'static str>,
 }
 
 /// An output key: a column's name from the registry, or one the request
@@ -197,7 +200,11 @@ impl<'s> Builder<'s> {
                 ColumnType::Json
             };
         }
-        Ok(Expr { sql, ty })
+        Ok(Expr {
+            sql,
+            ty,
+            column: field.path.is_empty().then_some(column.name),
+        })
     }
 
     /// A column's value as this caller may see it ([`Reveal`]); filters and
@@ -390,10 +397,8 @@ impl<'s> Builder<'s> {
                 } => {
                     let expr = self.field(relation, alias, field, embedded)?;
                     documents |= expr.ty.is_document() || !field.path.is_empty();
-                    let key = match relation.column(&field.column) {
-                        Some(column) if key_alias.is_none() && field.path.is_empty() => {
-                            Key::Column(column.name)
-                        }
+                    let key = match expr.column {
+                        Some(column) if key_alias.is_none() => Key::Column(column),
                         _ => Key::Given(
                             key_alias
                                 .as_deref()
@@ -927,14 +932,14 @@ pub(crate) fn select(
 ) -> Result<Sql, RestError> {
     let mut b = Builder::new(schema, caller);
     let star = [SelectItem::Star];
-    let object = b.object(
+    let mut object = b.object(
         relation,
         MAIN,
         query.select.as_deref().unwrap_or(&star),
         false,
     )?;
     let mut conditions = b.conditions(relation, MAIN, &query.filters)?;
-    conditions.extend(object.inner.iter().cloned());
+    conditions.extend(std::mem::take(&mut object.inner));
     conditions.extend(b.scope(relation, MAIN)?);
     let filter = where_clause(&conditions);
     let order = b.order(relation, MAIN, &query.order)?;
