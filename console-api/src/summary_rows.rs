@@ -99,8 +99,10 @@ impl SummaryRows {
         rows.sort_unstable_by(|a, b| a.order.cmp(&b.order));
         let array = json_array(&rows);
         // A row that went out of sight before it was read leaves the answer
-        // short of the listing: it is not kept for it.
+        // short of the listing: it is not kept for it. Nor is one check's
+        // (the detail dialog's), which would take the page's place.
         if rows.len() == listing.len()
+            && listed == Listed::Live
             && let Some(rows) = self.lock().get_mut(&range)
         {
             rows.last = Some(Answer {
