@@ -1,16 +1,16 @@
 //! Runs a request: one read-only transaction for GET, one read-write
 //! transaction for each write (guards and validators included).
 
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use sqlx::postgres::PgArguments;
 use sqlx::types::Json;
-use sqlx::{Arguments, PgPool, Postgres, Transaction};
+use sqlx::{Arguments, PgPool, Postgres, Row, Transaction};
 
 use super::body;
 use super::error::{RestError, VALIDATION_FAILED};
 use super::parse::{Prefer, Query, Range, parse_prefer, parse_query, parse_range};
 use super::rights;
+use super::rows;
 use super::schema::{Relation, Schema};
 use super::sql::{self, Param, Returning, Sql, Target};
 use super::validate::validate;
@@ -330,7 +330,7 @@ impl Context<'_> {
     fn written(&self, status: u16, body: Value) -> Result<Response, RestError> {
         let representation = self.prefer.representation;
         let body = if representation {
-            Some(serde_json::value::to_raw_value(&body).map_err(|e| {
+            Some(serde_json::to_vec(&body).map_err(|e| {
                 tracing::error!(error = %e, "data API: cannot write a representation");
                 RestError::internal()
             })?)
@@ -361,20 +361,39 @@ impl Context<'_> {
         // One SELECT needs no transaction; the statement timeout is a
         // connection setting (DatabaseArgs). The statement is prepared once
         // per connection: the console repeats the same few queries.
-        let (Json(body), n, total): (Json<Box<RawValue>>, i64, Option<i64>) =
-            sqlx::query_as_with(sqlx::AssertSqlSafe(sql.text), args)
-                .fetch_one(self.pool)
-                .await
-                .map_err(RestError::from_sqlx)?;
+        let query = sqlx::query_with(sqlx::AssertSqlSafe(sql.text), args);
+        let (body, rows, total) = match sql.columns {
+            Some(columns) => {
+                let rows = query
+                    .fetch_all(self.pool)
+                    .await
+                    .map_err(RestError::from_sqlx)?;
+                let body = rows::json_array(&rows, &columns).map_err(|e| {
+                    tracing::error!(error = %e, "data API: cannot write a page as JSON");
+                    RestError::internal()
+                })?;
+                (body, rows.len(), None)
+            }
+            None => {
+                let row = query
+                    .fetch_one(self.pool)
+                    .await
+                    .map_err(RestError::from_sqlx)?;
+                let page = || -> Result<(String, i64, Option<i64>), sqlx::Error> {
+                    Ok((row.try_get(0)?, row.try_get(1)?, row.try_get(2)?))
+                };
+                let (body, n, total) = page().map_err(RestError::from_sqlx)?;
+                (body.into_bytes(), usize::try_from(n).unwrap_or(0), total)
+            }
+        };
         // Rows without documents are not counted as they are built (sql::select).
-        if i64::try_from(body.get().len()).unwrap_or(i64::MAX) > MAX_BODY_BYTES {
+        if i64::try_from(body.len()).unwrap_or(i64::MAX) > MAX_BODY_BYTES {
             return Err(RestError::answer_too_large());
         }
-        let rows = u64::try_from(n).unwrap_or(0);
         Ok(Response {
             status: 200,
             body: Some(body),
-            content_range: Some(content_range(offset, rows, total)),
+            content_range: Some(content_range(offset, rows as u64, total)),
         })
     }
 

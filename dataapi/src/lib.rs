@@ -54,6 +54,7 @@ mod execute;
 pub mod parse;
 mod relations;
 mod rights;
+mod rows;
 mod schema;
 mod scope;
 mod sql;
@@ -62,7 +63,6 @@ mod validate;
 
 use quarterdeck_store::rbac::Resource;
 use serde_json::Value;
-use serde_json::value::RawValue;
 use sqlx::PgPool;
 use uuid::Uuid;
 
@@ -116,13 +116,13 @@ pub struct Caller {
     pub authorizer: quarterdeck_store::rbac::Authorizer,
 }
 
-/// A successful answer: `body` is JSON (`None` for 204 and minimal writes),
-/// a read's exactly as PostgreSQL wrote it (passed on, never parsed into
-/// values and written again); `content_range` is set for GET.
+/// A successful answer: `body` is JSON text (`None` for 204 and minimal
+/// writes), a read's passed on as written, never parsed into values and
+/// written again; `content_range` is set for GET.
 #[derive(Debug, Clone)]
 pub struct Response {
     pub status: u16,
-    pub body: Option<Box<RawValue>>,
+    pub body: Option<Vec<u8>>,
     pub content_range: Option<String>,
 }
 
@@ -131,7 +131,7 @@ impl Response {
     pub fn json(&self) -> Option<Value> {
         self.body
             .as_ref()
-            .and_then(|b| serde_json::from_str(b.get()).ok())
+            .and_then(|b| serde_json::from_slice(b).ok())
     }
 }
 

@@ -291,7 +291,15 @@ async fn handle(
     let response = execute(state, caller, request).await?;
     let status = StatusCode::from_u16(response.status).unwrap_or(StatusCode::OK);
     let mut out = match response.body {
-        Some(body) => (status, Json(body)).into_response(),
+        Some(body) => (
+            status,
+            [(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            )],
+            body,
+        )
+            .into_response(),
         None => status.into_response(),
     };
     if let Some(range) = response.content_range

@@ -366,15 +366,38 @@ fn writes() {
 }
 
 #[test]
-fn a_page_of_plain_columns_is_a_row_of_them_and_given_keys_stay_bound() {
-    let plain = sql("config_items", "select=id,name&type=eq.Pod");
-    assert!(plain.text.contains("json_agg(_r)"), "{}", plain.text);
+fn a_page_of_plain_columns_is_its_rows_and_given_keys_stay_bound() {
+    let plain = sql("config_items", "select=id,name,created_at&type=eq.Pod");
+    assert!(!plain.text.contains("json_agg"), "{}", plain.text);
     assert!(
-        plain.text.contains("t0.\"name\" AS \"name\""),
+        plain.text.starts_with(
+            "SELECT t0.\"id\" AS \"id\", t0.\"name\" AS \"name\", \
+             to_json(t0.\"created_at\")::text AS \"created_at\" FROM"
+        ),
         "{}",
         plain.text
     );
+    assert_eq!(
+        plain.columns,
+        Some(vec![
+            ("id", ColumnType::Uuid),
+            ("name", ColumnType::Text),
+            ("created_at", ColumnType::Timestamp)
+        ])
+    );
     assert_eq!(texts(&plain), ["Pod"]);
+    // A total is counted beside the page, which PostgreSQL then aggregates.
+    let counted = select(
+        Schema::console(),
+        &Caller::default(),
+        relation("config_items"),
+        &parse_query("select=id,name").expect("query"),
+        (50, 0),
+        true,
+    )
+    .expect("select");
+    assert!(counted.text.contains("json_agg(_r)"), "{}", counted.text);
+    assert_eq!(counted.columns, None);
 
     let aliased = sql("config_items", "select=id,label:name");
     assert!(
