@@ -37,7 +37,7 @@ import {
   type ResourceKind,
   type SubjectKind,
 } from '../../lib/permission';
-import { isUiSource } from '../../lib/source';
+import { isUiSource, readOnlyMessage } from '../../lib/source';
 import { useLookup, usePermission, usePermissionsData } from './usePermissionsData';
 
 function Editor({ row, onClose }: { row?: Selected<'permissions'>; onClose(): void }) {
@@ -47,7 +47,7 @@ function Editor({ row, onClose }: { row?: Selected<'permissions'>; onClose(): vo
   const toast = useToast();
   const subjects = useLookup(form.subjectKind === 'role' ? '' : form.subjectKind);
   const resources = useLookup(form.resourceKind === 'global' ? '' : form.resourceKind);
-  const crd = row?.source === 'KubernetesCRD';
+  const readOnly = !isUiSource(row?.source);
   const busy = create.isPending || update.isPending || remove.isPending;
   const fail = (e: unknown) => toast.error(errorMessage(e));
 
@@ -56,14 +56,8 @@ function Editor({ row, onClose }: { row?: Selected<'permissions'>; onClose(): vo
     setErrors(problems);
     if (Object.keys(problems).length > 0) return;
     const fields = toPermissionRow(form);
-    if (!row) {
-      create.mutate(fields, { onSuccess: () => (toast.success('Permission added'), onClose()), onError: fail });
-      return;
-    }
-    // Rows from CRDs keep their resource, action, deny and description.
-    const { subject_type, subject, person_id, team_id, notification_id } = fields;
-    const changes = crd ? { subject_type, subject, person_id, team_id, notification_id } : fields;
-    update.mutate({ id: row.id, row: changes }, { onSuccess: () => (toast.success('Permission updated'), onClose()), onError: fail });
+    if (row) update.mutate({ id: row.id, row: fields }, { onSuccess: () => (toast.success('Permission updated'), onClose()), onError: fail });
+    else create.mutate(fields, { onSuccess: () => (toast.success('Permission added'), onClose()), onError: fail });
   };
 
   const subjectOptions =
@@ -78,13 +72,7 @@ function Editor({ row, onClose }: { row?: Selected<'permissions'>; onClose(): vo
   return (
     <>
       <ModalBody>
-        {crd && (
-          <Alert
-            isInline
-            variant="info"
-            title="This permission is managed by a Kubernetes CRD: its resource, action, deny and description are read-only."
-          />
-        )}
+        {readOnly && <Alert isInline variant="info" title={readOnlyMessage(row?.source)} className="pf-v6-u-mb-md" />}
         <Form
           id="permission-form"
           onSubmit={(e) => {
@@ -98,6 +86,7 @@ function Editor({ row, onClose }: { row?: Selected<'permissions'>; onClose(): vo
               label="Subject type"
               options={SUBJECT_KINDS}
               value={form.subjectKind}
+              isDisabled={readOnly}
               onChange={(v) => setForm(withSubjectKind(form, v as SubjectKind))}
             />
           </FormGroup>
@@ -108,6 +97,7 @@ function Editor({ row, onClose }: { row?: Selected<'permissions'>; onClose(): vo
               placeholder="Select a subject"
               options={subjectOptions}
               value={form.subjectId}
+              isDisabled={readOnly}
               isInvalid={Boolean(errors.subject)}
               onChange={(v) => setForm({ ...form, subjectId: v })}
             />
@@ -122,7 +112,7 @@ function Editor({ row, onClose }: { row?: Selected<'permissions'>; onClose(): vo
                 label="Resource type"
                 options={RESOURCE_KINDS}
                 value={form.resourceKind}
-                isDisabled={crd}
+                isDisabled={readOnly}
                 onChange={(v) => setForm(withResourceKind(form, v as ResourceKind))}
               />
             )}
@@ -135,7 +125,7 @@ function Editor({ row, onClose }: { row?: Selected<'permissions'>; onClose(): vo
                 placeholder="Select a resource"
                 options={resourceOptions}
                 value={form.resourceKind === 'global' ? form.object : form.resourceId}
-                isDisabled={crd}
+                isDisabled={readOnly}
                 isInvalid={Boolean(errors.resource)}
                 onChange={(v) => setForm(form.resourceKind === 'global' ? { ...form, object: v } : { ...form, resourceId: v })}
               />
@@ -148,7 +138,7 @@ function Editor({ row, onClose }: { row?: Selected<'permissions'>; onClose(): vo
               label="Action"
               options={actionsFor(form.resourceKind, form.object).map((a) => ({ value: a, label: a }))}
               value={form.action}
-              isDisabled={crd}
+              isDisabled={readOnly}
               isInvalid={Boolean(errors.action)}
               onChange={(v) => setForm({ ...form, action: v })}
             />
@@ -159,7 +149,7 @@ function Editor({ row, onClose }: { row?: Selected<'permissions'>; onClose(): vo
               id="perm-deny"
               label="Deny"
               isChecked={form.deny}
-              isDisabled={crd}
+              isDisabled={readOnly}
               onChange={(_e, v) => setForm({ ...form, deny: v })}
             />
           </FormGroup>
@@ -167,17 +157,19 @@ function Editor({ row, onClose }: { row?: Selected<'permissions'>; onClose(): vo
             <TextArea
               id="perm-description"
               value={form.description}
-              isDisabled={crd}
+              isDisabled={readOnly}
               onChange={(_e, v) => setForm({ ...form, description: v })}
             />
           </FormGroup>
         </Form>
       </ModalBody>
       <ModalFooter>
-        <Button type="submit" form="permission-form" isLoading={create.isPending || update.isPending} isDisabled={busy}>
-          {row ? 'Save' : 'Add'}
-        </Button>
-        {row && isUiSource(row.source) && (
+        {!readOnly && (
+          <Button type="submit" form="permission-form" isLoading={create.isPending || update.isPending} isDisabled={busy}>
+            {row ? 'Save' : 'Add'}
+          </Button>
+        )}
+        {row && !readOnly && (
           <DeleteButton
             title="Delete Permission"
             message="Are you sure you want to delete the permission?"
@@ -191,7 +183,7 @@ function Editor({ row, onClose }: { row?: Selected<'permissions'>; onClose(): vo
           />
         )}
         <Button variant="link" onClick={onClose}>
-          Cancel
+          {readOnly ? 'Close' : 'Cancel'}
         </Button>
       </ModalFooter>
     </>
