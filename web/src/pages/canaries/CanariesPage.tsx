@@ -8,13 +8,12 @@ import { DateTime } from '../../components/DateTime';
 import { LabelList } from '../../components/Labels';
 import { RequireAccess } from '../../components/RequireAccess';
 import { sourceLabel } from '../../lib/source';
-import type { CanaryRow } from './checkSpec';
 import { checkTypeLabels } from './checkTypes';
-import { useCanariesData } from './useCanariesData';
+import { useCanariesData, type CanaryListRow } from './useCanariesData';
 
-const canaryPath = (row: CanaryRow) => `/settings/canaries/${row.id}`;
+const canaryPath = (row: CanaryListRow) => `/settings/canaries/${row.id}`;
 
-const COLUMNS: Column<CanaryRow>[] = [
+const COLUMNS: Column<CanaryListRow>[] = [
   {
     title: 'Name',
     cell: (row) => (
@@ -33,6 +32,7 @@ const COLUMNS: Column<CanaryRow>[] = [
     title: 'Labels',
     cell: (row) => <LabelList items={Object.entries(row.labels ?? {}).map(([k, v]) => `${k}:${v}`)} label={`Labels of ${row.name}`} />,
   },
+  { title: 'Created By', cell: (row) => row.created_by?.name ?? '' },
   { title: 'Updated', cell: (row) => <DateTime value={row.updated_at} /> },
 ];
 

@@ -2,7 +2,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { dbInsert, dbSelect, type Selected } from '../../api/db';
 import { usePreference } from '../../app/preferences';
 import { keys } from '../../app/queryKeys';
-import { DIRECT, type DirectType } from '../../lib/integrations';
+import { DIRECT, INTEGRATION_TYPES, type DirectType } from '../../lib/integrations';
+import { AUTHOR, newestFirst, SETTINGS_LIST } from '../../lib/settingsList';
 
 const COLUMNS = [
   'id',
@@ -18,7 +19,6 @@ const COLUMNS = [
   'updated_at',
   'deleted_at',
 ] as const;
-const AUTHOR = { created_by: ['id', 'name', 'email'] } as const;
 
 /** A row of the Integrations list (direct and GitOps integrations). The
  * registry leaves a view's columns nullable; these come from NOT NULL columns
@@ -38,19 +38,34 @@ export function useInvalidateIntegrations() {
     ]);
 }
 
-/** The Integrations list (deleted ones too when the preference says so) and
- * adding a direct integration. */
+/** The Integrations list and adding a direct integration. Each kind of
+ * integration is a generic settings list of its own (newest first, at most 100,
+ * deleted ones too when the preference says so); the list shows them merged,
+ * newest first. */
 export function useIntegrationsData() {
   const [showDeleted] = usePreference('showDeleted');
   const invalidate = useInvalidateIntegrations();
   const list = useQuery({
     queryKey: [...keys.integrations, { showDeleted }],
-    queryFn: ({ signal }) =>
-      dbSelect(
-        'integrations_with_status',
-        { columns: COLUMNS, embed: AUTHOR, deleted_at: showDeleted ? undefined : 'is.null', order: 'name' },
-        signal,
-      ) as Promise<IntegrationRow[]>,
+    queryFn: async ({ signal }) =>
+      newestFirst(
+        await Promise.all(
+          INTEGRATION_TYPES.map(
+            (type) =>
+              dbSelect(
+                'integrations_with_status',
+                {
+                  ...SETTINGS_LIST,
+                  deleted_at: showDeleted ? undefined : SETTINGS_LIST.deleted_at,
+                  integration_type: `eq.${type}`,
+                  columns: COLUMNS,
+                  embed: AUTHOR,
+                },
+                signal,
+              ) as Promise<IntegrationRow[]>,
+          ),
+        ),
+      ),
   });
   const create = useMutation({
     mutationFn: ({ type, body }: { type: DirectType; body: Record<string, unknown> }) => dbInsert(DIRECT[type].table, body),

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { dbInsert, dbSelect, dbSoftDelete, dbUpdate, type Column, type Selected } from '../../api/db';
+import { AUTHOR, SETTINGS_LIST } from '../../lib/settingsList';
 
-const AUTHOR = { created_by: ['id', 'name', 'email'] } as const;
 const KEY = ['db', 'incident_rules'] as const;
 
 export type RuleRow = Selected<'incident_rules', Column<'incident_rules'>, typeof AUTHOR>;
@@ -11,7 +11,7 @@ export function useRulesData() {
   const queryClient = useQueryClient();
   const list = useQuery({
     queryKey: KEY,
-    queryFn: ({ signal }) => dbSelect('incident_rules', { embed: AUTHOR, deleted_at: 'is.null', order: 'name.asc' }, signal),
+    queryFn: ({ signal }) => dbSelect('incident_rules', { ...SETTINGS_LIST, embed: AUTHOR }, signal),
   });
   const create = useMutation({
     mutationFn: (body: Record<string, unknown>) => dbInsert('incident_rules', body),

@@ -1,8 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { dbInsert, dbSelect, type Column, type Selected } from '../../api/db';
 import { keys } from '../../app/queryKeys';
+import { AUTHOR, SETTINGS_LIST } from '../../lib/settingsList';
 
-const LIST_EMBEDS = { created_by: ['id', 'name', 'email'], team_members: ['person_id'] } as const;
+const LIST_EMBEDS = { ...AUTHOR, team_members: ['person_id'] } as const;
 
 export type TeamListRow = Selected<'teams', Column<'teams'>, typeof LIST_EMBEDS>;
 
@@ -11,7 +12,7 @@ export function useTeamsData() {
   const queryClient = useQueryClient();
   const list = useQuery({
     queryKey: keys.teams,
-    queryFn: ({ signal }) => dbSelect('teams', { embed: LIST_EMBEDS, deleted_at: 'is.null', order: 'name.asc' }, signal),
+    queryFn: ({ signal }) => dbSelect('teams', { ...SETTINGS_LIST, embed: LIST_EMBEDS }, signal),
   });
   const create = useMutation({
     mutationFn: (team: { name: string; icon: string }) => dbInsert('teams', { ...team, spec: {} }),
