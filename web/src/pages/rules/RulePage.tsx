@@ -8,7 +8,7 @@ import { RequireAccess } from '../../components/RequireAccess';
 import { ResourceEditor } from '../../components/resource-editor/ResourceEditor';
 import { isUiSource } from '../../lib/source';
 import { IntegrationPageShell } from '../integrations/IntegrationPageShell';
-import { INCIDENT_RULE_KIND, RULES_PATH, rulePath } from './ruleKind';
+import { INCIDENT_RULE_KIND, RULES_PATH } from './ruleKind';
 import { useRuleData, useRulesData } from './useRulesData';
 
 function NewRule() {
@@ -23,10 +23,7 @@ function NewRule() {
         isBusy={create.isPending}
         onSubmit={(body) =>
           create.mutate(body, {
-            onSuccess: ([row]) => (
-              toast.success(`${String(body.name)} created successfully`),
-              navigate(row ? rulePath(row.id) : RULES_PATH)
-            ),
+            onSuccess: () => (toast.success(`${String(body.name)} created successfully`), navigate(RULES_PATH)),
             onError: (e) => toast.error(errorMessage(e)),
           })
         }

@@ -1,49 +1,46 @@
-import { ActionGroup, Alert, Button, Form, FormGroup, PageSection, Tab, TabTitleText, Tabs, TextInput } from '@patternfly/react-core';
+import { Alert, Form, FormGroup, PageSection, Tab, TabTitleText, Tabs, TextInput } from '@patternfly/react-core';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { errorMessage } from '../../api/errors';
 import { useSession } from '../../app/session';
 import { useToast } from '../../app/toast';
 import { useTopBar } from '../../app/topBar';
-import { DeleteButton } from '../../components/ConfirmDialog';
 import { PageSpinner } from '../../components/PageSpinner';
 import { RequireAccess } from '../../components/RequireAccess';
+import { FormActions, submitting } from '../../components/resource-editor/formFields';
 import { YamlField } from '../../components/YamlField';
-import { isUiSource } from '../../lib/source';
+import { isUiSource, readOnlyMessage } from '../../lib/source';
 import { parseYamlObject, toYamlText } from '../../lib/yamlText';
+import { DEFAULT_TEAM_ICON, TeamIconPicker } from './teamIcons';
 import { TeamMembers } from './TeamMembers';
 import { useTeamData, type TeamRow } from './useTeamData';
 
-function SpecForm({ team, data, canWrite }: { team: TeamRow; data: ReturnType<typeof useTeamData>; canWrite: boolean }) {
-  const [icon, setIcon] = useState(team.icon ?? 'group');
+/** Saving, cancelling and deleting return to the list. */
+const TEAMS_PATH = '/settings/teams';
+
+function SpecForm({ team, data, editable }: { team: TeamRow; data: ReturnType<typeof useTeamData>; editable: boolean }) {
+  const [icon, setIcon] = useState(team.icon ?? DEFAULT_TEAM_ICON);
   const [spec, setSpec] = useState(() => toYamlText(team.spec));
   const [specError, setSpecError] = useState<string>();
   const toast = useToast();
   const navigate = useNavigate();
-  const editable = canWrite && isUiSource(team.source);
+  const fail = (e: unknown) => toast.error(errorMessage(e));
+  const done = (verb: string) => (toast.success(`${team.name} ${verb} successfully`), navigate(TEAMS_PATH));
 
   const save = () => {
     const parsed = parseYamlObject(spec);
     setSpecError(parsed.error);
     if (!parsed.value) return;
-    data.save.mutate(
-      { icon, spec: parsed.value },
-      { onSuccess: () => toast.success(`${team.name} updated successfully`), onError: (e) => toast.error(errorMessage(e)) },
-    );
+    data.save.mutate({ icon, spec: parsed.value }, { onSuccess: () => done('updated'), onError: fail });
   };
 
   return (
-    <Form
-      onSubmit={(e) => {
-        e.preventDefault();
-        save();
-      }}
-    >
+    <Form onSubmit={submitting(save)}>
       <FormGroup label="Name" fieldId="team-name">
         <TextInput id="team-name" value={team.name} isDisabled />
       </FormGroup>
       <FormGroup label="Icon" fieldId="team-icon">
-        <TextInput id="team-icon" value={icon} isDisabled={!editable} onChange={(_e, v) => setIcon(v)} />
+        <TeamIconPicker id="team-icon" value={icon} onChange={setIcon} isDisabled={!editable} />
       </FormGroup>
       <YamlField
         id="team-spec"
@@ -54,23 +51,14 @@ function SpecForm({ team, data, canWrite }: { team: TeamRow; data: ReturnType<ty
         isDisabled={!editable}
         errors={specError ? [specError] : []}
       />
-      {editable && (
-        <ActionGroup>
-          <Button type="submit" isLoading={data.save.isPending} isDisabled={data.save.isPending}>
-            Update
-          </Button>
-          <DeleteButton
-            title="Delete resource"
-            message="Are you sure you want to delete this resource?"
-            onConfirm={() =>
-              data.remove.mutateAsync().then(
-                () => (toast.success(`${team.name} deleted successfully`), navigate('/settings/teams')),
-                (e: unknown) => toast.error(errorMessage(e)),
-              )
-            }
-          />
-        </ActionGroup>
-      )}
+      <FormActions
+        isEditing
+        isHidden={!editable}
+        isBusy={data.save.isPending || data.remove.isPending}
+        isInvalid={false}
+        onCancel={() => navigate(TEAMS_PATH)}
+        onDelete={() => data.remove.mutateAsync().then(() => done('deleted'), fail)}
+      />
     </Form>
   );
 }
@@ -88,21 +76,20 @@ function Team({ id }: { id: string }) {
         <Alert isInline variant="danger" title={data.team.error ? errorMessage(data.team.error) : 'No resources found'} />
       </PageSection>
     );
-  const canWrite = authorizer.can('database', 'write');
+  const readOnly = !isUiSource(team.source);
+  const editable = !readOnly && authorizer.can('database', 'write');
   return (
     <PageSection>
-      {!isUiSource(team.source) && (
-        <Alert isInline variant="info" title={`This team is managed outside the UI (${team.source}).`} className="pf-v6-u-mb-md" />
-      )}
+      {readOnly && <Alert isInline variant="info" title={readOnlyMessage(team.source)} className="pf-v6-u-mb-md" />}
       <Tabs activeKey={tab} onSelect={(_e, key) => setTab(key)} aria-label="Team" mountOnEnter>
         <Tab eventKey="spec" title={<TabTitleText>Spec</TabTitleText>}>
           <div className="pf-v6-u-pt-md">
-            <SpecForm team={team} data={data} canWrite={canWrite} />
+            <SpecForm team={team} data={data} editable={editable} />
           </div>
         </Tab>
         <Tab eventKey="members" title={<TabTitleText>Members</TabTitleText>}>
           <div className="pf-v6-u-pt-md">
-            <TeamMembers data={data} canWrite={canWrite} />
+            <TeamMembers data={data} canWrite={editable} />
           </div>
         </Tab>
       </Tabs>

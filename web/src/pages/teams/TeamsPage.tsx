@@ -11,25 +11,22 @@ import { FieldError } from '../../components/FieldError';
 import { FormModal } from '../../components/FormModal';
 import { CrdBadge } from '../../components/Labels';
 import { RequireAccess } from '../../components/RequireAccess';
+import { DEFAULT_TEAM_ICON, TeamIconPicker } from './teamIcons';
 import { useTeamsData, type TeamListRow } from './useTeamsData';
 
 function AddTeamModal({ onClose }: { onClose(): void }) {
   const { create } = useTeamsData();
   const [name, setName] = useState('');
-  const [icon, setIcon] = useState('group');
+  const [icon, setIcon] = useState(DEFAULT_TEAM_ICON);
   const [touched, setTouched] = useState(false);
   const toast = useToast();
-  const navigate = useNavigate();
   const missing = touched && !name.trim();
   const submit = () => {
     setTouched(true);
     if (!name.trim()) return;
     create.mutate(
       { name: name.trim(), icon },
-      {
-        onSuccess: ([team]) => (onClose(), team && navigate(`/settings/teams/${team.id}`)),
-        onError: (e) => toast.error(errorMessage(e)),
-      },
+      { onSuccess: () => (toast.success(`${name.trim()} created successfully`), onClose()), onError: (e) => toast.error(errorMessage(e)) },
     );
   };
   return (
@@ -49,7 +46,7 @@ function AddTeamModal({ onClose }: { onClose(): void }) {
         <FieldError text={missing ? 'This field is required' : undefined} />
       </FormGroup>
       <FormGroup label="Icon" fieldId="new-team-icon">
-        <TextInput id="new-team-icon" value={icon} onChange={(_e, v) => setIcon(v)} />
+        <TeamIconPicker id="new-team-icon" value={icon} onChange={setIcon} />
       </FormGroup>
     </FormModal>
   );
