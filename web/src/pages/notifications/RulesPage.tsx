@@ -1,9 +1,10 @@
 import { Button, Label, PageSection } from '@patternfly/react-core';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect } from 'react';
 import { errorMessage } from '../../api/errors';
 import { useSession } from '../../app/session';
 import { useToast } from '../../app/toast';
 import { useTopBar } from '../../app/topBar';
+import { useLiveSearchParams } from '../../app/useLiveSearchParams';
 import { DataTable, type Column } from '../../components/DataTable';
 import { DateTime } from '../../components/DateTime';
 import { CrdBadge } from '../../components/Labels';
@@ -38,6 +39,9 @@ const COLUMNS: Column<RuleSummary>[] = [
 ];
 
 type Data = ReturnType<typeof useRulesData>;
+
+/** The `id` URL parameter of the Add rule form. */
+const NEW_RULE = 'new';
 
 /** The form of the rule `id` once its columns are in, or of a new rule. */
 function RuleEditor({ id, data, onClose }: { id?: string; data: Data; onClose(): void }) {
@@ -81,8 +85,11 @@ function RuleEditor({ id, data, onClose }: { id?: string; data: Data; onClose():
 function Rules() {
   const data = useRulesData();
   const { authorizer } = useSession();
-  // The rule whose form is open: its id, '' for a new one.
-  const [editing, setEditing] = useState<string | null>(null);
+  // The rule whose form is open: its id, or NEW_RULE.
+  const [search, setSearch] = useLiveSearchParams();
+  const editing = search.get('id');
+  const open = (id: string) => setSearch((params) => (params.set('id', id), params));
+  const close = useCallback(() => setSearch((params) => (params.delete('id'), params)), [setSearch]);
   useTopBar('Notification rules', data.rules.refetch, data.rules.isFetching);
   return (
     <PageSection>
@@ -93,15 +100,16 @@ function Rules() {
         query={data.rules}
         errorTitle="Failed to load notification rules"
         rowKey={(row) => row.id}
-        onRowClick={(row) => setEditing(row.id)}
-        toolbar={authorizer.can('notifications', 'write') && <Button onClick={() => setEditing('')}>Add rule</Button>}
+        onRowClick={(row) => open(row.id)}
+        toolbar={authorizer.can('notifications', 'write') && <Button onClick={() => open(NEW_RULE)}>Add rule</Button>}
       />
-      {editing !== null && <RuleEditor id={editing || undefined} data={data} onClose={() => setEditing(null)} />}
+      {editing !== null && <RuleEditor key={editing} id={editing === NEW_RULE ? undefined : editing} data={data} onClose={close} />}
     </PageSection>
   );
 }
 
-/** The notification rules with their send counts; a row opens its form (read-only when not written from the UI or without write). */
+/** The notification rules with their send counts; a row opens its form (read-only when not written from the UI or without write),
+ * named by the URL's `id`. */
 export default function RulesPage() {
   return (
     <RequireAccess resource="notifications" feature="settings.notifications">
