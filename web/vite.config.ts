@@ -83,5 +83,7 @@ export default defineConfig({
     include: ['src/**/*.spec.{ts,tsx}'],
     // jsdom renders of whole screens take seconds on a loaded 2-core machine; 5 s failed there.
     testTimeout: 30_000,
+    // PatternFly's style modules import their CSS, which only Vite's own pipeline reads.
+    server: { deps: { inline: [/@patternfly[\\/]react-styles/] } },
   },
 });
