@@ -57,15 +57,22 @@ test.describe('as an admin', () => {
       await page.reload();
       await expect(page.getByText('2 items', { exact: true })).toBeVisible();
 
-      // Edit and save: the schedule changes, the rest of the spec stays.
+      // Edit and save: a file scraper's format and icon are required; the schedule changes, the rest of the spec stays.
       await expect(page.getByRole('textbox', { name: 'Name', exact: true })).toBeDisabled();
       await expect(page.getByRole('button', { name: 'Type', exact: true })).toHaveText('File');
+      await expect(page.getByRole('textbox', { name: 'Item type' })).toHaveValue(TYPE);
+      await expect(page.getByRole('button', { name: 'Update', exact: true })).toBeDisabled();
+      await page.getByRole('textbox', { name: 'Format' }).fill('yaml');
+      await page.getByRole('textbox', { name: 'Icon' }).fill('file');
       await choose(page, page, 'Schedule', '@daily');
       await page.getByRole('button', { name: 'Update', exact: true }).click();
       await expectToast(page, `${SCRAPER} updated successfully`);
       await expect
         .poll(async () => (await dbRows<{ spec: unknown }>(page.request, `config_scrapers?id=eq.${id}&select=spec`))[0]?.spec)
-        .toEqual({ schedule: '@daily', file: [{ type: TYPE, id: '$.id', name: '$.name', paths: [`${dir}/*.yaml`] }] });
+        .toEqual({
+          schedule: '@daily',
+          file: [{ type: TYPE, id: '$.id', name: '$.name', paths: [`${dir}/*.yaml`], format: 'yaml', icon: 'file' }],
+        });
       await expect(page.getByRole('button', { name: 'Schedule', exact: true })).toHaveText('@daily');
 
       // The list: its types, schedule, last run and source; Scrape now runs it again.

@@ -1,17 +1,35 @@
-import { Form, FormGroup, FormHelperText, HelperText, HelperTextItem, TextArea, TextInput } from '@patternfly/react-core';
+import {
+  Button,
+  Flex,
+  FlexItem,
+  Form,
+  FormGroup,
+  FormHelperText,
+  FormSection,
+  HelperText,
+  HelperTextItem,
+  TextArea,
+  TextInput,
+} from '@patternfly/react-core';
+import PlusCircleIcon from '@patternfly/react-icons/dist/esm/icons/plus-circle-icon';
+import TrashIcon from '@patternfly/react-icons/dist/esm/icons/trash-icon';
 import { useState } from 'react';
 import { SimpleSelect } from '../../components/Selects';
 import { YamlField } from '../../components/YamlField';
 import { ConnectionPicker } from '../connections/ConnectionPicker';
 import {
   CUSTOM,
+  RETENTION_LISTS,
   SCRAPER_SCHEDULES,
   SCRAPER_TYPES,
   buildScraperSpec,
   changeScraperType,
+  addRetentionRow,
   newScraperForm,
   parseScraperSpec,
+  removeRetentionRow,
   scraperType,
+  setRetentionField,
   type ScraperField,
 } from './scrapers';
 import { FormActions, NameField, NamespaceField, submitting } from '../../components/resource-editor/formFields';
@@ -19,8 +37,10 @@ import type { DirectFormProps } from './formParts';
 
 const TYPE_OPTIONS = SCRAPER_TYPES.map((t) => ({ value: t.key, label: t.label }));
 const NO_SCHEDULE = { value: '', label: 'Default' };
+const fieldId = (path: string) => `scraper-field-${path.replace(/\./g, '-')}`;
 
 function Field({
+  id,
   field,
   value,
   error,
@@ -28,6 +48,7 @@ function Field({
   onChange,
   onBlur,
 }: {
+  id: string;
   field: ScraperField;
   value: string;
   error?: string;
@@ -35,7 +56,6 @@ function Field({
   onChange(v: string): void;
   onBlur(): void;
 }) {
-  const id = `scraper-field-${field.path.replace(/\./g, '-')}`;
   const validated = error ? 'error' : 'default';
   return (
     <FormGroup label={field.label} fieldId={id} isRequired={field.required}>
@@ -83,8 +103,8 @@ function Field({
   );
 }
 
-/** The Catalog Scraper form (decision 8.6): Name, Namespace, a type
- * with its own fields (Custom: the spec as YAML) and a schedule. */
+/** The Catalog Scraper form (decision 8.6): Name, Namespace, a type with its
+ * own fields and retention entries (Custom: the spec as YAML) and a schedule. */
 export function ScraperForm({ row, readOnly = false, isBusy, onSubmit, onCancel, onDelete }: DirectFormProps) {
   const editing = Boolean(row);
   const [name, setName] = useState(row?.name ?? '');
@@ -137,6 +157,7 @@ export function ScraperForm({ row, readOnly = false, isBusy, onSubmit, onCancel,
         type.fields.map((field) => (
           <Field
             key={`${type.key}-${field.path}`}
+            id={fieldId(field.path)}
             field={field}
             value={form.fields[field.path] ?? ''}
             error={touched.has(field.path) ? built.errors[field.path] : undefined}
@@ -145,6 +166,48 @@ export function ScraperForm({ row, readOnly = false, isBusy, onSubmit, onCancel,
             onBlur={() => touch(field.path)}
           />
         ))
+      )}
+      {type.key !== CUSTOM && (
+        <FormSection title="Retention" titleElement="h3">
+          {RETENTION_LISTS.map((list) => (
+            <FormGroup key={list.key} label={list.label} role="group" fieldId={`scraper-retention-${list.key}`}>
+              {form.retention[list.key].map((row, index) => {
+                const name = `${list.entry} ${index + 1}`;
+                const prefix = `retention.${list.key}.${index}.`;
+                return (
+                  <Flex key={index} role="group" aria-label={name} alignItems={{ default: 'alignItemsFlexEnd' }}>
+                    {list.fields.map((field) => (
+                      <FlexItem key={field.path}>
+                        <Field
+                          id={fieldId(prefix + field.path)}
+                          field={field}
+                          value={row.fields[field.path] ?? ''}
+                          error={touched.has(prefix + field.path) ? built.errors[prefix + field.path] : undefined}
+                          isDisabled={readOnly}
+                          onChange={(v) => setForm((f) => setRetentionField(f, list.key, index, field.path, v))}
+                          onBlur={() => touch(prefix + field.path)}
+                        />
+                      </FlexItem>
+                    ))}
+                    {!readOnly && (
+                      <Button
+                        variant="plain"
+                        aria-label={`Remove ${name.toLowerCase()}`}
+                        icon={<TrashIcon />}
+                        onClick={() => setForm((f) => removeRetentionRow(f, list.key, index))}
+                      />
+                    )}
+                  </Flex>
+                );
+              })}
+              {!readOnly && (
+                <Button variant="link" isInline icon={<PlusCircleIcon />} onClick={() => setForm((f) => addRetentionRow(f, list.key))}>
+                  Add {list.entry.toLowerCase()}
+                </Button>
+              )}
+            </FormGroup>
+          ))}
+        </FormSection>
       )}
       <FormGroup label="Schedule" fieldId="scraper-schedule">
         <SimpleSelect

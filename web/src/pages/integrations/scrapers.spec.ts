@@ -1,13 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import {
   SCRAPER_TYPES,
+  addRetentionRow,
   buildScraperSpec,
   changeScraperType,
   detectScraperType,
   newScraperForm,
   parseScraperSpec,
+  removeRetentionRow,
+  setRetentionField,
   type ScraperForm,
 } from './scrapers';
+
+const REQUIRED = 'This field is required';
 
 const set = (form: ScraperForm, fields: Record<string, string>): ScraperForm => ({ ...form, fields: { ...form.fields, ...fields } });
 
@@ -36,20 +41,46 @@ describe('building a spec from the fields', () => {
     expect(Object.keys(built.spec ?? {})).toEqual(['schedule', 'kubernetes']);
   });
 
-  it('reports required and numeric fields', () => {
-    expect(buildScraperSpec(newScraperForm('kubernetes')).errors).toEqual({ clusterName: 'Cluster name is required' });
+  it('requires the fields the spec lists, per type', () => {
+    const required = (type: string) => buildScraperSpec(newScraperForm(type)).errors;
+    expect(required('aws')).toEqual({});
+    expect(required('azure')).toEqual({ connection: REQUIRED });
+    expect(required('azureDevops')).toEqual({});
+    expect(required('custom')).toEqual({ yaml: 'Add at least one scraper, e.g. kubernetes: [...]' });
+    expect(required('file')).toEqual({ format: REQUIRED, icon: REQUIRED });
+    expect(required('githubActions')).toEqual({ owner: REQUIRED, repository: REQUIRED });
+    expect(required('http')).toEqual({ url: REQUIRED, type: REQUIRED, id: REQUIRED });
+    expect(required('kubernetes')).toEqual({ clusterName: REQUIRED });
+    expect(required('kubernetesFile')).toEqual({ type: REQUIRED, id: REQUIRED });
+    expect(required('sql')).toEqual({ type: REQUIRED, id: REQUIRED, connection: REQUIRED, query: REQUIRED });
+    expect(required('trivy')).toEqual({});
+  });
+
+  it('reports a number field that is not a number', () => {
     expect(buildScraperSpec(set(newScraperForm('kubernetes'), { clusterName: 'a', maxInflight: 'many' })).errors).toEqual({
-      maxInflight: 'Max in flight must be a number',
+      maxInflight: 'This field must be a number',
     });
-    expect(buildScraperSpec(newScraperForm('sql')).errors).toEqual({ connection: 'Connection is required', query: 'Query is required' });
+  });
+
+  it('writes the item type and id expressions and the file format and icon', () => {
+    const http = set(newScraperForm('http'), { url: 'https://example.test', type: 'HTTP::Thing', id: '$.id' });
+    expect(buildScraperSpec(http).spec).toEqual({ http: [{ url: 'https://example.test', type: 'HTTP::Thing', id: '$.id' }] });
+    const file = set(newScraperForm('file'), { paths: '/etc/*.yaml', format: 'yaml', icon: 'file' });
+    expect(buildScraperSpec(file).spec).toEqual({ file: [{ paths: ['/etc/*.yaml'], format: 'yaml', icon: 'file' }] });
   });
 
   it('splits lists, nests dotted paths and leaves empty fields out', () => {
     expect(buildScraperSpec(set(newScraperForm('aws'), { region: 'eu-west-1, us-east-1\n' })).spec).toEqual({
       aws: [{ region: ['eu-west-1', 'us-east-1'] }],
     });
-    expect(buildScraperSpec(set(newScraperForm('kubernetesFile'), { 'selector.labelSelector': 'app=web', container: '' })).spec).toEqual({
-      kubernetesFile: [{ selector: { labelSelector: 'app=web' } }],
+    const podFile = set(newScraperForm('kubernetesFile'), {
+      type: 'Pod::File',
+      id: '$.path',
+      'selector.labelSelector': 'app=web',
+      container: '',
+    });
+    expect(buildScraperSpec(podFile).spec).toEqual({
+      kubernetesFile: [{ type: 'Pod::File', id: '$.path', selector: { labelSelector: 'app=web' } }],
     });
   });
 
@@ -68,11 +99,28 @@ describe('building a spec from the fields', () => {
 describe('reading an existing spec', () => {
   it('the first key other than schedule and retention selects the type; otherwise Custom', () => {
     expect(detectScraperType({ schedule: '@hourly', retention: {}, kubernetes: [{}] })).toBe('kubernetes');
-    expect(detectScraperType({ full: true, aws: [{}] })).toBe('aws');
+    expect(detectScraperType({ retention: {}, aws: [{}], full: true })).toBe('aws');
+    expect(detectScraperType({ full: true, aws: [{}] })).toBe('custom');
     expect(detectScraperType({ gcp: [{}], aws: [{}] })).toBe('custom');
     expect(detectScraperType({ schedule: '@hourly' })).toBe('custom');
-    expect(detectScraperType({ kubernetes: 'not a list' })).toBe('custom');
+    expect(detectScraperType({ kubernetes: 'not a list' })).toBe('kubernetes');
     expect(detectScraperType(null)).toBe('custom');
+  });
+
+  it('Custom keeps any spec as it was', () => {
+    const spec = { schedule: '@hourly', full: true, retention: { staleItemAge: '2d' }, aws: [{ region: ['a'] }], exec: [{ script: 'x' }] };
+    const form = parseScraperSpec(spec);
+    expect(form.type).toBe('custom');
+    expect(buildScraperSpec(form).spec).toEqual(spec);
+  });
+
+  it('a kind whose value is not a list opens empty and is saved as a list', () => {
+    const form = parseScraperSpec({ kubernetes: 'not a list', full: true });
+    expect(form.type).toBe('kubernetes');
+    expect(form.fields.clusterName).toBe('');
+    const spec = buildScraperSpec(set(form, { clusterName: 'prod' })).spec ?? {};
+    expect(spec).toEqual({ kubernetes: [{ clusterName: 'prod' }], full: true });
+    expect(detectScraperType(spec)).toBe('kubernetes');
   });
 
   it('fills the fields, and saves back what it does not show', () => {
@@ -106,6 +154,45 @@ describe('reading an existing spec', () => {
   });
 });
 
+describe('retention', () => {
+  it('reads its entries, requires their names and keeps what the form does not show', () => {
+    const spec = {
+      retention: { staleItemAge: '2d', changes: [{ name: 'diff', age: '7d', extra: 1 }], types: [{ name: 'Pod', deletedAge: '1d' }] },
+      kubernetes: [{ clusterName: 'prod' }],
+    };
+    const form = parseScraperSpec(spec);
+    expect(form.retention.changes.map((r) => r.fields)).toEqual([{ name: 'diff', age: '7d', count: '' }]);
+    expect(form.retention.types.map((r) => r.fields)).toEqual([{ name: 'Pod', createdAge: '', updatedAge: '', deletedAge: '1d' }]);
+    expect(buildScraperSpec(form).spec).toEqual(spec);
+
+    const added = addRetentionRow(form, 'changes');
+    expect(buildScraperSpec(added).errors).toEqual({ 'retention.changes.1.name': REQUIRED });
+    const counted = setRetentionField(setRetentionField(added, 'changes', 1, 'name', 'UPDATE'), 'changes', 1, 'count', 'ten');
+    expect(buildScraperSpec(counted).errors).toEqual({ 'retention.changes.1.count': 'This field must be a number' });
+    const edited = removeRetentionRow(setRetentionField(counted, 'changes', 1, 'count', '10'), 'types', 0);
+    expect(buildScraperSpec(edited).spec).toEqual({
+      retention: {
+        staleItemAge: '2d',
+        changes: [
+          { name: 'diff', age: '7d', extra: 1 },
+          { name: 'UPDATE', count: 10 },
+        ],
+        types: [],
+      },
+      kubernetes: [{ clusterName: 'prod' }],
+    });
+  });
+
+  it('a new scraper has none until an entry is added', () => {
+    const form = set(newScraperForm('kubernetes'), { clusterName: 'prod' });
+    expect(buildScraperSpec(form).spec).not.toHaveProperty('retention');
+    const withEntry = setRetentionField(addRetentionRow(form, 'types'), 'types', 0, 'name', 'Pod');
+    const spec = buildScraperSpec(withEntry).spec ?? {};
+    expect(spec.retention).toEqual({ types: [{ name: 'Pod' }] });
+    expect(detectScraperType(spec)).toBe('kubernetes');
+  });
+});
+
 describe('changing type', () => {
   it('to Custom carries the spec built so far into the YAML', () => {
     const form = set(newScraperForm('kubernetes'), { clusterName: 'prod' });
@@ -115,8 +202,11 @@ describe('changing type', () => {
 
   it('to another kind drops the previous kind from the spec', () => {
     const form = parseScraperSpec({ retention: { types: [] }, kubernetes: [{ clusterName: 'prod' }] });
-    const http = set(changeScraperType(form, 'http'), { url: 'https://example.test' });
-    expect(buildScraperSpec(http).spec).toEqual({ retention: { types: [] }, http: [{ url: 'https://example.test' }] });
+    const http = set(changeScraperType(form, 'http'), { url: 'https://example.test', type: 'T', id: '$.id' });
+    expect(buildScraperSpec(http).spec).toEqual({
+      retention: { types: [] },
+      http: [{ url: 'https://example.test', type: 'T', id: '$.id' }],
+    });
     expect(changeScraperType(http, 'kubernetes').fields.clusterName).toBe('prod');
   });
 });
