@@ -29,7 +29,7 @@ import {
   writeField,
   type CanaryRow,
 } from './checkSpec';
-import { checkType } from './checkTypes';
+import { checkType, preselectType } from './checkTypes';
 
 const row = (spec: CanaryRow['spec'], source: string | null = UI_SOURCE): CanaryRow => ({
   id: 'c1',
@@ -114,6 +114,29 @@ describe('spec <-> form', () => {
     expect(parsed).toEqual(form.spec);
     const moved = applyCode(form, { schedule: '@daily', icon: 'db', tcp: [{ endpoint: 'db:5432' }] });
     expect(moved).toMatchObject({ schedule: '@daily', icon: 'db', spec: { tcp: [{ endpoint: 'db:5432' }] } });
+  });
+
+  it('keeps every key of a spec that opens as Custom, through its Specs editor and back', () => {
+    const settings = {
+      interval: 30,
+      icon: 'globe',
+      schedule: '@every 1m',
+      severity: 'high',
+      owner: 'web',
+      resultMode: 'junit',
+      env: { TOKEN: { value: 't' } },
+      agentSelector: ['local'],
+      retries: { count: 2 },
+      replicas: 1,
+      http: [{ name: 'home', url: 'https://example.com' }],
+      restic: [{ name: 'backup' }],
+    };
+    const custom = preselectType(settings);
+    expect(custom.id).toBe('custom');
+    const form = canaryForm(row(settings));
+    const typed = parseCode(codeText(form));
+    expect(typed).toBeDefined();
+    expect(updateBody(applyCode(form, typed ?? {}), custom).spec).toEqual(settings);
   });
 });
 

@@ -65,11 +65,19 @@ describe('preselectType', () => {
   it('takes the first key other than schedule', () => {
     expect(preselectType({ schedule: '@every 1m', http: [{}] }).id).toBe('http');
     expect(preselectType({ dns: [{}], http: [{}] }).id).toBe('dns');
-    expect(preselectType({ icon: 'x', mysql: [{}] }).id).toBe('sql');
+    expect(preselectType({ schedule: '@hourly', mysql: [{}] }).id).toBe('sql');
   });
 
-  it('falls back to Custom', () => {
+  it('falls back to Custom when that key is no check type, even with a check list after it', () => {
+    expect(preselectType({ interval: 30, http: [{}] }).id).toBe('custom');
+    expect(preselectType({ schedule: '@hourly', icon: 'x', mysql: [{}] }).id).toBe('custom');
+    expect(preselectType({ env: {}, tcp: [{}] }).id).toBe('custom');
+    expect(preselectType({ restic: [{}], http: [{}] }).id).toBe('custom');
+  });
+
+  it('falls back to Custom without a key other than schedule', () => {
     expect(preselectType({ schedule: '@hourly' }).id).toBe('custom');
+    expect(preselectType({}).id).toBe('custom');
     expect(preselectType({ webhook: { name: 'hook' } }).id).toBe('custom');
     expect(preselectType(null).id).toBe('custom');
     expect(preselectType([]).id).toBe('custom');

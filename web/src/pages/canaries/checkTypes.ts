@@ -89,11 +89,12 @@ const SETTINGS = new Set([
   'replicas',
 ]);
 
-/** The type of an existing canary: the one owning its first spec key other
- * than schedule (and the other canary settings); Custom otherwise. */
+/** The type of an existing canary (decision 12.3): the one owning its first
+ * spec key other than schedule; Custom when that key is no type's (a canary
+ * setting such as `interval` or `icon`, or an unknown list). */
 export function preselectType(spec: unknown): CheckType {
   if (!spec || typeof spec !== 'object' || Array.isArray(spec)) return customType();
-  const first = Object.keys(spec).find((key) => !SETTINGS.has(key));
+  const first = Object.keys(spec).find((key) => key !== 'schedule');
   return (first && CHECK_TYPES.find((t) => t.keys.includes(first))) || customType();
 }
 
