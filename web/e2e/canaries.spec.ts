@@ -85,6 +85,8 @@ test.describe('as an admin', () => {
     await expect(page.getByText('This field must be a number')).toHaveCount(0);
 
     await textbox(page, 'Labels').fill('{"team": "web"}');
+    await choose(page, page, 'Icon', 'http');
+    await choose(page, page, 'Check icon', 'dns');
     await page.getByRole('combobox', { name: 'Schedule' }).click();
     await option(page, '@every 5m').click();
     await expect(textbox(page, 'Body')).toHaveCount(0);
@@ -116,9 +118,11 @@ test.describe('as an admin', () => {
       labels: { team: 'web' },
       spec: {
         schedule: '@every 5m',
+        icon: 'http',
         http: [
           {
             name: HTTP,
+            icon: 'dns',
             url: 'https://example.com/health',
             method: 'POST',
             body: '{"ping": true}',
@@ -140,6 +144,8 @@ test.describe('as an admin', () => {
     await expect(page.getByRole('heading', { name: 'HTTP', exact: true })).toBeVisible();
     await expect(textbox(page, 'Name')).toBeDisabled();
     await expect(textbox(page, 'Namespace')).toBeDisabled();
+    await expect(page.getByRole('button', { name: 'Icon', exact: true })).toHaveText('http');
+    await expect(page.getByRole('button', { name: 'Check icon', exact: true })).toHaveText('dns');
     await expect(page.getByRole('tab', { name: 'Job History' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Authentication', exact: true })).toHaveText('NTLM');
     await choose(page, page, 'Method', 'GET');
@@ -162,6 +168,7 @@ test.describe('as an admin', () => {
     await expect(page).toHaveURL(new RegExp(`${LIST}$`));
     expect((await specOf(page, HTTP))?.spec).toEqual({
       schedule: '@every 5m',
+      icon: 'http',
       http: [{ name: HTTP, url: 'https://example.com/v2', thresholdMillis: 900 }],
     });
   });
@@ -205,7 +212,12 @@ test.describe('as an admin', () => {
     const specs = textbox(page, 'Specs');
     await expect(specs).toHaveValue('dns:\n  - {}\n');
     await textbox(page, 'Name').fill(DNS);
+    // The spec is checked against the Canary CRD's schema.
+    await specs.fill('dns:\n  - name: lookup\n    qeury: example.com\n');
+    await expect(page.getByText('dns[0].qeury: unknown field')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Save', exact: true })).toBeDisabled();
     await specs.fill('dns:\n  - name: lookup\n    query: example.com\n    querytype: A\n');
+    await expect(page.getByText('dns[0].qeury: unknown field')).toHaveCount(0);
     await page.getByRole('combobox', { name: 'Schedule' }).fill('@every 2h');
     await snap(page, 'canary-dns');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
@@ -272,7 +284,8 @@ test.describe('as an admin', () => {
     ).toBeVisible();
     await expect(page.getByRole('heading', { name: 'HTTP', exact: true })).toBeVisible();
     await expect(textbox(page, 'URL')).toHaveValue('https://crd.example');
-    for (const name of ['Name', 'Icon', 'Labels', 'URL', 'Check name']) await expect(textbox(page, name)).toBeDisabled();
+    for (const name of ['Name', 'Labels', 'URL', 'Check name']) await expect(textbox(page, name)).toBeDisabled();
+    for (const name of ['Icon', 'Check icon']) await expect(page.getByRole('button', { name, exact: true })).toBeDisabled();
     await expect(page.getByRole('combobox', { name: 'Schedule' })).toBeDisabled();
     for (const name of ['Update', 'Save', 'Delete']) await expect(page.getByRole('button', { name, exact: true })).toHaveCount(0);
     await snap(page, 'canary-crd');

@@ -1,8 +1,24 @@
-import { ActionGroup, Button, Form, FormGroup, Split, SplitItem, Tab, TabTitleText, Tabs, TextInput, Title } from '@patternfly/react-core';
+import {
+  ActionGroup,
+  Button,
+  Form,
+  FormGroup,
+  Icon,
+  Split,
+  SplitItem,
+  Tab,
+  TabTitleIcon,
+  TabTitleText,
+  Tabs,
+  TextInput,
+  Title,
+} from '@patternfly/react-core';
+import ExclamationCircleIcon from '@patternfly/react-icons/dist/esm/icons/exclamation-circle-icon';
 import ExternalLinkAltIcon from '@patternfly/react-icons/dist/esm/icons/external-link-alt-icon';
 import { useState } from 'react';
 import { DeleteButton } from '../../components/ConfirmDialog';
 import { FieldError } from '../../components/FieldError';
+import { IconPicker } from '../../components/resource-editor/IconPicker';
 import type { JsonObject } from '../../lib/yamlText';
 import {
   applyCode,
@@ -19,7 +35,8 @@ import {
   type CanaryRow,
 } from './checkSpec';
 import { checkType, preselectType, type CheckType } from './checkTypes';
-import { NAME_KEY, validateCanary } from './checkValidation';
+import { CHECK_ICONS, renderCheckIcon } from './checkIcons';
+import { NAME_KEY, specProblems, validateCanary } from './checkValidation';
 import { CheckForm } from './CheckForm';
 import { CheckTypeGrid } from './CheckTypeGrid';
 import { CodeField } from './CodeField';
@@ -74,6 +91,7 @@ export function CanaryEditor({ row, readOnly, isBusy, onSubmit, onDelete, onLeav
   const type = checkType(typeId);
   const key = type.form ? type.keys[0] : undefined;
   const errors = validateCanary(form, type);
+  const problems = specProblems(form);
   const errorOf = (path: string) => (submitted || touched.has(path) ? errors[path] : undefined);
   const touch = (path: string) => setTouched((t) => (t.has(path) ? t : new Set([...t, path])));
   const setSpecCode = (value: JsonObject) => setForm((f) => applyCode(f, value));
@@ -85,6 +103,7 @@ export function CanaryEditor({ row, readOnly, isBusy, onSubmit, onDelete, onLeav
       parse={parseCode}
       onChange={setSpecCode}
       helper={CODE_HELPER}
+      errors={problems}
       isDisabled={readOnly}
       rows={16}
     />
@@ -143,7 +162,14 @@ export function CanaryEditor({ row, readOnly, isBusy, onSubmit, onDelete, onLeav
         />
       </FormGroup>
       <FormGroup label="Icon" fieldId="canary-icon">
-        <TextInput id="canary-icon" value={form.icon} isDisabled={readOnly} onChange={(_e, icon) => setForm((f) => ({ ...f, icon }))} />
+        <IconPicker
+          id="canary-icon"
+          choices={CHECK_ICONS}
+          render={renderCheckIcon}
+          value={form.icon}
+          isDisabled={readOnly}
+          onChange={(icon) => setForm((f) => ({ ...f, icon }))}
+        />
       </FormGroup>
       <CodeField
         id="canary-labels"
@@ -171,7 +197,21 @@ export function CanaryEditor({ row, readOnly, isBusy, onSubmit, onDelete, onLeav
               />
             </div>
           </Tab>
-          <Tab eventKey="code" title={<TabTitleText>Code</TabTitleText>}>
+          <Tab
+            eventKey="code"
+            title={
+              <>
+                {problems.length > 0 && (
+                  <TabTitleIcon>
+                    <Icon status="danger">
+                      <ExclamationCircleIcon />
+                    </Icon>
+                  </TabTitleIcon>
+                )}
+                <TabTitleText>Code{problems.length > 0 && <span className="pf-v6-screen-reader">, has problems</span>}</TabTitleText>
+              </>
+            }
+          >
             <div className="pf-v6-u-pt-md">{specField('Spec')}</div>
           </Tab>
         </Tabs>
@@ -180,7 +220,7 @@ export function CanaryEditor({ row, readOnly, isBusy, onSubmit, onDelete, onLeav
       )}
       <ActionGroup>
         {!readOnly && (
-          <Button type="submit" isLoading={isBusy} isDisabled={isBusy}>
+          <Button type="submit" isLoading={isBusy} isDisabled={isBusy || problems.length > 0}>
             {row ? 'Update' : 'Save'}
           </Button>
         )}

@@ -5,6 +5,7 @@ import { formFields, type Field, type Input } from './checkFields';
 import { setMethod, setPath, valueText } from './checkSpec';
 import { InputField, PairsField, fieldId, type UpdateItem } from './CheckInputs';
 import { AuthField, ConnectionField, ScriptField } from './CheckSelectors';
+import { checkIconOptions } from './checkIcons';
 
 interface Props {
   /** The spec key of the form type, e.g. `http`. */
@@ -79,6 +80,19 @@ export function CheckForm({ typeKey, item, update, isDisabled, errorOf, touch, d
       case 'connection':
         return (
           <ConnectionField key="connection" field={field} item={item} update={update} isDisabled={isDisabled} renderInput={renderInput} />
+        );
+      case 'icon':
+        return (
+          <FormGroup key={field.path} label={field.label} fieldId={fieldId(field.path)}>
+            <SimpleSelect
+              id={fieldId(field.path)}
+              label={field.label}
+              options={checkIconOptions(valueText(item.icon))}
+              value={valueText(item.icon)}
+              isDisabled={isDisabled}
+              onChange={(v) => update((i) => setPath(i, field.path, v))}
+            />
+          </FormGroup>
         );
       case 'group':
         return (

@@ -10,6 +10,8 @@ interface Props<T> {
   parse(text: string): T | undefined;
   onChange(value: T): void;
   helper: string;
+  /** Problems of the last value that parsed, shown instead of the helper. */
+  errors?: readonly string[];
   isDisabled?: boolean;
   rows?: number;
 }

@@ -72,7 +72,14 @@ export interface ConnectionOption {
   fields: readonly Input[];
 }
 
-export type Field = Input | Choice | Pairs | Auth | Script | Group | FolderConnection;
+/** The check item's icon, picked from the check icons. */
+export interface IconField {
+  kind: 'icon';
+  path: 'icon';
+  label: string;
+}
+
+export type Field = Input | Choice | Pairs | Auth | Script | Group | FolderConnection | IconField;
 
 export const METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
 
@@ -230,7 +237,7 @@ const TYPE_FIELDS: Record<string, readonly Field[]> = {
 
 const HEAD: readonly Field[] = [
   text('name', 'Check name', { helper: 'Defaults to the name above' }),
-  text('icon', 'Check icon'),
+  { kind: 'icon', path: 'icon', label: 'Check icon' },
   text('description', 'Description'),
 ];
 

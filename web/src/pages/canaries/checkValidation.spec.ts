@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newCanaryForm, type CanaryForm } from './checkSpec';
-import { checkType } from './checkTypes';
-import { MESSAGES, NAME_KEY, validateCanary } from './checkValidation';
+import { CHECK_TYPES, checkType } from './checkTypes';
+import { MESSAGES, NAME_KEY, specProblems, validateCanary } from './checkValidation';
 
 const form = (spec: CanaryForm['spec'], name = 'web'): CanaryForm => ({ ...newCanaryForm(), name, spec });
 
@@ -45,5 +45,38 @@ describe('validateCanary', () => {
     expect(validateCanary(form({ http: [{ url: 'x', method: 'GET' }] }), checkType('http'))).toEqual({});
     expect(validateCanary(form({ dns: [{ anything: true }] }), checkType('dns'))).toEqual({});
     expect(validateCanary(form({}, ''), checkType('custom'))).toEqual({ [NAME_KEY]: MESSAGES.required });
+  });
+});
+
+describe('specProblems', () => {
+  it('accepts what the forms write and every type but EC2 starts from', () => {
+    const http = {
+      name: 'web',
+      url: 'https://example.com/health',
+      method: 'POST',
+      body: '{"ping": true}',
+      headers: [{ name: 'Accept', value: 'application/json' }],
+      ntlm: true,
+      username: { value: 'svc' },
+      password: { value: 'secret' },
+      responseCodes: [200, 201],
+      thresholdMillis: 1500,
+      icon: 'http',
+      test: { expr: 'code == 200' },
+    };
+    expect(specProblems(form({ http: [http] }))).toEqual([]);
+    const folder = { path: '/data', awsConnection: { region: 'eu-west-1', skipTLSVerify: true }, filter: { regex: '.*' } };
+    expect(specProblems(form({ folder: [folder], redis: [{ addr: 'r:6379', db: 0 }] }))).toEqual([]);
+    for (const type of CHECK_TYPES.filter((t) => t.id !== 'ec2')) expect(specProblems(form(type.template))).toEqual([]);
+    expect(specProblems(form(checkType('ec2').template))).toEqual(['ec2: unknown field']);
+  });
+
+  it('names a misspelt field or a value of the wrong type by its path', () => {
+    expect(specProblems(form({ htpp: [{ url: 'x' }] }))).toEqual(['htpp: unknown field']);
+    expect(specProblems(form({ dns: [{ query: 'example.com', qeury: 'x' }] }))).toEqual(['dns[0].qeury: unknown field']);
+    expect(specProblems(form({ tcp: [{ endpoint: 'db:5432', thresholdMillis: 'fast' }] }))).toEqual([
+      'tcp[0].thresholdMillis: must be a whole number',
+    ]);
+    expect(specProblems(form({ interval: '30s', http: {} }))).toEqual(['interval: must be a whole number', 'http: must be a list']);
   });
 });

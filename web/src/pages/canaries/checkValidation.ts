@@ -1,4 +1,7 @@
-/** Validation of the check editor (decision 12.7). */
+/** Validation of the check editor (decision 12.7) and the schema check of its spec. */
+// The chart's CRD, generated from the crds crate: the one copy of the schema.
+import crdYaml from '../../../../charts/quarterdeck/crds/canaries.quarterdeck.dev.yaml?raw';
+import { crdSpecSchema, schemaProblems } from '../../components/resource-editor/specSchema';
 import type { JsonObject } from '../../lib/yamlText';
 import { formFields, type Field, type Input } from './checkFields';
 import { checkItem, connectionKind, readField, type CanaryForm } from './checkSpec';
@@ -65,4 +68,13 @@ export function validateCanary(form: CanaryForm, type: CheckType): Errors {
     }
   }
   return errors;
+}
+
+const CANARY_SPEC_SCHEMA = crdSpecSchema(crdYaml);
+
+/** What the Canary CRD's schema refuses in the spec the Code tab and the
+ * Specs editor show, one line each named by its path
+ * (`http[0].thresholdMillis: must be a whole number`, `dns[0].qeury: unknown field`). */
+export function specProblems(form: CanaryForm): string[] {
+  return schemaProblems(form.spec, CANARY_SPEC_SCHEMA);
 }
