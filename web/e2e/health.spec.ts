@@ -140,6 +140,7 @@ test('filters, grouping, tabs and sorting round-trip through the URL', async ({ 
 
   // Group Name by default; passing checks hidden; a group of one shows as its check.
   await expect(page.getByRole('button', { name: 'Group By' })).toHaveText('Group Name');
+  for (const caption of ['Group By', 'Tab By']) await expect(page.getByText(caption, { exact: true })).toBeVisible();
   await expect(row(page, `${PREFIX}-shop`)).toBeVisible();
   await expect(row(page, `${PREFIX}-shop`).locator('td[data-label="Uptime"]')).toHaveText('0/2');
   await expect(row(page, `${PREFIX}-feed`)).toBeVisible();

@@ -1,40 +1,11 @@
-import {
-  Form,
-  FormGroup,
-  MenuItemAction,
-  MenuToggle,
-  Select,
-  SelectList,
-  SelectOption,
-  Switch,
-  ToggleGroup,
-  ToggleGroupItem,
-} from '@patternfly/react-core';
+import { Form, FormGroup, MenuItemAction, MenuToggle, Select, SelectList, SelectOption, Switch } from '@patternfly/react-core';
 import BanIcon from '@patternfly/react-icons/dist/esm/icons/ban-icon';
 import { useState } from 'react';
+import { TriStateSwitch, type TriState } from '../../components/TriStateSwitch';
 import { labelId, labelSelectionText, type LabelChoice } from './healthFilter';
 import type { LabelFilter } from './healthParams';
 
-type LabelState = 1 | -1 | undefined;
-type SetLabel = (id: string, state: LabelState) => void;
-
-const TRI_STATE: [text: string, state: LabelState][] = [
-  ['Include', 1],
-  ['Any', undefined],
-  ['Exclude', -1],
-];
-
-/** A boolean label: include checks where it is true, exclude them, or either. */
-function BooleanLabel({ choice, labels, onChange }: { choice: LabelChoice; labels: LabelFilter; onChange: SetLabel }) {
-  const id = labelId(choice.key, 'true');
-  return (
-    <ToggleGroup isCompact>
-      {TRI_STATE.map(([text, state]) => (
-        <ToggleGroupItem key={text} text={text} isSelected={labels[id] === state} onChange={() => onChange(id, state)} />
-      ))}
-    </ToggleGroup>
-  );
-}
+type SetLabel = (id: string, state: TriState) => void;
 
 /** A label's values: choosing one includes it, its ban action excludes it. */
 function LabelSelect({ choice, labels, onChange }: { choice: LabelChoice; labels: LabelFilter; onChange: SetLabel }) {
@@ -110,15 +81,21 @@ export function HealthFilters({ hidePassing, labels, choices, onHidePassing, onL
       <FormGroup fieldId="health-hide-passing">
         <Switch id="health-hide-passing" label="Hide Passing" isChecked={hidePassing} onChange={(_e, v) => onHidePassing(v)} />
       </FormGroup>
-      {choices.map((choice) => (
-        <FormGroup key={choice.key} label={choice.key} fieldId={`label-${choice.key}`} role={choice.isBoolean ? 'group' : undefined}>
-          {choice.isBoolean ? (
-            <BooleanLabel choice={choice} labels={labels} onChange={setLabel} />
-          ) : (
-            <LabelSelect choice={choice} labels={labels} onChange={setLabel} />
-          )}
-        </FormGroup>
-      ))}
+      {choices.map((choice) => {
+        if (!choice.isBoolean)
+          return (
+            <FormGroup key={choice.key} label={choice.key} fieldId={`label-${choice.key}`}>
+              <LabelSelect choice={choice} labels={labels} onChange={setLabel} />
+            </FormGroup>
+          );
+        // Include checks where the label is true, exclude them, or either.
+        const id = labelId(choice.key, 'true');
+        return (
+          <FormGroup key={choice.key}>
+            <TriStateSwitch label={choice.key} value={labels[id]} onChange={(state) => setLabel(id, state)} />
+          </FormGroup>
+        );
+      })}
     </Form>
   );
 }

@@ -1,5 +1,6 @@
 import { Badge, Button, ToggleGroup, ToggleGroupItem, Toolbar, ToolbarContent, ToolbarItem } from '@patternfly/react-core';
 import FilterIcon from '@patternfly/react-icons/dist/esm/icons/filter-icon';
+import { FilterItem } from '../../components/FilterItem';
 import { SearchBox } from '../../components/SearchBox';
 import { SimpleSelect, type Option } from '../../components/Selects';
 import { TIME_RANGES, timeRangeLabel } from './checkTimeRange';
@@ -52,22 +53,22 @@ export function HealthToolbar({ params, update, choices, filters }: HealthToolba
             onChange={(query) => update({ query })}
           />
         </ToolbarItem>
-        <ToolbarItem>
+        <FilterItem label="Group By">
           <SimpleSelect
             label="Group By"
             options={[...GROUP_OPTIONS, ...labels]}
             value={params.groupBy}
             onChange={(groupBy) => update({ groupBy })}
           />
-        </ToolbarItem>
-        <ToolbarItem>
+        </FilterItem>
+        <FilterItem label="Tab By">
           <SimpleSelect
             label="Tab By"
             options={[...TAB_OPTIONS, ...labels]}
             value={params.tabBy}
             onChange={(tabBy) => update({ tabBy, tab: undefined })}
           />
-        </ToolbarItem>
+        </FilterItem>
         <ToolbarItem>
           <SimpleSelect
             label="Time range"
