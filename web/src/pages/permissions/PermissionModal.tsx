@@ -56,7 +56,8 @@ function Editor({ row, onClose }: { row?: Selected<'permissions'>; onClose(): vo
     setErrors(problems);
     if (Object.keys(problems).length > 0) return;
     const fields = toPermissionRow(form);
-    if (row) update.mutate({ id: row.id, row: fields }, { onSuccess: () => (toast.success('Permission updated'), onClose()), onError: fail });
+    if (row)
+      update.mutate({ id: row.id, row: fields }, { onSuccess: () => (toast.success('Permission updated'), onClose()), onError: fail });
     else create.mutate(fields, { onSuccess: () => (toast.success('Permission added'), onClose()), onError: fail });
   };
 
