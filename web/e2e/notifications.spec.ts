@@ -195,6 +195,7 @@ test.describe('as an admin', () => {
   test('a rule from a Kubernetes CRD is read-only', async ({ page }) => {
     await page.goto('/notifications/rules');
     await ruleRow(page, CRD).click();
+    await expect(page).toHaveURL(new RegExp(`/notifications/rules\\?id=${ids.crd}$`));
     const crd = page.getByRole('dialog', { name: `Notification rule: ${CRD}` });
     await expect(
       crd.getByText('Read-Only Mode: This resource is managed by Kubernetes CRD and cannot be edited from the UI.'),
@@ -202,6 +203,18 @@ test.describe('as an admin', () => {
     await expect(crd.getByRole('textbox', { name: 'Title' })).toBeDisabled();
     await expect(crd.getByRole('button', { name: 'Update' })).toHaveCount(0);
     await expect(crd.getByRole('button', { name: 'Delete' })).toHaveCount(0);
+    await crd.getByRole('button', { name: 'Close', exact: true }).last().click();
+    await expect(crd).toHaveCount(0);
+    await expect(page).toHaveURL(/\/notifications\/rules$/);
+  });
+
+  test('the rule named by the URL opens, as the permissions list links it', async ({ page }) => {
+    await page.goto(`/notifications/rules?id=${ids.webhook}`);
+    const dialog = page.getByRole('dialog', { name: `Notification rule: ${WEBHOOK}` });
+    await expect(dialog.getByRole('textbox', { name: 'Repeat interval' })).toHaveValue('4h');
+    await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect(page).toHaveURL(/\/notifications\/rules$/);
   });
 
   test('a silence is added from a send, indefinitely, and deleted (deleted_at set)', async ({ page }) => {

@@ -52,6 +52,13 @@ test('the sidebar lists Rules; a rule is added, checked, updated and deleted in 
   await snap(page, 'rules-editor');
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expectToast(page, `${UI_RULE} created successfully`);
+  // Saving returns to the list; Cancel too.
+  await expect(page).toHaveURL(new RegExp(`${LIST}$`));
+  await row(page, UI_RULE).click();
+  await expect(page.getByRole('heading', { name: `Rule: ${UI_RULE}` })).toBeVisible();
+  await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`${LIST}$`));
+  await row(page, UI_RULE).click();
   await expect(page.getByRole('heading', { name: `Rule: ${UI_RULE}` })).toBeVisible();
   await expect(page.getByRole('textbox', { name: 'Name', exact: true })).toBeDisabled();
   const [saved] = await dbRows<{ id: string; spec: Record<string, unknown>; source: string }>(
