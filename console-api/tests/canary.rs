@@ -133,6 +133,25 @@ async fn summary_history_and_metrics(pool: PgPool) {
     let exact = metrics["latency"]["p99"].as_f64().unwrap();
     assert!((99.0..=100.0).contains(&exact), "exact p99 {exact}");
     assert!(!metrics["series"].as_array().unwrap().is_empty());
+    // One point for the hour, or two where the hour spans a boundary.
+    let (_, one) = get(
+        &viewer,
+        api.at(&format!(
+            "/api/canary/api/graph?check={web}&start=1h&count=1"
+        )),
+    )
+    .await;
+    let points = one["series"].as_array().unwrap();
+    assert!((1..=2).contains(&points.len()), "{one}");
+    let passed: i64 = points.iter().map(|p| p["passed"].as_i64().unwrap()).sum();
+    assert_eq!(passed, 6);
+    let (status, bad) = get(
+        &viewer,
+        api.at(&format!("/api/canary/api/graph?check={web}&count=0")),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(bad["field"], "count");
 
     let (status, _) = get(
         &viewer,

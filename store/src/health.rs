@@ -78,7 +78,7 @@ macro_rules! claimed_columns {
         "SELECT c.id, c.canary_id, k.name AS canary_name, k.source AS canary_source, k.namespace, \
                 c.type, c.name, c.spec, c.labels, c.endpoint_override_approved, \
                 coalesce((SELECT console_scripts FROM execution_policy), false) AS console_scripts, \
-                k.spec->>'schedule' AS schedule, \
+                coalesce(c.spec->>'schedule', k.spec->>'schedule') AS schedule, \
                 CASE WHEN jsonb_typeof(k.spec->'interval') = 'number' THEN (k.spec->>'interval')::bigint END AS interval, \
                 c.next_runtime, c.run_requested_at IS NOT NULL AS run_now, now() AS now \
          FROM checks c JOIN canaries k ON k.id = c.canary_id \
@@ -847,6 +847,13 @@ pub struct SeriesPoint {
 
 /// Metrics of a check between `since` and `until`: exact for raw results,
 /// bucketed by `bucket_seconds` for the series.
+/// The seconds of each point of a graph of `points` points over a range of
+/// `range_seconds`: the range divided evenly, rounded up, at least a second.
+pub fn bucket_seconds(range_seconds: i64, points: u32) -> i64 {
+    let points = i64::from(points.max(1));
+    ((range_seconds + points - 1) / points).max(1)
+}
+
 pub async fn metrics(
     pool: &PgPool,
     check_id: Uuid,
@@ -913,6 +920,16 @@ pub async fn metrics(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_graph_divides_its_range_into_its_points() {
+        // The spec's 300 points over the Health page's default hour.
+        assert_eq!(bucket_seconds(3600, 300), 12);
+        assert_eq!(bucket_seconds(7 * 86_400, 300), 2016);
+        assert_eq!(bucket_seconds(3601, 300), 13);
+        assert_eq!(bucket_seconds(10, 300), 1);
+        assert_eq!(bucket_seconds(0, 0), 1);
+    }
 
     #[test]
     fn percentiles_come_from_the_bucket_they_fall_in() {

@@ -1,5 +1,6 @@
-//! Which checks the engine may claim: paused canaries (`spec.replicas: 0`)
-//! only on Run Now, canaries left to other agents never; the figures a
+//! Which checks the engine may claim, and on whose schedule: paused canaries
+//! (`spec.replicas: 0`) only on Run Now, canaries left to other agents never;
+//! a check's own `schedule` before its canary's; the figures a
 //! Kubernetes canary's status is written from; and how rollup writes change
 //! their checks' rows (the health summary's versions).
 
@@ -81,6 +82,34 @@ async fn paused_canaries_run_only_on_request(pool: PgPool) {
         .await
         .unwrap();
     assert_eq!(claimed(&pool, &[]).await, paused);
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn a_check_with_its_own_schedule_runs_on_it(pool: PgPool) {
+    let (_, checks) = canary(
+        &pool,
+        "mixed",
+        json!({"schedule": "@every 1h"}),
+        &["own", "canary's"],
+    )
+    .await;
+    sqlx::query("UPDATE checks SET spec = '{\"schedule\": \"@every 30s\"}' WHERE id = $1")
+        .bind(checks[0])
+        .execute(&pool)
+        .await
+        .unwrap();
+    let mut due = health::claim_due(&pool, 100, std::time::Duration::ZERO, &[], |c| c.now)
+        .await
+        .unwrap();
+    due.sort_by_key(|c| c.name.clone());
+    let schedules: Vec<_> = due
+        .iter()
+        .map(|c| (c.name.as_str(), c.schedule.as_deref()))
+        .collect();
+    assert_eq!(
+        schedules,
+        [("canary's", Some("@every 1h")), ("own", Some("@every 30s"))]
+    );
 }
 
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]

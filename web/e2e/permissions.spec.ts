@@ -26,6 +26,8 @@ test('create and delete a permission', async ({ page }) => {
   await expect(row).toContainText('artifact');
   await expect(row).toContainText('update');
   await expect(row).toContainText('Allow');
+  // A page of the newest first, with the total beside the pager.
+  await expect(page.getByRole('navigation', { name: 'Permissions pagination' })).toBeVisible();
   await snap(page, 'permissions');
 
   await row.getByText(description).click();

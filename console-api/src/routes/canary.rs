@@ -280,7 +280,16 @@ pub(crate) struct GraphParams {
     /// End: RFC 3339 or a duration ago (default now).
     #[param(min_length = 1)]
     end: Option<String>,
+    /// How many points the series has at most, plus one where the range
+    /// does not start on a point's boundary (default 300).
+    #[param(minimum = 1, maximum = 1000)]
+    count: Option<u32>,
 }
+
+/// Points of a check's graph when the caller does not say (the spec's count).
+const GRAPH_POINTS: u32 = 300;
+/// Most points a graph may ask for.
+const MAX_GRAPH_POINTS: u32 = 1000;
 
 /// A check's uptime, latency and runs over time.
 #[utoipa::path(get, path = "/api/canary/api/graph", tag = "health", params(GraphParams),
@@ -306,8 +315,14 @@ pub(crate) async fn graph(
     if until <= since {
         return Err(ApiError::invalid("end", "end must be after start"));
     }
-    // About 100 points whatever the range.
-    let bucket = ((until - since).num_seconds() / 100).max(1);
+    let count = params.count.unwrap_or(GRAPH_POINTS);
+    if !(1..=MAX_GRAPH_POINTS).contains(&count) {
+        return Err(ApiError::invalid(
+            "count",
+            format!("count must be between 1 and {MAX_GRAPH_POINTS}"),
+        ));
+    }
+    let bucket = health::bucket_seconds((until - since).num_seconds(), count);
     Ok(Json(
         health::metrics(&state.db, params.check, since, until, bucket).await?,
     ))

@@ -19,6 +19,9 @@ pub struct CheckMeta {
     pub description: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub icon: Option<String>,
+    /// When this check runs, in place of the canary's schedule: cron or `@every 1m30s`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schedule: Option<String>,
     /// Namespace the check is recorded in, when different from the canary's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub namespace: Option<String>,

@@ -7554,6 +7554,11 @@ export interface operations {
                 start?: string;
                 /** @description End: RFC 3339 or a duration ago (default now). */
                 end?: string;
+                /**
+                 * @description How many points the series has at most, plus one where the range
+                 *     does not start on a point's boundary (default 300).
+                 */
+                count?: number;
             };
             header?: never;
             path?: never;

@@ -3,14 +3,14 @@ import UserCircleIcon from '@patternfly/react-icons/dist/esm/icons/user-circle-i
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { api, unwrap } from '../api/client';
+import { api } from '../api/client';
 import { IconMenu } from '../components/IconMenu';
 import { loginPath } from '../lib/requestErrors';
 import { KubeconfigModal } from './KubeconfigModal';
 import { keys } from './queryKeys';
 import { useToast } from './toast';
 import { useSession } from './session';
-import { FRONTEND_VERSION } from './version';
+import { versionLine } from './version';
 
 // The token dialogs load on first use, keeping tables and tabs out of the shell's chunk.
 const McpSetupFlow = lazy(() => import('../pages/tokens/McpSetupFlow'));
@@ -22,7 +22,16 @@ export function UserMenu() {
   const navigate = useNavigate();
   const location = useLocation();
   const toast = useToast();
-  const about = useQuery({ queryKey: keys.about, queryFn: () => unwrap(api.GET('/api/about')), staleTime: Infinity, retry: false });
+  // A 503 (database away) still names the back end's version.
+  const about = useQuery({
+    queryKey: keys.about,
+    queryFn: async () => {
+      const { data, error } = await api.GET('/api/about');
+      return data ?? error;
+    },
+    staleTime: Infinity,
+    retry: false,
+  });
 
   const signOut = async () => {
     toast.loading('Signing out...');
@@ -49,7 +58,7 @@ export function UserMenu() {
                 <DropdownItem onClick={() => (close(), setKubeconfig(true))}>Download kubeconfig</DropdownItem>
               )}
               <DropdownItem onClick={() => (close(), setMcpSetup(true))}>Setup MCP</DropdownItem>
-              <DropdownItem isDisabled>{`frontend ${FRONTEND_VERSION} backend ${about.data?.version ?? 'NA'}`}</DropdownItem>
+              <DropdownItem isDisabled>{versionLine(about.data?.version)}</DropdownItem>
               <Divider component="li" />
               <DropdownItem onClick={() => void signOut()}>Sign out</DropdownItem>
             </DropdownList>

@@ -12,17 +12,18 @@ describe('presets', () => {
     expect(read.mcp).toEqual(['*']);
     for (const o of TOKEN_OBJECTS.filter((o) => o !== 'mcp')) expect(read[o]).toEqual(['read']);
   });
-  it('Write: read and create', () => {
+  it('Write: read and create, so no mcp (its only action is the wildcard)', () => {
     const write = presetActions('Write');
     expect(write.canaries).toEqual(['read', 'create']);
     expect(write.playbooks).toEqual(['read', 'create']);
-    expect(write.mcp).toEqual(['*']);
+    expect(write.mcp).toEqual([]);
   });
   it('Admin: all actions, playbook run and approve only under playbooks', () => {
     const admin = presetActions('Admin');
     expect(admin.catalog).toEqual(['read', 'create', 'update', 'delete']);
     expect(admin.playbooks).toEqual(['read', 'create', 'update', 'delete', 'playbook:run', 'playbook:approve']);
     expect(admin.notification).not.toContain('playbook:run');
+    expect(admin.mcp).toEqual(['*']);
   });
 });
 

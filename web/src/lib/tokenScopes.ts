@@ -48,12 +48,14 @@ export function levelsFor(object: TokenObject): { level: string; actions: string
 
 export type ScopeActions = Record<TokenObject, string[]>;
 
-/** The actions a preset grants on every object; Custom keeps the current ones. */
+/** The actions a preset grants on every object; Custom keeps the current ones.
+ * mcp has only its wildcard, which Read and Admin name and Write (read and
+ * create) does not. */
 export function presetActions(preset: Exclude<Preset, 'Custom'>): ScopeActions {
   const base = preset === 'Read' ? ['read'] : preset === 'Write' ? ['read', 'create'] : CRUD;
   const result = {} as ScopeActions;
   for (const object of TOKEN_OBJECTS) {
-    if (object === 'mcp') result[object] = ['*'];
+    if (object === 'mcp') result[object] = preset === 'Write' ? [] : ['*'];
     else if (object === 'playbooks' && preset === 'Admin') result[object] = [...CRUD, RUN, APPROVE];
     else result[object] = [...base];
   }

@@ -38,12 +38,12 @@ import {
   type SubjectKind,
 } from '../../lib/permission';
 import { isUiSource, readOnlyMessage } from '../../lib/source';
-import { useLookup, usePermission, usePermissionsData } from './usePermissionsData';
+import { useLookup, usePermission, usePermissionWrites } from './usePermissionsData';
 
 function Editor({ row, onClose }: { row?: Selected<'permissions'>; onClose(): void }) {
   const [form, setForm] = useState<PermissionForm>(() => (row ? fromPermissionRow(row) : emptyPermission()));
   const [errors, setErrors] = useState<PermissionErrors>({});
-  const { create, update, remove } = usePermissionsData();
+  const { create, update, remove } = usePermissionWrites();
   const toast = useToast();
   const subjects = useLookup(form.subjectKind === 'role' ? '' : form.subjectKind);
   const resources = useLookup(form.resourceKind === 'global' ? '' : form.resourceKind);

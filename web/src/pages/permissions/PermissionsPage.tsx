@@ -1,10 +1,13 @@
-import { Button, Label, PageSection } from '@patternfly/react-core';
+import { Button, Label, PageSection, ToolbarItem } from '@patternfly/react-core';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { PermissionRow } from './usePermissionsData';
 import { useSession } from '../../app/session';
 import { useTopBar } from '../../app/topBar';
-import { DataTable, type Column } from '../../components/DataTable';
+import { type Column } from '../../components/ListTable';
+import { PagedList, useListSearch } from '../../components/PagedList';
+import { PAGE_SIZES } from '../../app/preferences';
+import { parsePermissionsPage } from './permissionsPage';
 import { DateTime } from '../../components/DateTime';
 import { CrdBadge } from '../../components/Labels';
 import { RequireAccess } from '../../components/RequireAccess';
@@ -68,21 +71,35 @@ const COLUMNS: Column<PermissionRow>[] = [
 ];
 
 function Permissions() {
-  const { list } = usePermissionsData();
+  const [page, update] = useListSearch(parsePermissionsPage);
+  const { list } = usePermissionsData(page);
   const { authorizer } = useSession();
   const [editing, setEditing] = useState<string | 'new'>();
   useTopBar('Permissions', list.refetch, list.isFetching);
   const canWrite = authorizer.can('permissions', 'write');
   return (
     <PageSection>
-      <DataTable
+      <PagedList
         aria-label="Permissions"
         columns={COLUMNS}
         query={list}
         errorTitle="Error loading permissions"
         rowKey={(row) => row.id}
         onRowClick={canWrite ? (row) => setEditing(row.id) : undefined}
-        toolbar={canWrite && <Button onClick={() => setEditing('new')}>Add Permission</Button>}
+        tools={
+          canWrite && (
+            <ToolbarItem>
+              <Button onClick={() => setEditing('new')}>Add Permission</Button>
+            </ToolbarItem>
+          )
+        }
+        pager={{
+          page: page.pageIndex + 1,
+          pageSize: page.pageSize,
+          pageSizes: PAGE_SIZES,
+          onPage: (p) => update({ pageIndex: p - 1 || undefined }, true),
+          onPageSize: (size) => update({ pageSize: size, pageIndex: undefined }, true),
+        }}
       />
       {editing && <PermissionModal id={editing === 'new' ? undefined : editing} onClose={() => setEditing(undefined)} />}
     </PageSection>

@@ -1,8 +1,9 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { dbDelete, dbInsert, dbSelect, dbUpdate, type Column, type Selected } from '../../api/db';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { dbCount, dbDelete, dbInsert, dbSelect, dbUpdate, type Column, type Selected } from '../../api/db';
 import { keys } from '../../app/queryKeys';
 import { useSession } from '../../app/session';
 import type { PermissionFields, ResourceKind } from '../../lib/permission';
+import { pageWindow, type PermissionsPage } from './permissionsPage';
 
 const EMBEDS = {
   person: ['id', 'name', 'email'],
@@ -21,17 +22,26 @@ const CONNECTION = { connection: ['id', 'name'] } as const;
 export type PermissionRow = Selected<'permissions', Column<'permissions'>, typeof EMBEDS> &
   Partial<Selected<'permissions', never, typeof CONNECTION>>;
 
-/** The Permissions screen: the list (with related rows), one permission, writes. */
-export function usePermissionsData() {
+/** The Permissions screen: a page of the list (with related rows) and its total. */
+export function usePermissionsData(page: PermissionsPage) {
   const { authorizer } = useSession();
-  const queryClient = useQueryClient();
   // Connections are readable by admins only; others list without them.
   const embed = authorizer.can('connections', 'read') ? { ...EMBEDS, ...CONNECTION } : EMBEDS;
   const list = useQuery({
-    queryKey: keys.permissions,
+    queryKey: [...keys.permissions, page],
     queryFn: ({ signal }) =>
-      dbSelect('permissions', { embed, deleted_at: 'is.null', order: 'created_at.desc' }, signal) as Promise<PermissionRow[]>,
+      dbCount('permissions', { embed, deleted_at: 'is.null', order: 'created_at.desc', ...pageWindow(page) }, signal) as Promise<{
+        rows: PermissionRow[];
+        total: number;
+      }>,
+    placeholderData: keepPreviousData,
   });
+  return { list };
+}
+
+/** Creating, changing and deleting permissions; each reloads the list. */
+export function usePermissionWrites() {
+  const queryClient = useQueryClient();
   const invalidate = () => queryClient.invalidateQueries({ queryKey: keys.permissions });
   const create = useMutation({
     mutationFn: (row: PermissionFields) => dbInsert('permissions', row),
@@ -45,7 +55,7 @@ export function usePermissionsData() {
     mutationFn: (id: string) => dbDelete('permissions', { id: `eq.${id}` }),
     onSuccess: invalidate,
   });
-  return { list, create, update, remove };
+  return { create, update, remove };
 }
 
 /** The full permission being edited. */

@@ -9,6 +9,8 @@ export type CheckSummary = Schemas['CheckSummary'];
 export type CheckMetrics = Schemas['CheckMetrics'];
 
 export const HISTORY_PAGE_SIZE = 50;
+/** Points of the uptime and latency graph (the spec's canary graph count). */
+export const GRAPH_POINTS = 300;
 
 /** Which page of the status history to show, and its filters. */
 export interface HistoryFilter {
@@ -123,7 +125,8 @@ export function useCheckDetailData(checkId: string, range: TimeRange, filter: Hi
 
   const metrics = useQuery({
     queryKey: [...checkKey(checkId), 'graph', start],
-    queryFn: ({ signal }) => unwrap(api.GET('/api/canary/api/graph', { params: { query: { check: checkId, start } }, signal })),
+    queryFn: ({ signal }) =>
+      unwrap(api.GET('/api/canary/api/graph', { params: { query: { check: checkId, start, count: GRAPH_POINTS } }, signal })),
     enabled: live && withMetrics,
     placeholderData: keepPreviousData,
   });
