@@ -178,6 +178,9 @@ pub struct OtherChecks {
     pub dynatrace: Option<Vec<JsonObject>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(schema_with = "crate::schema::free_form_object_list")]
+    pub ec2: Option<Vec<JsonObject>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "crate::schema::free_form_object_list")]
     pub elasticsearch: Option<Vec<JsonObject>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(schema_with = "crate::schema::free_form_object_list")]

@@ -5,7 +5,8 @@ import { formFields, type Field, type Input } from './checkFields';
 import { setMethod, setPath, valueText } from './checkSpec';
 import { InputField, PairsField, fieldId, type UpdateItem } from './CheckInputs';
 import { AuthField, ConnectionField, ScriptField } from './CheckSelectors';
-import { checkIconOptions } from './checkIcons';
+import { IconPicker } from '../../components/resource-editor/IconPicker';
+import { CHECK_ICONS, renderCheckIcon } from './checkIcons';
 
 interface Props {
   /** The spec key of the form type, e.g. `http`. */
@@ -84,10 +85,11 @@ export function CheckForm({ typeKey, item, update, isDisabled, errorOf, touch, d
       case 'icon':
         return (
           <FormGroup key={field.path} label={field.label} fieldId={fieldId(field.path)}>
-            <SimpleSelect
+            <IconPicker
               id={fieldId(field.path)}
               label={field.label}
-              options={checkIconOptions(valueText(item.icon))}
+              choices={CHECK_ICONS}
+              render={renderCheckIcon}
               value={valueText(item.icon)}
               isDisabled={isDisabled}
               onChange={(v) => update((i) => setPath(i, field.path, v))}

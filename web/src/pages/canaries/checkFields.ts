@@ -239,6 +239,7 @@ const HEAD: readonly Field[] = [
   text('name', 'Check name', { helper: 'Defaults to the name above' }),
   { kind: 'icon', path: 'icon', label: 'Check icon' },
   text('description', 'Description'),
+  text('schedule', 'Check schedule', { helper: "Cron or @every 1m30s; empty runs it on the canary's schedule" }),
 ];
 
 const TAIL: readonly Field[] = [

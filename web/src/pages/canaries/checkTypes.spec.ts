@@ -66,11 +66,13 @@ describe('preselectType', () => {
     expect(preselectType({ schedule: '@every 1m', http: [{}] }).id).toBe('http');
     expect(preselectType({ dns: [{}], http: [{}] }).id).toBe('dns');
     expect(preselectType({ schedule: '@hourly', mysql: [{}] }).id).toBe('sql');
+    // The icon is the editor's own field, as the schedule is (jsonb puts it before longer keys).
+    expect(preselectType({ icon: 'x', redis: [{}] }).id).toBe('redis');
   });
 
   it('falls back to Custom when that key is no check type, even with a check list after it', () => {
     expect(preselectType({ interval: 30, http: [{}] }).id).toBe('custom');
-    expect(preselectType({ schedule: '@hourly', icon: 'x', mysql: [{}] }).id).toBe('custom');
+    expect(preselectType({ owner: 'x', redis: [{}] }).id).toBe('custom');
     expect(preselectType({ env: {}, tcp: [{}] }).id).toBe('custom');
     expect(preselectType({ restic: [{}], http: [{}] }).id).toBe('custom');
   });

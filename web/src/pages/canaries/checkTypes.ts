@@ -89,12 +89,16 @@ const SETTINGS = new Set([
   'replicas',
 ]);
 
+/** Spec keys that are the resource's own fields in the editor (spec 3.4), not its spec. */
+const RESOURCE_FIELDS = new Set(['schedule', 'icon']);
+
 /** The type of an existing canary (decision 12.3): the one owning its first
- * spec key other than schedule; Custom when that key is no type's (a canary
- * setting such as `interval` or `icon`, or an unknown list). */
+ * spec key other than schedule (and icon, a field of its own here); Custom
+ * when that key is no type's (a canary setting such as `interval`, or an
+ * unknown list). */
 export function preselectType(spec: unknown): CheckType {
   if (!spec || typeof spec !== 'object' || Array.isArray(spec)) return customType();
-  const first = Object.keys(spec).find((key) => key !== 'schedule');
+  const first = Object.keys(spec).find((key) => !RESOURCE_FIELDS.has(key));
   return (first && CHECK_TYPES.find((t) => t.keys.includes(first))) || customType();
 }
 

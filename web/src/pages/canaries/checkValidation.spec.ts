@@ -49,7 +49,7 @@ describe('validateCanary', () => {
 });
 
 describe('specProblems', () => {
-  it('accepts what the forms write and every type but EC2 starts from', () => {
+  it('accepts what the forms write and every type starts from', () => {
     const http = {
       name: 'web',
       url: 'https://example.com/health',
@@ -67,8 +67,7 @@ describe('specProblems', () => {
     expect(specProblems(form({ http: [http] }))).toEqual([]);
     const folder = { path: '/data', awsConnection: { region: 'eu-west-1', skipTLSVerify: true }, filter: { regex: '.*' } };
     expect(specProblems(form({ folder: [folder], redis: [{ addr: 'r:6379', db: 0 }] }))).toEqual([]);
-    for (const type of CHECK_TYPES.filter((t) => t.id !== 'ec2')) expect(specProblems(form(type.template))).toEqual([]);
-    expect(specProblems(form(checkType('ec2').template))).toEqual(['ec2: unknown field']);
+    for (const type of CHECK_TYPES) expect(specProblems(form(type.template))).toEqual([]);
   });
 
   it('names a misspelt field or a value of the wrong type by its path', () => {

@@ -26,6 +26,10 @@ const ICONS: Record<string, ComponentType> = {
   component: CubeIcon,
 };
 
+/** The icon names a picker offers: each one with a look of its own (not the
+ * `https` alias, nor `component`, which is the topology's). */
+export const CHECK_ICON_NAMES = Object.keys(ICONS).filter((name) => name !== 'https' && name !== 'component');
+
 /** A check's icon: its own icon name, else its type; a heartbeat for others. */
 export function CheckIcon({ icon, type }: { icon?: string | null; type: string }) {
   const Icon = ICONS[(icon || type).toLowerCase()] ?? ICONS[type.toLowerCase()] ?? HeartbeatIcon;
