@@ -148,6 +148,11 @@ pub struct AuthSettings {
     #[arg(long, env = "QUARTERDECK_TRUST_PROXY_HEADERS")]
     pub trust_proxy_headers: bool,
 
+    /// Publishes health: `/view/health` and the health summary answer
+    /// visitors who are not signed in, with every live check. Off by default.
+    #[arg(long, env = "QUARTERDECK_PUBLIC_HEALTH", default_value_t = false, action = clap::ArgAction::Set)]
+    pub public_health: bool,
+
     /// How long the access token of a downloaded kubeconfig is valid.
     #[arg(long, env = "QUARTERDECK_KUBECONFIG_TOKEN_LIFETIME", default_value = "90d", value_parser = humantime::parse_duration)]
     pub kubeconfig_token_lifetime: Duration,
@@ -205,6 +210,7 @@ impl Default for AuthSettings {
             failure_window: Duration::from_secs(15 * 60),
             trust_proxy_headers: false,
             kubeconfig_token_lifetime: Duration::from_secs(90 * 24 * 3600),
+            public_health: false,
         }
     }
 }

@@ -6,6 +6,7 @@ mod common;
 
 use chrono::Utc;
 use common::*;
+use quarterdeck_api::AuthSettings;
 use quarterdeck_store::health::{self, CheckResult};
 use reqwest::{Client, StatusCode};
 use serde_json::{Value, json};
@@ -160,6 +161,50 @@ async fn summary_history_and_metrics(pool: PgPool) {
     .await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     let (status, _) = get(&browser(), api.at("/api/canary/api/summary")).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn published_health_answers_the_summary_alone_to_visitors(pool: PgPool) {
+    let published = AuthSettings {
+        public_health: true,
+        ..AuthSettings::default()
+    };
+    let api = Api::start_with(pool.clone(), published).await;
+    let web = check(&pool, "web", "web", "@every 1m").await;
+    let db = check(&pool, "db", "data", "@every 1m").await;
+    let visitor = browser();
+
+    let (_, about) = get(&visitor, api.at("/api/about")).await;
+    assert_eq!(about["public_health"], true);
+    // Every live check: no access scope holds a visitor.
+    let (status, body) = get(&visitor, api.at("/api/canary/api/summary")).await;
+    assert_eq!(status, StatusCode::OK);
+    let mut ids: Vec<_> = body["checks_summary"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_str().unwrap().to_owned())
+        .collect();
+    ids.sort();
+    let mut expected = vec![web.to_string(), db.to_string()];
+    expected.sort();
+    assert_eq!(ids, expected);
+    // Nothing else: the history, the graph, the rows behind them.
+    for path in [
+        format!("/api/canary/api?check={web}"),
+        format!("/api/canary/api/graph?check={web}"),
+        "/api/db/checks?select=id".to_owned(),
+    ] {
+        let (status, _) = get(&visitor, api.at(&path)).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "{path}");
+    }
+
+    // Off by default.
+    let closed = Api::start(pool.clone()).await;
+    let (_, about) = get(&visitor, closed.at("/api/about")).await;
+    assert_eq!(about["public_health"], false);
+    let (status, _) = get(&visitor, closed.at("/api/canary/api/summary")).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
 }
 

@@ -334,6 +334,23 @@ test('the embedded view has no shell', async ({ page }) => {
   await snap(page, 'health-embedded');
 });
 
+test.describe('signed out', () => {
+  test.use({ storageState: { cookies: [], origins: [] } });
+
+  // The browser tests' API publishes health (e2e/serve.mjs); off, the API answers 401 (console-api tests).
+  test('published health shows every check to a visitor, without the detail', async ({ page }) => {
+    await page.goto(`/view/health?query=${PREFIX}&hidePassing=false&groupBy=no-group`);
+    await expect.poll(() => names(page)).toHaveLength(5);
+    await expect(page).toHaveURL(/\/view\/health/);
+    await row(page, `${PREFIX}-feed`).click();
+    await expect(page).not.toHaveURL(/checkId=/);
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    // Everything else still asks for sign-in.
+    await page.goto('/health');
+    await expect(page).toHaveURL(/\/login\?return_to=/);
+  });
+});
+
 test('the refresh-rate preference refreshes the list', async ({ page }) => {
   await page.clock.install();
   await page.goto(`/health?query=${PREFIX}`);

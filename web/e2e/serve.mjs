@@ -41,6 +41,8 @@ const child = spawn(bin, [], {
     QUARTERDECK_WEB_DIR: process.env.QD_WEB_DIR ?? `${web}dist`,
     // Tests seed checks in SQL and look at once: a shared summary could predate the seed.
     QUARTERDECK_SUMMARY_CACHE_TTL: '0s',
+    // Health is published, so /view/health is tested signed out too (health.spec.ts).
+    QUARTERDECK_PUBLIC_HEALTH: 'true',
     RUST_LOG: process.env.RUST_LOG ?? 'warn',
   },
 });

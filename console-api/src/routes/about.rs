@@ -25,6 +25,9 @@ pub struct About {
     version: &'static str,
     /// `ok`, or `unavailable` with a reason (503).
     database: &'static str,
+    /// Whether health is published: the health summary answers visitors
+    /// who are not signed in (`--public-health`).
+    public_health: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     reason: Option<String>,
 }
@@ -42,6 +45,7 @@ pub(crate) async fn about(State(state): State<AppState>) -> (StatusCode, Json<Ab
             Json(About {
                 version: VERSION,
                 database: "ok",
+                public_health: state.auth.public_health,
                 reason: None,
             }),
         ),
@@ -50,6 +54,7 @@ pub(crate) async fn about(State(state): State<AppState>) -> (StatusCode, Json<Ab
             Json(About {
                 version: VERSION,
                 database: "unavailable",
+                public_health: state.auth.public_health,
                 reason: Some(reason),
             }),
         ),

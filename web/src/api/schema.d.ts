@@ -1732,6 +1732,11 @@ export interface components {
         About: {
             /** @description `ok`, or `unavailable` with a reason (503). */
             database: string;
+            /**
+             * @description Whether health is published: the health summary answers visitors
+             *     who are not signed in (`--public-health`).
+             */
+            public_health: boolean;
             reason?: string | null;
             version: string;
         };
@@ -7637,6 +7642,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, and health is not published (`--public-health`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7684,6 +7690,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, and health is not published (`--public-health`) */
             401: {
                 headers: {
                     [name: string]: unknown;

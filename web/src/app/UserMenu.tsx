@@ -1,13 +1,12 @@
 import { Divider, DropdownGroup, DropdownItem, DropdownList } from '@patternfly/react-core';
 import UserCircleIcon from '@patternfly/react-icons/dist/esm/icons/user-circle-icon';
-import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { api } from '../api/client';
 import { IconMenu } from '../components/IconMenu';
 import { loginPath } from '../lib/requestErrors';
 import { KubeconfigModal } from './KubeconfigModal';
-import { keys } from './queryKeys';
+import { useAbout } from './about';
 import { useToast } from './toast';
 import { useSession } from './session';
 import { versionLine } from './version';
@@ -22,16 +21,7 @@ export function UserMenu() {
   const navigate = useNavigate();
   const location = useLocation();
   const toast = useToast();
-  // A 503 (database away) still names the back end's version.
-  const about = useQuery({
-    queryKey: keys.about,
-    queryFn: async () => {
-      const { data, error } = await api.GET('/api/about');
-      return data ?? error;
-    },
-    staleTime: Infinity,
-    retry: false,
-  });
+  const about = useAbout();
 
   const signOut = async () => {
     toast.loading('Signing out...');

@@ -23,7 +23,7 @@ it('a confirmation asked from a modal stays in reach when the modal renders agai
   expect(screen.getByRole('dialog', { name: /Delete thing/ })).toBeTruthy();
   // A refetch behind it: the open modal hides the page's other children again.
   rerender(<Editor version={2} onDelete={onDelete} />);
-  const confirm = screen.getByRole('dialog', { name: /Delete thing/ });
+  const confirm = await screen.findByRole('dialog', { name: /Delete thing/ });
   // While it is open, the editor behind it is out of reach.
   expect(screen.queryByRole('dialog', { name: 'Editor 2' })).toBeNull();
   fireEvent.click(within(confirm).getByRole('button', { name: 'Delete' }));

@@ -1,6 +1,6 @@
 import { Button, Modal, ModalBody, ModalFooter, ModalHeader } from '@patternfly/react-core';
 import backdropStyles from '@patternfly/react-styles/css/components/Backdrop/backdrop';
-import { useCallback, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 
 interface Props {
   isOpen: boolean;
@@ -12,37 +12,41 @@ interface Props {
   onCancel(): void;
 }
 
-/** Where a confirmation opens: inside the backdrop of the modal it is asked from, if any.
- * An open PatternFly modal hides every other child of the page from assistive technology
- * each time it renders, so a confirmation beside it vanished from the accessibility tree
- * when the modal behind it re-rendered (a refetch); inside that modal's backdrop, it is
- * the one child the modal leaves alone. */
-function confirmTarget(anchor: HTMLElement): HTMLElement {
-  return anchor.closest<HTMLElement>(`.${backdropStyles.backdrop}`) ?? document.body;
+/** An open PatternFly modal marks every other child of the page aria-hidden each
+ * time it renders, and a confirmation asked from inside a modal is such a child:
+ * when the modal behind it rendered again (a refetch), the confirmation left the
+ * accessibility tree though it stayed on screen. While open, it takes that mark
+ * off its own backdrop. */
+function useStayInReach(id: string, isOpen: boolean) {
+  useEffect(() => {
+    if (!isOpen) return;
+    const backdrop = document.getElementById(id)?.closest(`.${backdropStyles.backdrop}`);
+    if (!backdrop) return;
+    const reveal = () => backdrop.removeAttribute('aria-hidden');
+    reveal();
+    const observer = new MutationObserver(reveal);
+    observer.observe(backdrop, { attributes: true, attributeFilter: ['aria-hidden'] });
+    return () => observer.disconnect();
+  }, [id, isOpen]);
 }
 
 /** A delete-style confirmation: Cancel, and a danger button to confirm. */
 export function ConfirmDialog({ isOpen, title, message, confirmLabel = 'Delete', isBusy, onConfirm, onCancel }: Props) {
-  const [target, setTarget] = useState<HTMLElement | null>(null);
-  const anchor = useCallback((node: HTMLSpanElement | null) => setTarget(node && confirmTarget(node)), []);
+  const id = useId();
+  useStayInReach(id, isOpen);
   return (
-    <>
-      <span ref={anchor} hidden />
-      {target && (
-        <Modal variant="small" isOpen={isOpen} onClose={onCancel} aria-labelledby="confirm-title" appendTo={target}>
-          <ModalHeader title={title} labelId="confirm-title" titleIconVariant="warning" />
-          <ModalBody>{message}</ModalBody>
-          <ModalFooter>
-            <Button variant="danger" onClick={onConfirm} isLoading={isBusy} isDisabled={isBusy}>
-              {confirmLabel}
-            </Button>
-            <Button variant="link" onClick={onCancel}>
-              Cancel
-            </Button>
-          </ModalFooter>
-        </Modal>
-      )}
-    </>
+    <Modal id={id} variant="small" isOpen={isOpen} onClose={onCancel} aria-labelledby="confirm-title">
+      <ModalHeader title={title} labelId="confirm-title" titleIconVariant="warning" />
+      <ModalBody>{message}</ModalBody>
+      <ModalFooter>
+        <Button variant="danger" onClick={onConfirm} isLoading={isBusy} isDisabled={isBusy}>
+          {confirmLabel}
+        </Button>
+        <Button variant="link" onClick={onCancel}>
+          Cancel
+        </Button>
+      </ModalFooter>
+    </Modal>
   );
 }
 

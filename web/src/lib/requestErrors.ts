@@ -35,7 +35,18 @@ export function loginPath(pathAndQuery: string): string {
 }
 
 /** Pages that work signed out: a 401 on them is an answer, not a redirect. */
-const PUBLIC_PATHS = ['/login', '/error', '/flow-error', '/invite', '/reset-password', '/recovery', '/registration', '/verification'];
+const PUBLIC_PATHS = [
+  '/login',
+  '/error',
+  '/flow-error',
+  '/invite',
+  '/reset-password',
+  '/recovery',
+  '/registration',
+  '/verification',
+  // Published health (decision 104.15); it sends visitors to sign-in itself when not published.
+  '/view/health',
+];
 
 export function isPublicPath(pathname: string): boolean {
   return PUBLIC_PATHS.includes(pathname);

@@ -35,7 +35,8 @@ export interface ChecksTableProps {
   /** Show each check's namespace (not when a namespace tab is selected). */
   showNamespace: boolean;
   onSort(column: SortColumn, desc: boolean): void;
-  onOpen(checkId: string): void;
+  /** Opens a check's detail; rows are plain without it. */
+  onOpen?(checkId: string): void;
   onToggleGroup(name: string): void;
 }
 
@@ -48,10 +49,11 @@ function CheckRow({
   check: CheckSummary;
   isChild: boolean;
   showNamespace: boolean;
-  onOpen(id: string): void;
+  onOpen?(id: string): void;
 }) {
+  const classes = [onOpen && 'qd-clickable-row', isChild && 'qd-health-child'].filter(Boolean).join(' ');
   return (
-    <Tr isClickable onRowClick={() => onOpen(check.id)} className={isChild ? 'qd-clickable-row qd-health-child' : 'qd-clickable-row'}>
+    <Tr isClickable={Boolean(onOpen)} onRowClick={onOpen && (() => onOpen(check.id))} className={classes || undefined}>
       <Td />
       <Td dataLabel="Checks">
         <span className="qd-health-name">

@@ -39,7 +39,8 @@ function subscribeNarrow(onChange: () => void): () => void {
   return () => query.removeEventListener('change', onChange);
 }
 
-function Health() {
+/** `publicView`: a visitor's, without the check detail (decision 104.15). */
+function Health({ publicView = false }: { publicView?: boolean }) {
   const [params, update] = useHealthParams();
   const { summary, checks, agentNames } = useHealthData(params.timeRange, params.tabBy === 'agent');
   useTopBar('Health', summary.refetch, summary.isFetching);
@@ -63,7 +64,8 @@ function Health() {
   const groups = useMemo(() => groupChecks(visible, groupBy, sortBy, sortDesc), [visible, groupBy, sortBy, sortDesc]);
   const rows = useMemo(() => tableRows(visible, groups, expanded), [visible, groups, expanded]);
 
-  const open = useCallback((checkId: string) => update({ checkId }), [update]);
+  const openDetail = useCallback((checkId: string) => update({ checkId }), [update]);
+  const open = publicView ? undefined : openDetail;
   const sort = useCallback((column: SortColumn, desc: boolean) => update({ sortBy: column, sortDesc: desc }), [update]);
   const toggleGroup = useCallback(
     (name: string) =>
@@ -153,7 +155,7 @@ function Health() {
           </DrawerContentBody>
         </DrawerContent>
       </Drawer>
-      {params.checkId && (
+      {params.checkId && !publicView && (
         <Suspense fallback={null}>
           <CheckDetailModal checkId={params.checkId} />
         </Suspense>
@@ -170,4 +172,10 @@ export default function HealthPage() {
       <Health />
     </RequireAccess>
   );
+}
+
+/** The Health page for visitors who are not signed in, when health is
+ * published: every live check, without the detail dialog. */
+export function PublicHealthPage() {
+  return <Health publicView />;
 }
