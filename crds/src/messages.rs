@@ -17,6 +17,7 @@ pub mod form {
     messages! {
         NAME_REQUIRED = "Name is required";
         FIELD_REQUIRED = "This field is required";
+        FIELD_NOT_A_NUMBER = "This field must be a number";
     }
 }
 

@@ -18,8 +18,9 @@ use serde_json::{Map, Value};
 
 /// The texts of the problems; the first is the spec's.
 pub mod messages {
-    pub const REQUIRED: &str = "This field is required";
-    pub const NOT_A_NUMBER: &str = "This field must be a number";
+    pub use quarterdeck_crds::messages::form::{
+        FIELD_NOT_A_NUMBER as NOT_A_NUMBER, FIELD_REQUIRED as REQUIRED,
+    };
     pub const DNS1123: &str = "Must consist of lowercase alphanumerics, '-' or '.', each label starting and ending with an alphanumeric";
     pub const BYTES: &str = "Must be a number with unit Mi, Gi or Ti, e.g. 512Mi";
     pub const MILLICORES: &str = "Must be a number of millicores with suffix m, e.g. 500m";

@@ -65,6 +65,7 @@ export const MESSAGES = {
   form: {
     nameRequired: 'Name is required',
     fieldRequired: 'This field is required',
+    fieldNotANumber: 'This field must be a number',
   },
   accessScope: {
     subjectRequired: 'Either a Guest or Team must be selected',

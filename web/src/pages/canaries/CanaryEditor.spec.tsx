@@ -55,6 +55,16 @@ describe('CanaryEditor', () => {
     );
   });
 
+  it("edits a check's own schedule beside the canary's", () => {
+    const onSubmit = editor({ schedule: '@every 5m', exec: [{ name: 'run', script: 'true' }] });
+    fireEvent.change(screen.getByRole('textbox', { name: 'Check schedule' }), { target: { value: '@every 30s' } });
+    fireEvent.click(update());
+    expect(onSubmit).toHaveBeenCalledWith(
+      expect.objectContaining({ spec: { exec: [{ name: 'run', script: 'true', schedule: '@every 30s' }] } }),
+      expect.objectContaining({ id: 'exec' }),
+    );
+  });
+
   it('lists what the Canary schema refuses under Specs and keeps Update disabled until it is fixed', () => {
     editor({ dns: [{ name: 'lookup', query: 'example.com' }] });
     const specs = screen.getByRole('textbox', { name: 'Specs' });

@@ -6,10 +6,11 @@ import type { JsonObject } from '../../lib/yamlText';
 import { formFields, type Field, type Input } from './checkFields';
 import { checkItem, connectionKind, readField, type CanaryForm } from './checkSpec';
 import type { CheckType } from './checkTypes';
+import { MESSAGES as RULES } from '../../api/rules.gen';
 
 export const MESSAGES = {
-  required: 'This field is required',
-  number: 'This field must be a number',
+  required: RULES.form.fieldRequired,
+  number: RULES.form.fieldNotANumber,
   min: (min: number) => `This field must be at least ${min}`,
 } as const;
 

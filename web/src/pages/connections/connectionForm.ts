@@ -4,6 +4,7 @@
  * never sent back to the browser, only that it is set. */
 import type { ConnectionTypeInfo } from '../../api/connections.gen';
 import { ApiError } from '../../api/errors';
+import { MESSAGES } from '../../api/rules.gen';
 
 export type FieldInfo = ConnectionTypeInfo['fields'][number];
 export type Scalar = string | number | boolean;
@@ -20,8 +21,7 @@ export type FieldView =
 /** What the form sends for a field (POST and PUT /api/connections). */
 export type FieldInput = { value: Scalar } | { valueFrom: { secretKeyRef: KeyRef } } | { valueFrom: { configMapKeyRef: KeyRef } };
 
-export const REQUIRED = 'This field is required';
-export const NOT_A_NUMBER = 'This field must be a number';
+const { fieldRequired: REQUIRED, fieldNotANumber: NOT_A_NUMBER } = MESSAGES.form;
 
 /** Where a secret field's value comes from. */
 export type ValueSource = 'static' | 'secret' | 'configmap';

@@ -3,7 +3,6 @@
  * `schedule` beside one list per scraper kind, e.g. `kubernetes: [{...}]`). */
 import { MESSAGES } from '../../api/rules.gen';
 import { parseYamlObject, toYamlText, type JsonObject } from '../../lib/yamlText';
-import { NOT_A_NUMBER } from '../connections/connectionForm';
 import type { ConnectionTypeId } from '../connections/useConnectionsData';
 
 export type FieldKind = 'text' | 'number' | 'list' | 'multiline';
@@ -300,7 +299,7 @@ function writeFields(
       if (field.required) errors[prefix + field.path] = MESSAGES.form.fieldRequired;
     } else {
       setPath(entry, field.path, value);
-      if (field.kind === 'number' && typeof value !== 'number') errors[prefix + field.path] = NOT_A_NUMBER;
+      if (field.kind === 'number' && typeof value !== 'number') errors[prefix + field.path] = MESSAGES.form.fieldNotANumber;
     }
   }
 }

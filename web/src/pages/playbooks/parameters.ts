@@ -1,5 +1,6 @@
 import { parse } from 'yaml';
 import { toYaml } from '../../lib/yamlText';
+import { MESSAGES as RULES } from '../../api/rules.gen';
 
 /** A playbook parameter as its spec writes it (spec part 2, 3.5). */
 export interface PlaybookParameter {
@@ -54,8 +55,8 @@ const DURATION = /^(0|(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+)$/;
 
 /** The server's messages (store playbook_params), so the form and a refused run read alike. */
 export const MESSAGES = {
-  required: 'This field is required',
-  number: 'This field must be a number',
+  required: RULES.form.fieldRequired,
+  number: RULES.form.fieldNotANumber,
   dns1123: "Must consist of lowercase alphanumerics, '-' or '.', each label starting and ending with an alphanumeric",
   bytes: 'Must be a number with unit Mi, Gi or Ti, e.g. 512Mi',
   millicores: 'Must be a number of millicores with suffix m, e.g. 500m',
