@@ -150,7 +150,7 @@ export function ScraperForm({ row, readOnly = false, isBusy, onSubmit, onCancel,
           value={form.yaml}
           isDisabled={readOnly}
           onChange={(yaml) => (setForm((f) => ({ ...f, yaml })), touch('yaml'))}
-          errors={built.errors.yaml && (touched.has('yaml') || form.yaml.trim()) ? [built.errors.yaml] : []}
+          errors={built.errors.yaml && (touched.has('yaml') || form.yaml.trim()) ? built.errors.yaml.split('\n') : []}
           helper="YAML: one or more scrapers, e.g. kubernetes: [{clusterName: …}]"
         />
       ) : (

@@ -94,6 +94,12 @@ describe('building a spec from the fields', () => {
     expect(buildScraperSpec({ ...form, yaml: 'exec: [' }).errors.yaml).toMatch(/at line 1, column/);
     expect(buildScraperSpec({ ...form, yaml: 'full: true' }).errors.yaml).toBe('Add at least one scraper, e.g. kubernetes: [...]');
   });
+
+  it("Custom: the YAML is held to the ScrapeConfig CRD's schema, one problem a line", () => {
+    const form = { ...newScraperForm('custom'), yaml: 'exec:\n  - script: echo hi\nfull: maybe\nkubernets: []\n' };
+    expect(buildScraperSpec(form).errors.yaml?.split('\n')).toEqual(['full: must be true or false', 'kubernets: unknown field']);
+    expect(buildScraperSpec({ ...form, yaml: 'exec:\n  - script: echo hi\nfull: true\n' }).errors).toEqual({});
+  });
 });
 
 describe('reading an existing spec', () => {

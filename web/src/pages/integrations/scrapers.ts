@@ -1,9 +1,14 @@
 /** The catalog scraper form: a type, a few fields per type, and the
  * ScrapeConfig spec they make (crds/src/scrape_config.rs: settings such as
  * `schedule` beside one list per scraper kind, e.g. `kubernetes: [{...}]`). */
+// The chart's CRD, generated from the crds crate: the one copy of the schema.
+import crdYaml from '../../../../charts/quarterdeck/crds/scrapeconfigs.quarterdeck.dev.yaml?raw';
 import { MESSAGES } from '../../api/rules.gen';
+import { crdSpecSchema, schemaProblems } from '../../components/resource-editor/specSchema';
 import { parseYamlObject, toYamlText, type JsonObject } from '../../lib/yamlText';
 import type { ConnectionTypeId } from '../connections/useConnectionsData';
+
+const SCRAPE_CONFIG_SPEC_SCHEMA = crdSpecSchema(crdYaml);
 
 export type FieldKind = 'text' | 'number' | 'list' | 'multiline';
 
@@ -389,6 +394,9 @@ function assembleSpec(form: ScraperForm): BuiltSpec {
     if (parsed.error !== undefined) return { errors: { yaml: parsed.error } };
     const spec = structuredClone(parsed.value);
     if (!Object.keys(spec).some((k) => !SETTINGS_KEYS.includes(k))) errors.yaml = 'Add at least one scraper, e.g. kubernetes: [...]';
+    // What the ScrapeConfig CRD refuses, one problem a line (its scraper kinds' entries are free-form).
+    const problems = schemaProblems(spec, SCRAPE_CONFIG_SPEC_SCHEMA);
+    if (problems.length) errors.yaml = problems.join('\n');
     // The schedule picker wins; a Custom spec may also carry its own.
     return { spec: form.schedule ? { schedule: form.schedule, ...withoutSchedule(spec) } : spec, errors };
   }
