@@ -66,10 +66,25 @@ pub enum ApiError {
     /// A failure of the server itself; the text is logged, never sent.
     #[error("{0}")]
     Internal(String),
+    /// The database cannot be reached just now (restarting, failing over):
+    /// retrying may succeed, and the answer says when.
+    #[error("{}", quarterdeck_store::UNAVAILABLE)]
+    DatabaseAway,
     #[error(transparent)]
     Store(quarterdeck_store::Error),
     #[error(transparent)]
-    Sqlx(#[from] sqlx::Error),
+    Sqlx(sqlx::Error),
+}
+
+impl From<sqlx::Error> for ApiError {
+    fn from(e: sqlx::Error) -> Self {
+        if quarterdeck_store::is_unavailable(&e) {
+            tracing::warn!(error = %e, "the database is unavailable");
+            ApiError::DatabaseAway
+        } else {
+            ApiError::Sqlx(e)
+        }
+    }
 }
 
 /// The provider's error id for a session that must show a second factor.
@@ -111,6 +126,7 @@ impl From<quarterdeck_store::Error> for ApiError {
     fn from(e: quarterdeck_store::Error) -> Self {
         match e {
             quarterdeck_store::Error::Conflict(message) => ApiError::Conflict(message),
+            quarterdeck_store::Error::Database(e) => e.into(),
             other => ApiError::Store(other),
         }
     }
@@ -157,7 +173,9 @@ impl ApiError {
             Self::Conflict(_) => (StatusCode::CONFLICT, "ECONFLICT"),
             Self::Gone(_) => (StatusCode::GONE, "EGONE"),
             Self::TooManyRequests { .. } => (StatusCode::TOO_MANY_REQUESTS, "ETOOMANYREQUESTS"),
-            Self::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "EUNAVAILABLE"),
+            Self::Unavailable(_) | Self::DatabaseAway => {
+                (StatusCode::SERVICE_UNAVAILABLE, "EUNAVAILABLE")
+            }
             Self::Internal(_) | Self::Store(_) | Self::Sqlx(_) => {
                 (StatusCode::INTERNAL_SERVER_ERROR, "EINTERNAL")
             }
@@ -216,6 +234,7 @@ impl IntoResponse for ApiError {
         let challenge = matches!(self, Self::Unauthorized);
         let retry_after = match &self {
             Self::TooManyRequests { retry_after, .. } => Some(*retry_after),
+            Self::DatabaseAway => Some(quarterdeck_store::RETRY_AFTER_SECONDS),
             _ => None,
         };
         let allow = match &self {
@@ -239,5 +258,21 @@ impl IntoResponse for ApiError {
             headers.insert(header::RETRY_AFTER, HeaderValue::from(seconds));
         }
         response
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_database_away_is_unavailable_with_a_retry_after() {
+        let response = ApiError::from(sqlx::Error::PoolTimedOut).into_response();
+        assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(response.headers()[header::RETRY_AFTER], "2");
+        let stored = ApiError::from(quarterdeck_store::Error::Database(sqlx::Error::PoolClosed));
+        assert_eq!(stored.status_and_code().0, StatusCode::SERVICE_UNAVAILABLE);
+        let other = ApiError::from(sqlx::Error::RowNotFound);
+        assert_eq!(other.status_and_code().0, StatusCode::INTERNAL_SERVER_ERROR);
     }
 }

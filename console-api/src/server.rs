@@ -52,8 +52,13 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
             }
         });
     }
+    let failure = database.failure();
+    tokio::spawn(async move { quarterdeck_runtime::stop(failure.await) });
     let served = serve_on(listener, state, quarterdeck_runtime::shutdown_signal()).await;
     database.close().await?;
     served?;
-    Ok(())
+    match quarterdeck_runtime::stop_reason() {
+        Some(reason) => anyhow::bail!("{reason}"),
+        None => Ok(()),
+    }
 }

@@ -160,6 +160,51 @@ async fn embedded_database_keeps_the_admin_across_restarts() {
 }
 
 #[tokio::test]
+async fn a_killed_embedded_database_is_restarted_and_the_api_answers_again() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let db_dir = dir.path().join("db");
+    let mut api = Api::start(&[("QUARTERDECK_EMBEDDED_DB_DIR", db_dir.to_str().unwrap())]);
+    let log = api.wait_ready().await;
+    let password = generated_password(&log);
+    assert_eq!(api.whoami_status(&password).await, 200);
+
+    let postmaster: i32 = std::fs::read_to_string(db_dir.join("postmaster.pid"))
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(postmaster),
+        nix::sys::signal::Signal::SIGKILL,
+    )
+    .unwrap();
+    let killed = Instant::now();
+    // Until it is back, a request is refused as unavailable, never as a failure of the API.
+    loop {
+        match api.whoami_status(&password).await {
+            200 => break,
+            status => assert_eq!(status, 503, "while the database is away"),
+        }
+        assert!(
+            killed.elapsed() < Duration::from_secs(60),
+            "the API did not answer again within 60s"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    eprintln!(
+        "answered again {:?} after kill -9 of the database",
+        killed.elapsed()
+    );
+    let ready = reqwest::get(api.url("/readyz")).await.unwrap().status();
+    assert_eq!(ready, 200);
+    api.stop();
+}
+
+#[tokio::test]
 async fn clear_error_without_postgres_binaries() {
     let empty = tempfile::tempdir().unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_quarterdeck-api"))

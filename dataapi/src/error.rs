@@ -18,6 +18,8 @@ pub const TOO_LARGE: &str = "ETOOLARGE";
 const UNIQUE: &str = "23505";
 /// Code of a foreign-key violation (409).
 const FOREIGN_KEY: &str = "23503";
+/// PostgREST's code for a database it cannot reach.
+const DATABASE_AWAY: &str = "PGRST001";
 /// SQLSTATEs `quarterdeck_rest_embedded` and `quarterdeck_rest_row` raise (migration 0019).
 const EMBED_BUDGET: &str = "QD001";
 const BODY_BUDGET: &str = "QD002";
@@ -213,6 +215,10 @@ impl RestError {
     /// errors are logged and answered with a generic message. Constraint
     /// violations name the columns, never the values or other rows.
     pub(crate) fn from_sqlx(error: sqlx::Error) -> Self {
+        if quarterdeck_store::is_unavailable(&error) {
+            tracing::warn!(error = %error, "the database is unavailable");
+            return Self::new(503, DATABASE_AWAY, quarterdeck_store::UNAVAILABLE);
+        }
         let Some(db) = error.as_database_error() else {
             tracing::error!(error = %error, "data API query failed");
             return Self::internal();
@@ -292,7 +298,16 @@ fn key_columns(detail: &str) -> &str {
 
 #[cfg(test)]
 mod tests {
-    use super::key_columns;
+    use super::{RestError, key_columns};
+
+    #[test]
+    fn a_database_away_is_unavailable_not_a_failure() {
+        for error in [sqlx::Error::PoolTimedOut, sqlx::Error::PoolClosed] {
+            let refused = RestError::from_sqlx(error);
+            assert_eq!((refused.status, refused.code.as_str()), (503, "PGRST001"));
+        }
+        assert_eq!(RestError::from_sqlx(sqlx::Error::RowNotFound).status, 500);
+    }
 
     #[test]
     fn key_columns_drop_the_values() {

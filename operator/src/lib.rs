@@ -38,6 +38,8 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         lease_settings(&config, "")?;
     }
     let database = Database::open(&config.database, "quarterdeck-operator").await?;
+    let failure = database.failure();
+    tokio::spawn(async move { quarterdeck_runtime::stop(failure.await) });
     let metrics = Arc::new(Metrics::default());
     let listener = tokio::net::TcpListener::bind(config.admin_listen).await?;
     tracing::info!(address = %listener.local_addr()?, "admin endpoints listening");
@@ -230,7 +232,10 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         pool.close().await;
     }
     database.close().await?;
-    result
+    match quarterdeck_runtime::stop_reason() {
+        Some(reason) => Err(anyhow::anyhow!("{reason}")),
+        None => result,
+    }
 }
 
 /// Cluster mode: takes part in the leader election and runs the

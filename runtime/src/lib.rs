@@ -41,10 +41,28 @@ impl LogArgs {
     }
 }
 
-/// Resolves on the first SIGINT or SIGTERM. The handlers are installed when
-/// this is called, not when the future is first polled: a server may answer
-/// before its shutdown future runs, and a SIGTERM in between would kill the
-/// process without a clean stop.
+/// Why the process stops on its own (a part it cannot run without failed),
+/// once something asked it to with [`stop`].
+static STOP: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+static STOPPING: tokio::sync::Notify = tokio::sync::Notify::const_new();
+
+/// Asks the whole process to shut down as on SIGTERM, for `reason`, which
+/// [`stop_reason`] then gives; the first reason wins.
+pub fn stop(reason: String) {
+    tracing::error!(%reason, "shutting down");
+    let _ = STOP.set(reason);
+    STOPPING.notify_waiters();
+}
+
+/// Why [`stop`] stopped the process, if it did: its binary then exits non-zero.
+pub fn stop_reason() -> Option<&'static str> {
+    STOP.get().map(String::as_str)
+}
+
+/// Resolves on the first SIGINT or SIGTERM, or when [`stop`] is called. The
+/// handlers are installed when this is called, not when the future is first
+/// polled: a server may answer before its shutdown future runs, and a SIGTERM
+/// in between would kill the process without a clean stop.
 pub fn shutdown_signal() -> impl std::future::Future<Output = ()> {
     use tokio::signal::unix::{SignalKind, signal};
     let handlers = (
@@ -52,14 +70,19 @@ pub fn shutdown_signal() -> impl std::future::Future<Output = ()> {
         signal(SignalKind::interrupt()),
     );
     async move {
+        let stopped = STOPPING.notified();
+        if STOP.get().is_some() {
+            return;
+        }
         let (Ok(mut term), Ok(mut int)) = handlers else {
             tracing::error!("cannot install signal handlers; stop with SIGKILL");
-            return std::future::pending().await;
+            stopped.await;
+            return;
         };
         tokio::select! {
-            _ = term.recv() => {}
-            _ = int.recv() => {}
+            _ = term.recv() => tracing::info!("shutting down"),
+            _ = int.recv() => tracing::info!("shutting down"),
+            () = stopped => {}
         }
-        tracing::info!("shutting down");
     }
 }

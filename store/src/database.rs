@@ -99,6 +99,18 @@ impl Database {
         Ok(connect(&self.options, application_name, max_connections).await?)
     }
 
+    /// Resolves when the embedded server this process runs died and could not
+    /// be restarted, with why and what to do; never otherwise.
+    pub fn failure(&self) -> impl Future<Output = String> + Send + 'static {
+        let failure = self.embedded.as_ref().map(EmbeddedPostgres::failure);
+        async move {
+            match failure {
+                Some(failure) => failure.await,
+                None => std::future::pending().await,
+            }
+        }
+    }
+
     /// Closes the pool, then stops the embedded server if this process started it.
     pub async fn close(self) -> Result<(), Error> {
         self.pool.close().await;
@@ -145,6 +157,30 @@ fn default_pool_size() -> u32 {
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     u32::try_from(cores * 2 + 2).unwrap_or(u32::MAX)
 }
+
+/// Whether `error` means the database cannot be reached just now (down,
+/// restarting, failing over, out of connections): the same request may
+/// succeed when retried.
+pub fn is_unavailable(error: &sqlx::Error) -> bool {
+    match error {
+        sqlx::Error::Io(_)
+        | sqlx::Error::PoolTimedOut
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::WorkerCrashed => true,
+        // admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections.
+        sqlx::Error::Database(db) => matches!(
+            db.code().as_deref(),
+            Some("57P01" | "57P02" | "57P03" | "53300")
+        ),
+        _ => false,
+    }
+}
+
+/// Seconds a client is told to wait before retrying while the database is away.
+pub const RETRY_AFTER_SECONDS: u64 = 2;
+
+/// What a request refused while the database is away answers.
+pub const UNAVAILABLE: &str = "the database is unavailable; retry shortly";
 
 /// One round trip to the database, for readiness probes.
 pub async fn ping(pool: &PgPool) -> Result<(), Error> {

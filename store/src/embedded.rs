@@ -11,12 +11,15 @@ use std::fs;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::time::{Duration, Instant};
 
 use nix::sys::signal::{Signal, kill};
 use nix::unistd::{Pid, Uid, User};
 use sqlx::Connection;
 use sqlx::postgres::{PgConnectOptions, PgConnection};
+use tokio::sync::watch;
 
 use crate::Error;
 
@@ -35,7 +38,18 @@ pub struct Settings {
     pub database: String,
     /// How long to wait for the server to accept connections.
     pub startup_timeout: Duration,
+    /// How many times a server that died is started again before giving up.
+    pub restart_attempts: u32,
+    /// The wait before the first restart; each next one waits twice as long,
+    /// at most [`MAX_RESTART_BACKOFF`].
+    pub restart_backoff: Duration,
 }
+
+/// How long one attempt to reach a starting server may take.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// The longest wait between two restarts of a server that died.
+pub const MAX_RESTART_BACKOFF: Duration = Duration::from_secs(10);
 
 impl Settings {
     pub fn new(data_dir: impl Into<PathBuf>) -> Self {
@@ -44,19 +58,71 @@ impl Settings {
             bin_dir: None,
             database: "quarterdeck".to_owned(),
             startup_timeout: Duration::from_secs(60),
+            restart_attempts: 8,
+            restart_backoff: Duration::from_millis(500),
         }
     }
 }
 
 /// A running embedded server. Call [`EmbeddedPostgres::stop`] for a clean
-/// shutdown; dropping it asks the server to stop without waiting.
+/// shutdown; dropping it asks the server to stop without waiting. A server
+/// this process started is supervised: when it dies it is started again on
+/// the same port (crash recovery), with backoff, and [`EmbeddedPostgres::failure`]
+/// says when that no longer works.
 #[derive(Debug)]
 pub struct EmbeddedPostgres {
     data_dir: PathBuf,
     port: u16,
     password: String,
     database: String,
-    child: Option<tokio::process::Child>,
+    /// `None` when attached to another process's server.
+    supervised: Option<Supervised>,
+}
+
+/// The task that keeps this process's server running.
+#[derive(Debug)]
+struct Supervised {
+    server: Arc<Running>,
+    task: tokio::task::JoinHandle<()>,
+    /// Set once the server died and could not be restarted.
+    failure: watch::Receiver<Option<String>>,
+}
+
+/// The current server process, and whether it is being stopped on purpose.
+#[derive(Debug, Default)]
+struct Running {
+    pid: AtomicI32,
+    stopping: AtomicBool,
+}
+
+impl Running {
+    fn set(&self, child: &tokio::process::Child) {
+        let pid = child
+            .id()
+            .and_then(|id| i32::try_from(id).ok())
+            .unwrap_or(0);
+        self.pid.store(pid, Ordering::SeqCst);
+    }
+
+    fn signal(&self, signal: Signal) {
+        let pid = self.pid.load(Ordering::SeqCst);
+        if pid > 0 {
+            let _ = kill(Pid::from_raw(pid), signal);
+        }
+    }
+}
+
+/// How to start the server again.
+#[derive(Debug, Clone)]
+struct Launch {
+    bin_dir: PathBuf,
+    data_dir: PathBuf,
+    port: u16,
+    password: String,
+    user: Option<User>,
+    startup_timeout: Duration,
+    attempts: u32,
+    backoff: Duration,
 }
 
 impl EmbeddedPostgres {
@@ -79,15 +145,36 @@ impl EmbeddedPostgres {
         refuse_if_running(&data_dir)?;
         let password = read_password(&data_dir)?;
         let port = free_port()?;
-        let child = spawn_server(&bin_dir, &data_dir, port, user.as_ref())?;
-        let mut server = Self {
+        let launch = Launch {
+            bin_dir,
+            data_dir: data_dir.clone(),
+            port,
+            password: password.clone(),
+            user,
+            startup_timeout: settings.startup_timeout,
+            attempts: settings.restart_attempts,
+            backoff: settings.restart_backoff,
+        };
+        let mut child = launch.spawn()?;
+        if let Err(e) = launch.wait_ready(&mut child).await {
+            signal_child(&child, Signal::SIGINT);
+            return Err(e);
+        }
+        let server = Arc::new(Running::default());
+        server.set(&child);
+        let (failed, failure) = watch::channel(None);
+        let task = tokio::spawn(supervise(child, launch, server.clone(), failed));
+        let server = Self {
             data_dir,
             port,
             password,
             database: settings.database.clone(),
-            child: Some(child),
+            supervised: Some(Supervised {
+                server,
+                task,
+                failure,
+            }),
         };
-        server.wait_ready(settings.startup_timeout).await?;
         server.create_database().await?;
         tracing::info!(data_dir = %server.data_dir.display(), port, "embedded PostgreSQL started");
         Ok(server)
@@ -110,14 +197,20 @@ impl EmbeddedPostgres {
                 command: "attach".into(),
                 output: format!("no port in {}", pid_file.display()),
             })?;
-        let mut server = Self {
+        let server = Self {
             password: read_password(&data_dir)?,
             data_dir,
             port,
             database: settings.database.clone(),
-            child: None,
+            supervised: None,
         };
-        server.wait_ready(settings.startup_timeout).await?;
+        wait_ready(
+            None,
+            &server.options_for("postgres"),
+            &server.data_dir,
+            settings.startup_timeout,
+        )
+        .await?;
         server.create_database().await?;
         tracing::info!(data_dir = %server.data_dir.display(), port, "attached to a running embedded PostgreSQL");
         Ok(server)
@@ -140,24 +233,43 @@ impl EmbeddedPostgres {
         self.port
     }
 
+    /// Resolves when the server died and could not be restarted, with why
+    /// and what to do; never for an attached server or one that runs.
+    pub fn failure(&self) -> impl Future<Output = String> + Send + 'static {
+        let failure = self.supervised.as_ref().map(|s| s.failure.clone());
+        async move {
+            let Some(mut failure) = failure else {
+                return std::future::pending().await;
+            };
+            loop {
+                if let Some(reason) = failure.borrow_and_update().clone() {
+                    return reason;
+                }
+                if failure.changed().await.is_err() {
+                    return std::future::pending().await;
+                }
+            }
+        }
+    }
+
     /// Stops the server with a fast shutdown (clients disconnected, data
     /// checkpointed) and waits for it to exit.
     pub async fn stop(mut self) -> Result<(), Error> {
-        let Some(mut child) = self.child.take() else {
+        let Some(Supervised {
+            server, mut task, ..
+        }) = self.supervised.take()
+        else {
             return Ok(());
         };
-        signal_child(&child, Signal::SIGINT);
-        match tokio::time::timeout(Duration::from_secs(30), child.wait()).await {
-            Ok(Ok(_)) => {}
-            Ok(Err(e)) => return Err(Error::io("waiting for the server to stop", e)),
-            Err(_) => {
-                tracing::warn!("embedded PostgreSQL did not stop within 30s; sending SIGQUIT");
-                signal_child(&child, Signal::SIGQUIT);
-                child
-                    .wait()
-                    .await
-                    .map_err(|e| Error::io("waiting for the server to stop", e))?;
-            }
+        server.stopping.store(true, Ordering::SeqCst);
+        server.signal(Signal::SIGINT);
+        if tokio::time::timeout(Duration::from_secs(30), &mut task)
+            .await
+            .is_err()
+        {
+            tracing::warn!("embedded PostgreSQL did not stop within 30s; sending SIGQUIT");
+            server.signal(Signal::SIGQUIT);
+            let _ = task.await;
         }
         tracing::info!(data_dir = %self.data_dir.display(), "embedded PostgreSQL stopped");
         Ok(())
@@ -170,32 +282,6 @@ impl EmbeddedPostgres {
             .username(SUPERUSER)
             .password(&self.password)
             .database(database)
-    }
-
-    async fn wait_ready(&mut self, timeout: Duration) -> Result<(), Error> {
-        let started = Instant::now();
-        loop {
-            if let Some(child) = self.child.as_mut()
-                && let Ok(Some(status)) = child.try_wait()
-            {
-                self.child = None;
-                return Err(Error::Command {
-                    command: "postgres".into(),
-                    output: format!("{status}\n{}", log_tail(&self.data_dir)),
-                });
-            }
-            let options = self.options_for("postgres");
-            if PgConnection::connect_with(&options).await.is_ok() {
-                return Ok(());
-            }
-            if started.elapsed() > timeout {
-                return Err(Error::NotReady {
-                    seconds: timeout.as_secs(),
-                    log: log_tail(&self.data_dir),
-                });
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
     }
 
     async fn create_database(&self) -> Result<(), Error> {
@@ -219,9 +305,130 @@ impl EmbeddedPostgres {
 
 impl Drop for EmbeddedPostgres {
     fn drop(&mut self) {
-        if let Some(child) = &self.child {
-            signal_child(child, Signal::SIGINT);
+        if let Some(supervised) = &self.supervised {
+            supervised.server.stopping.store(true, Ordering::SeqCst);
+            supervised.server.signal(Signal::SIGINT);
         }
+    }
+}
+
+impl Launch {
+    fn spawn(&self) -> Result<tokio::process::Child, Error> {
+        spawn_server(&self.bin_dir, &self.data_dir, self.port, self.user.as_ref())
+    }
+
+    async fn wait_ready(&self, child: &mut tokio::process::Child) -> Result<(), Error> {
+        let options = PgConnectOptions::new_without_pgpass()
+            .host("127.0.0.1")
+            .port(self.port)
+            .username(SUPERUSER)
+            .password(&self.password)
+            .database("postgres");
+        wait_ready(Some(child), &options, &self.data_dir, self.startup_timeout).await
+    }
+
+    /// Starts the server again after it died: up to `attempts` times, waiting
+    /// `backoff` and then twice as long each time. `None` when it is being
+    /// stopped meanwhile.
+    async fn restart(&self, server: &Running) -> Result<Option<tokio::process::Child>, Error> {
+        let mut delay = self.backoff;
+        let mut cause = String::new();
+        for attempt in 1..=self.attempts {
+            tokio::time::sleep(delay).await;
+            delay = (delay * 2).min(MAX_RESTART_BACKOFF);
+            if server.stopping.load(Ordering::SeqCst) {
+                return Ok(None);
+            }
+            let mut child = match self.spawn() {
+                Ok(child) => child,
+                Err(e) => {
+                    cause = e.to_string();
+                    continue;
+                }
+            };
+            server.set(&child);
+            match self.wait_ready(&mut child).await {
+                Ok(()) if server.stopping.load(Ordering::SeqCst) => {
+                    signal_child(&child, Signal::SIGINT);
+                    let _ = child.wait().await;
+                    return Ok(None);
+                }
+                Ok(()) => {
+                    tracing::info!(attempt, port = self.port, "embedded PostgreSQL restarted");
+                    return Ok(Some(child));
+                }
+                Err(e) => {
+                    tracing::warn!(attempt, error = %e, "restarting embedded PostgreSQL failed");
+                    let _ = child.kill().await;
+                    cause = e.to_string();
+                }
+            }
+        }
+        Err(Error::Unrecoverable {
+            dir: self.data_dir.clone(),
+            port: self.port,
+            attempts: self.attempts,
+            cause,
+        })
+    }
+}
+
+/// Keeps the server running: when it exits, other than when stopped, it is
+/// started again; when that fails, `failed` says why.
+async fn supervise(
+    mut child: tokio::process::Child,
+    launch: Launch,
+    server: Arc<Running>,
+    failed: watch::Sender<Option<String>>,
+) {
+    loop {
+        let status = child.wait().await;
+        if server.stopping.load(Ordering::SeqCst) {
+            return;
+        }
+        tracing::error!(?status, data_dir = %launch.data_dir.display(), "embedded PostgreSQL exited; starting it again");
+        match launch.restart(&server).await {
+            Ok(Some(next)) => child = next,
+            Ok(None) => return,
+            Err(e) => {
+                let _ = failed.send(Some(e.to_string()));
+                return;
+            }
+        }
+    }
+}
+
+/// Waits until the server accepts connections, failing when its process
+/// (if this process runs it) exits first or `timeout` passes.
+async fn wait_ready(
+    mut child: Option<&mut tokio::process::Child>,
+    options: &PgConnectOptions,
+    data_dir: &Path,
+    timeout: Duration,
+) -> Result<(), Error> {
+    let started = Instant::now();
+    loop {
+        if let Some(child) = child.as_deref_mut()
+            && let Ok(Some(status)) = child.try_wait()
+        {
+            return Err(Error::Command {
+                command: "postgres".into(),
+                output: format!("{status}\n{}", log_tail(data_dir)),
+            });
+        }
+        // Bounded: whatever else holds the port may accept and never answer.
+        if let Ok(Ok(_)) =
+            tokio::time::timeout(CONNECT_TIMEOUT, PgConnection::connect_with(options)).await
+        {
+            return Ok(());
+        }
+        if started.elapsed() > timeout {
+            return Err(Error::NotReady {
+                seconds: timeout.as_secs(),
+                log: log_tail(data_dir),
+            });
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
 

@@ -44,6 +44,18 @@ pub enum Error {
     NotReady { seconds: u64, log: String },
 
     #[error(
+        "embedded PostgreSQL stopped and could not be restarted ({attempts} attempts): {cause}\n\
+         Check that the disk has room, that {dir} is intact and its owner's, and that no other \
+         process took port {port}; then start Quarterdeck again (its log: {dir}/quarterdeck-server.log)"
+    )]
+    Unrecoverable {
+        dir: PathBuf,
+        port: u16,
+        attempts: u32,
+        cause: String,
+    },
+
+    #[error(
         "embedded PostgreSQL: no unprivileged user (`postgres` or `nobody`) to run the server as root"
     )]
     NoUnprivilegedUser,

@@ -49,7 +49,9 @@ pub mod topology_queries;
 pub mod topology_runs;
 pub mod webauthn;
 
-pub use database::{Database, DatabaseArgs, ping};
+pub use database::{
+    Database, DatabaseArgs, RETRY_AFTER_SECONDS, UNAVAILABLE, is_unavailable, ping,
+};
 pub use error::Error;
 
 /// The schema, embedded at compile time from `store/migrations/`.

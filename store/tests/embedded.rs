@@ -150,3 +150,91 @@ async fn a_second_process_attaches_to_the_running_server() {
     conn.close().await.unwrap();
     owner.stop().await.unwrap();
 }
+
+/// The pid of the server running on `data_dir` (line 1 of postmaster.pid).
+fn postmaster(data_dir: &std::path::Path) -> i32 {
+    std::fs::read_to_string(data_dir.join("postmaster.pid"))
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap()
+}
+
+fn kill_9(pid: i32) {
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(pid),
+        nix::sys::signal::Signal::SIGKILL,
+    )
+    .unwrap();
+}
+
+#[tokio::test]
+async fn a_killed_server_is_started_again_on_its_port_with_its_data() {
+    let dir = scratch();
+    let settings = Settings::new(dir.path().join("db"));
+    let server = EmbeddedPostgres::start(&settings).await.unwrap();
+    let mut conn = PgConnection::connect_with(&server.connect_options())
+        .await
+        .unwrap();
+    sqlx::query("CREATE TABLE kept AS SELECT 'acknowledged' AS v")
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    drop(conn);
+    let killed = postmaster(&settings.data_dir);
+    kill_9(killed);
+
+    let started = std::time::Instant::now();
+    let mut conn = loop {
+        if let Ok(conn) = PgConnection::connect_with(&server.connect_options()).await
+            && postmaster(&settings.data_dir) != killed
+        {
+            break conn;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "not restarted within 60s"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let v: String = sqlx::query_scalar("SELECT v FROM kept")
+        .fetch_one(&mut conn)
+        .await
+        .unwrap();
+    assert_eq!(v, "acknowledged");
+    conn.close().await.unwrap();
+    server.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_server_that_cannot_start_again_is_reported_with_what_to_do() {
+    let dir = scratch();
+    let mut settings = Settings::new(dir.path().join("db"));
+    settings.restart_attempts = 2;
+    settings.restart_backoff = Duration::from_millis(500);
+    let server = EmbeddedPostgres::start(&settings).await.unwrap();
+    kill_9(postmaster(&settings.data_dir));
+    // Another process takes the port as soon as the server lets it go.
+    let taken = loop {
+        match std::net::TcpListener::bind(("127.0.0.1", server.port())) {
+            Ok(listener) => break listener,
+            Err(_) => tokio::time::sleep(Duration::from_millis(10)).await,
+        }
+    };
+    let reason = tokio::time::timeout(Duration::from_secs(60), server.failure())
+        .await
+        .expect("a failure within 60s");
+    assert!(
+        reason.contains("could not be restarted (2 attempts)"),
+        "{reason}"
+    );
+    assert!(
+        reason.contains(&format!("port {}", server.port())),
+        "{reason}"
+    );
+    drop(taken);
+    server.stop().await.unwrap();
+}

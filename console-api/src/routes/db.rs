@@ -73,6 +73,12 @@ impl IntoResponse for DataApiError {
     fn into_response(self) -> Response {
         let status = StatusCode::from_u16(self.0.status).unwrap_or(StatusCode::BAD_REQUEST);
         let mut response = (status, Json(self.0)).into_response();
+        if status == StatusCode::SERVICE_UNAVAILABLE {
+            response.headers_mut().insert(
+                header::RETRY_AFTER,
+                HeaderValue::from(quarterdeck_store::RETRY_AFTER_SECONDS),
+            );
+        }
         if status == StatusCode::UNAUTHORIZED {
             // As the console's 401: a Bearer challenge, which browsers do not prompt for.
             response.headers_mut().insert(

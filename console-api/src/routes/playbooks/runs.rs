@@ -105,7 +105,7 @@ fn run_error(e: RunError) -> ApiError {
         RunError::NotPending(_) | RunError::AlreadyFinished(_) | RunError::InvalidSpec(_) => {
             ApiError::BadRequest(e.to_string())
         }
-        RunError::Database(e) => ApiError::Sqlx(e),
+        RunError::Database(e) => e.into(),
     }
 }
 
