@@ -169,14 +169,7 @@ async fn a_killed_embedded_database_is_restarted_and_the_api_answers_again() {
     let password = generated_password(&log);
     assert_eq!(api.whoami_status(&password).await, 200);
 
-    let postmaster: i32 = std::fs::read_to_string(db_dir.join("postmaster.pid"))
-        .unwrap()
-        .lines()
-        .next()
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
+    let postmaster = quarterdeck_store::embedded::server_pid(&db_dir).expect("a running server");
     nix::sys::signal::kill(
         nix::unistd::Pid::from_raw(postmaster),
         nix::sys::signal::Signal::SIGKILL,

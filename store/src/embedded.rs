@@ -655,17 +655,22 @@ fn read_password(data_dir: &Path) -> Result<String, Error> {
         })
 }
 
+/// The pid a server wrote for the data directory (line 1 of `postmaster.pid`),
+/// if any; it may have died since.
+pub fn server_pid(data_dir: &Path) -> Option<i32> {
+    fs::read_to_string(data_dir.join("postmaster.pid"))
+        .ok()?
+        .lines()
+        .next()?
+        .trim()
+        .parse()
+        .ok()
+}
+
 /// A server left running by a process that was killed still holds the data
 /// directory; two servers must never share one.
 fn refuse_if_running(data_dir: &Path) -> Result<(), Error> {
-    let Ok(contents) = fs::read_to_string(data_dir.join("postmaster.pid")) else {
-        return Ok(());
-    };
-    let Some(pid) = contents
-        .lines()
-        .next()
-        .and_then(|l| l.trim().parse::<i32>().ok())
-    else {
+    let Some(pid) = server_pid(data_dir) else {
         return Ok(());
     };
     match kill(Pid::from_raw(pid), None) {

@@ -4,7 +4,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::time::Duration;
 
 use quarterdeck_store::Error;
-use quarterdeck_store::embedded::{EmbeddedPostgres, Settings, find_binaries};
+use quarterdeck_store::embedded::{EmbeddedPostgres, Settings, find_binaries, server_pid};
 use sqlx::{Connection, PgConnection};
 
 /// A scratch directory the unprivileged server user can traverse when the
@@ -151,16 +151,9 @@ async fn a_second_process_attaches_to_the_running_server() {
     owner.stop().await.unwrap();
 }
 
-/// The pid of the server running on `data_dir` (line 1 of postmaster.pid).
+/// The pid of the server running on `data_dir`.
 fn postmaster(data_dir: &std::path::Path) -> i32 {
-    std::fs::read_to_string(data_dir.join("postmaster.pid"))
-        .unwrap()
-        .lines()
-        .next()
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap()
+    server_pid(data_dir).expect("a running server")
 }
 
 fn kill_9(pid: i32) {
