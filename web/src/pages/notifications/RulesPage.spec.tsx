@@ -1,13 +1,9 @@
 // @vitest-environment jsdom
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { renderScreen } from '../../testing/renderScreen';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { useLocation } from 'react-router';
 import { afterEach, expect, it, vi } from 'vitest';
-import type { Schemas } from '../../api/client';
 import { dbSelect } from '../../api/db';
-import { SessionContext } from '../../app/session';
-import { ToastProvider } from '../../app/toast';
-import { createAuthorizer } from '../../lib/authorizer';
 import RulesPage from './RulesPage';
 
 vi.mock('../../api/db', () => ({
@@ -78,31 +74,17 @@ function renderAt(url: string) {
   vi.mocked(dbSelect).mockImplementation(
     async (relation) => (relation === 'notifications_summary' ? [SUMMARY] : relation === 'notifications' ? [RULE] : []) as never,
   );
-  const session = {
-    user: { id: 'p1', name: 'Pat' } as Schemas['Person'],
-    authorizer: createAuthorizer(['editor'], { notifications: ['read', 'create', 'update', 'delete'] }),
-    isEnabled: () => true,
-  };
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <SessionContext.Provider value={session}>
-        <ToastProvider>
-          <MemoryRouter initialEntries={[url]}>
-            <Routes>
-              <Route
-                path="/notifications/rules"
-                element={
-                  <>
-                    <RulesPage />
-                    <Search />
-                  </>
-                }
-              />
-            </Routes>
-          </MemoryRouter>
-        </ToastProvider>
-      </SessionContext.Provider>
-    </QueryClientProvider>,
+  renderScreen(
+    {
+      '/notifications/rules': (
+        <>
+          <RulesPage />
+          <Search />
+        </>
+      ),
+    },
+    url,
+    { notifications: ['read', 'create', 'update', 'delete'] },
   );
 }
 

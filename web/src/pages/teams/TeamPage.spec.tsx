@@ -1,13 +1,9 @@
 // @vitest-environment jsdom
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { renderScreen } from '../../testing/renderScreen';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, expect, it, vi } from 'vitest';
-import type { Schemas } from '../../api/client';
 import { dbInsert, dbSelect, dbUpdate } from '../../api/db';
-import { SessionContext } from '../../app/session';
-import { ToastProvider } from '../../app/toast';
-import { createAuthorizer, type Rights } from '../../lib/authorizer';
+import { type Rights } from '../../lib/authorizer';
 import TeamPage from './TeamPage';
 import TeamsPage from './TeamsPage';
 
@@ -45,25 +41,7 @@ function renderAt(url: string, source = 'UI') {
     if (relation === 'team_members') return [MEMBER] as never;
     return [] as never;
   });
-  const session = {
-    user: { id: 'p1', name: 'Pat' } as Schemas['Person'],
-    authorizer: createAuthorizer(['editor'], WRITER),
-    isEnabled: () => true,
-  };
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <SessionContext.Provider value={session}>
-        <ToastProvider>
-          <MemoryRouter initialEntries={[url]}>
-            <Routes>
-              <Route path="/settings/teams" element={<TeamsPage />} />
-              <Route path="/settings/teams/:id" element={<TeamPage />} />
-            </Routes>
-          </MemoryRouter>
-        </ToastProvider>
-      </SessionContext.Provider>
-    </QueryClientProvider>,
-  );
+  renderScreen({ '/settings/teams': <TeamsPage />, '/settings/teams/:id': <TeamPage /> }, url, WRITER);
 }
 
 it('adds a team with an icon and stays on the list', async () => {

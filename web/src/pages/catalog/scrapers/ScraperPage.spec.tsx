@@ -1,13 +1,9 @@
 // @vitest-environment jsdom
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { renderScreen } from '../../../testing/renderScreen';
+import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import type { Schemas } from '../../../api/client';
 import { dbCount, dbSelect } from '../../../api/db';
-import { SessionContext } from '../../../app/session';
-import { ToastProvider } from '../../../app/toast';
-import { createAuthorizer, type Rights } from '../../../lib/authorizer';
+import { type Rights } from '../../../lib/authorizer';
 import ScraperPage from './ScraperPage';
 
 vi.mock('../../../api/db', () => ({
@@ -45,24 +41,7 @@ afterEach(() => {
 
 function renderPage(source: string | null, rights: Rights, url = '/catalog/scrapers/s1') {
   vi.mocked(dbSelect).mockResolvedValue((source ? [scraper(source)] : []) as never);
-  const session = {
-    user: { id: 'p1', name: 'Pat' } as Schemas['Person'],
-    authorizer: createAuthorizer(['editor'], rights),
-    isEnabled: () => true,
-  };
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <SessionContext.Provider value={session}>
-        <ToastProvider>
-          <MemoryRouter initialEntries={[url]}>
-            <Routes>
-              <Route path="/catalog/scrapers/:id" element={<ScraperPage />} />
-            </Routes>
-          </MemoryRouter>
-        </ToastProvider>
-      </SessionContext.Provider>
-    </QueryClientProvider>,
-  );
+  renderScreen({ '/catalog/scrapers/:id': <ScraperPage /> }, url, rights);
 }
 
 it('edits a UI scraper: the form with Update and Delete, Scrape now, and the count of its items', async () => {

@@ -1,13 +1,9 @@
 // @vitest-environment jsdom
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { renderScreen } from '../../../testing/renderScreen';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import type { Schemas } from '../../../api/client';
 import { dbCount, dbSelect, dbUpdate } from '../../../api/db';
-import { SessionContext } from '../../../app/session';
-import { ToastProvider } from '../../../app/toast';
-import { createAuthorizer, type Rights } from '../../../lib/authorizer';
+import { type Rights } from '../../../lib/authorizer';
 import TopologiesSettingsPage from './TopologiesSettingsPage';
 import TopologySettingsPage from './TopologySettingsPage';
 
@@ -46,25 +42,14 @@ afterEach(() => {
 });
 
 function renderAt(url: string, rights: Rights) {
-  const session = {
-    user: { id: 'p1', name: 'Pat' } as Schemas['Person'],
-    authorizer: createAuthorizer(['editor'], rights),
-    isEnabled: () => true,
-  };
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <SessionContext.Provider value={session}>
-        <ToastProvider>
-          <MemoryRouter initialEntries={[url]}>
-            <Routes>
-              <Route path="/settings/topology" element={<TopologiesSettingsPage />} />
-              <Route path="/settings/topology/:id" element={<TopologySettingsPage />} />
-              <Route path="/settings/integrations" element={<p>Integrations list</p>} />
-            </Routes>
-          </MemoryRouter>
-        </ToastProvider>
-      </SessionContext.Provider>
-    </QueryClientProvider>,
+  renderScreen(
+    {
+      '/settings/topology': <TopologiesSettingsPage />,
+      '/settings/topology/:id': <TopologySettingsPage />,
+      '/settings/integrations': <p>Integrations list</p>,
+    },
+    url,
+    rights,
   );
 }
 
