@@ -29,6 +29,12 @@ pub struct Config {
     #[arg(long, env = "QUARTERDECK_WEB_DIR", default_value = "web/dist")]
     pub web_dir: std::path::PathBuf,
 
+    /// On SIGTERM, how long requests in flight (streams included) may take
+    /// to finish after the listener closed; then they are cut. Keep it under
+    /// the pod's termination grace period.
+    #[arg(long, env = "QUARTERDECK_SHUTDOWN_GRACE", default_value = "20s", value_parser = humantime::parse_duration)]
+    pub shutdown_grace: std::time::Duration,
+
     #[command(flatten)]
     pub database: DatabaseArgs,
 

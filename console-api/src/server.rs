@@ -54,11 +54,34 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
     }
     let failure = database.failure();
     tokio::spawn(async move { quarterdeck_runtime::stop(failure.await) });
-    let served = serve_on(listener, state, quarterdeck_runtime::shutdown_signal()).await;
+    let served = drain(
+        serve_on(listener, state, quarterdeck_runtime::shutdown_signal()),
+        config.shutdown_grace,
+    )
+    .await;
     database.close().await?;
     served?;
     match quarterdeck_runtime::stop_reason() {
         Some(reason) => anyhow::bail!("{reason}"),
         None => Ok(()),
+    }
+}
+
+/// Serves until `served` ends, or for `grace` at most after the shutdown
+/// signal: requests still in flight then are cut.
+async fn drain(
+    served: impl std::future::Future<Output = std::io::Result<()>>,
+    grace: std::time::Duration,
+) -> std::io::Result<()> {
+    let cut = async {
+        quarterdeck_runtime::shutdown_signal().await;
+        tokio::time::sleep(grace).await;
+    };
+    tokio::select! {
+        served = served => served,
+        () = cut => {
+            tracing::warn!(?grace, "requests still in flight after the shutdown grace; cutting them");
+            Ok(())
+        }
     }
 }

@@ -47,6 +47,7 @@ async fn results(pool: &PgPool, check: Uuid) {
             message: format!("run {i}"),
             error: (i % 3 == 0).then(|| "status code 500".to_owned()),
             details: json!({"code": 200}),
+            slot: None,
         })
         .collect();
     health::record(pool, &results).await.unwrap();

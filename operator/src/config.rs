@@ -53,6 +53,13 @@ pub struct Config {
     #[arg(long, env = "QUARTERDECK_WATCH_INTERVAL", default_value = "2s", value_parser = humantime::parse_duration)]
     pub watch_interval: std::time::Duration,
 
+    /// On SIGTERM, how long runs in flight (checks, scrapes, topologies,
+    /// playbook runs) may take to finish before the rest is given back for
+    /// another replica or the next start to take over. Keep it under the
+    /// pod's termination grace period.
+    #[arg(long, env = "QUARTERDECK_SHUTDOWN_GRACE", default_value = "20s", value_parser = humantime::parse_duration)]
+    pub shutdown_grace: std::time::Duration,
+
     /// Name of the Lease that elects the leader among replicas.
     #[arg(
         long,

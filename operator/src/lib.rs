@@ -97,7 +97,11 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
             tokio::spawn(scrape::run(
                 pool,
                 sources,
-                scrape::Settings::from_args(&config.scrapes, &config.checks.script_user),
+                scrape::Settings::from_args(
+                    &config.scrapes,
+                    &config.checks.script_user,
+                    config.shutdown_grace,
+                ),
                 quarterdeck_runtime::shutdown_signal(),
             ))
         });
@@ -109,7 +113,11 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
             tokio::spawn(topology::run(
                 pool,
                 sources,
-                topology::Settings::from_args(&config.topologies, &config.checks.script_user),
+                topology::Settings::from_args(
+                    &config.topologies,
+                    &config.checks.script_user,
+                    config.shutdown_grace,
+                ),
                 quarterdeck_runtime::shutdown_signal(),
             ))
         });
@@ -121,7 +129,11 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
             tokio::spawn(playbook::run(
                 pool,
                 sources,
-                playbook::Settings::from_args(&config.playbooks, &config.checks.script_user),
+                playbook::Settings::from_args(
+                    &config.playbooks,
+                    &config.checks.script_user,
+                    config.shutdown_grace,
+                ),
                 quarterdeck_runtime::shutdown_signal(),
             ))
         });
@@ -168,7 +180,10 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
                     config.checks.timeout,
                     config.checks.script_user.clone(),
                 ),
-                engine::Settings::from_args(&config.checks),
+                engine::Settings {
+                    grace: config.shutdown_grace,
+                    ..engine::Settings::from_args(&config.checks)
+                },
                 metrics.clone(),
                 quarterdeck_runtime::shutdown_signal(),
             ))

@@ -328,6 +328,7 @@ mod tests {
             schedule: None,
             interval: None,
             next_runtime: None,
+            taken_over: false,
             run_now: false,
             now: chrono::Utc::now(),
             policy: Default::default(),
@@ -341,6 +342,7 @@ mod tests {
             message: String::new(),
             error: Some("timed out after 30s".into()),
             details: serde_json::Value::Null,
+            slot: None,
         };
         m.check_ran(&check, &result);
         result.error = Some("connection refused".into());

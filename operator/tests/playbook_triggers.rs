@@ -107,6 +107,7 @@ fn result(check_id: Uuid, passed: bool) -> CheckResult {
         message: String::new(),
         error: (!passed).then(|| "refused".to_owned()),
         details: json!({}),
+        slot: None,
     }
 }
 
@@ -311,6 +312,7 @@ fn topology_settings() -> topology::Settings {
         poll: Duration::from_secs(1),
         timeout: Duration::from_secs(60),
         script_user: "nobody".into(),
+        grace: Duration::from_secs(20),
         hostname: "test".into(),
     }
 }

@@ -22,6 +22,7 @@ fn settings() -> Settings {
         timeout: Duration::from_secs(30),
         retention_every: Duration::from_secs(3600),
         script_user: "nobody".into(),
+        grace: Duration::from_secs(20),
         hostname: "test".into(),
     }
 }

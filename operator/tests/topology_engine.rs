@@ -21,6 +21,7 @@ fn settings() -> Settings {
         poll: Duration::from_secs(1),
         timeout: Duration::from_secs(60),
         script_user: "nobody".into(),
+        grace: Duration::from_secs(20),
         hostname: "test".into(),
     }
 }
@@ -689,6 +690,7 @@ async fn the_sample_platform_follows_the_sample_estate(pool: PgPool) {
         timeout: Duration::from_secs(30),
         retention_every: Duration::from_secs(3600),
         script_user: "nobody".into(),
+        grace: Duration::from_secs(20),
         hostname: "test".into(),
     };
     let due = scheduled::claim_due::<quarterdeck_store::catalog::DueScraper>(&pool, 1, |s| Slot {

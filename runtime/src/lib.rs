@@ -80,9 +80,12 @@ pub fn shutdown_signal() -> impl std::future::Future<Output = ()> {
             return;
         };
         tokio::select! {
-            _ = term.recv() => tracing::info!("shutting down"),
-            _ = int.recv() => tracing::info!("shutting down"),
-            () = stopped => {}
+            _ = term.recv() => {}
+            _ = int.recv() => {}
+            () = stopped => return,
         }
+        // Every waiter sees the signal; the log says it once.
+        static SAID: std::sync::Once = std::sync::Once::new();
+        SAID.call_once(|| tracing::info!("shutting down"));
     }
 }

@@ -42,7 +42,11 @@ pub struct DueCheck {
     pub labels: Json<Value>,
     pub schedule: Option<String>,
     pub interval: Option<i64>,
+    /// The slot this run is for (None: never ran).
     pub next_runtime: Option<DateTime<Utc>>,
+    /// A run another engine claimed and did not finish (it died or gave the
+    /// run back): this one runs it, and the check's next slot stays.
+    pub taken_over: bool,
     /// Asked for by Run Now: runs out of schedule, and its result is announced.
     pub run_now: bool,
     /// The database's time when the check was claimed.
@@ -80,7 +84,10 @@ macro_rules! claimed_columns {
                 coalesce((SELECT console_scripts FROM execution_policy), false) AS console_scripts, \
                 coalesce(c.spec->>'schedule', k.spec->>'schedule') AS schedule, \
                 CASE WHEN jsonb_typeof(k.spec->'interval') = 'number' THEN (k.spec->>'interval')::bigint END AS interval, \
-                c.next_runtime, c.run_requested_at IS NOT NULL AS run_now, now() AS now \
+                CASE WHEN c.lease_until IS NULL THEN c.next_runtime ELSE c.claimed_slot END AS next_runtime, \
+                c.lease_until IS NOT NULL AS taken_over, \
+                (c.run_requested_at IS NOT NULL OR (c.lease_until IS NOT NULL AND c.claimed_slot IS NULL)) AS run_now, \
+                now() AS now \
          FROM checks c JOIN canaries k ON k.id = c.canary_id \
          WHERE c.deleted_at IS NULL AND k.deleted_at IS NULL AND NOT c.transformed \
            AND k.id <> ALL($2) AND "
@@ -89,22 +96,28 @@ macro_rules! claimed_columns {
 
 /// Claims up to `limit` checks asked for or due within `ahead`, in one
 /// transaction: each one's next run is set to what `next` says (Run Now
-/// keeps the schedule), so no other engine claims the same slot. Checks of a
-/// paused canary are claimed only when asked for (Run Now); checks of the
-/// canaries in `elsewhere` (their `agentSelector` leaves them to other
-/// agents) never; checks without a first slot only when asked for.
+/// keeps the schedule), and the claim holds the check for what `hold` says
+/// from its slot, so no other engine runs it meanwhile. A run whose hold ended
+/// without a result (its engine died, or gave it back) is claimed again for
+/// the same slot. Checks of a paused canary are claimed only when asked for
+/// (Run Now); checks of the canaries in `elsewhere` (their `agentSelector`
+/// leaves them to other agents) never; checks without a first slot only
+/// when asked for.
 pub async fn claim_due(
     pool: &PgPool,
     limit: i64,
     ahead: std::time::Duration,
+    hold: impl Fn(&DueCheck) -> std::time::Duration,
     elsewhere: &[Uuid],
     next: impl Fn(&DueCheck) -> DateTime<Utc>,
 ) -> Result<Vec<DueCheck>, Error> {
     let mut tx = pool.begin().await?;
     let due: Vec<DueCheck> = sqlx::query_as(concat!(
         claimed_columns!(),
-        "(c.run_requested_at IS NOT NULL \
-              OR (c.next_runtime <= now() + $3 * interval '1 millisecond' AND NOT ",
+        "(c.lease_until IS NULL OR c.lease_until <= now()) \
+           AND (c.run_requested_at IS NOT NULL \
+                OR ((c.lease_until IS NOT NULL OR c.next_runtime <= now() + $3 * interval '1 millisecond') \
+                    AND NOT ",
         paused!(),
         ")) \
          ORDER BY c.run_requested_at NULLS LAST, c.next_runtime \
@@ -116,16 +129,57 @@ pub async fn claim_due(
     .bind(ahead.as_secs_f64() * 1000.0)
     .fetch_all(&mut *tx)
     .await?;
-    let nexts: Vec<DateTime<Utc>> = due
-        .iter()
-        .map(|c| match c.next_runtime {
-            Some(scheduled) if c.run_now && scheduled > c.now => scheduled,
-            _ => next(c),
-        })
-        .collect();
-    reschedule(&mut tx, &due, &nexts).await?;
+    if due.is_empty() {
+        return Ok(due);
+    }
+    let ids: Vec<Uuid> = due.iter().map(|c| c.id).collect();
+    let mut nexts = Vec::with_capacity(due.len());
+    let mut slots = Vec::with_capacity(due.len());
+    let mut leases = Vec::with_capacity(due.len());
+    for c in &due {
+        let slot = c.next_runtime.filter(|_| !c.run_now);
+        nexts.push(match c.next_runtime {
+            _ if c.taken_over => None,
+            Some(scheduled) if c.run_now && scheduled > c.now => Some(scheduled),
+            _ => Some(next(c)),
+        });
+        slots.push(slot);
+        let hold = chrono::Duration::from_std(hold(c)).unwrap_or(chrono::Duration::MAX);
+        let from = slot.map_or(c.now, |slot| slot.max(c.now));
+        leases.push(
+            from.checked_add_signed(hold)
+                .unwrap_or(DateTime::<Utc>::MAX_UTC),
+        );
+    }
+    sqlx::query(
+        "UPDATE checks c SET next_runtime = coalesce(u.next, c.next_runtime), claimed_slot = u.slot, \
+                             lease_until = u.lease, run_requested_at = NULL \
+         FROM unnest($1::uuid[], $2::timestamptz[], $3::timestamptz[], $4::timestamptz[]) AS u(id, next, slot, lease) \
+         WHERE c.id = u.id",
+    )
+    .bind(&ids)
+    .bind(&nexts)
+    .bind(&slots)
+    .bind(&leases)
+    .execute(&mut *tx)
+    .await?;
     tx.commit().await?;
     Ok(due)
+}
+
+/// Gives claimed runs back before they finished (the engine is stopping):
+/// the next claim anywhere takes them over.
+pub async fn give_back(pool: &PgPool, check_ids: &[Uuid]) -> Result<u64, Error> {
+    if check_ids.is_empty() {
+        return Ok(0);
+    }
+    Ok(sqlx::query(
+        "UPDATE checks SET lease_until = now() WHERE id = ANY($1) AND lease_until > now()",
+    )
+    .bind(check_ids)
+    .execute(pool)
+    .await?
+    .rows_affected())
 }
 
 /// Gives up to `limit` new checks (never run nor asked for) their first slot
@@ -150,41 +204,35 @@ pub async fn give_first_slots(
     .bind(elsewhere)
     .fetch_all(&mut *tx)
     .await?;
+    let ids: Vec<Uuid> = new.iter().map(|c| c.id).collect();
     let nexts: Vec<DateTime<Utc>> = new.iter().map(next).collect();
-    reschedule(&mut tx, &new, &nexts).await?;
+    sqlx::query(
+        "UPDATE checks c SET next_runtime = u.next \
+         FROM unnest($1::uuid[], $2::timestamptz[]) AS u(id, next) WHERE c.id = u.id",
+    )
+    .bind(&ids)
+    .bind(&nexts)
+    .execute(&mut *tx)
+    .await?;
     tx.commit().await?;
     Ok(new.len())
 }
 
-/// Sets the claimed checks' next runs and clears their Run Now requests.
-async fn reschedule(
-    tx: &mut sqlx::PgConnection,
-    checks: &[DueCheck],
-    nexts: &[DateTime<Utc>],
-) -> Result<(), Error> {
-    if checks.is_empty() {
-        return Ok(());
-    }
-    let ids: Vec<Uuid> = checks.iter().map(|c| c.id).collect();
-    sqlx::query(
-        "UPDATE checks c SET next_runtime = u.next, run_requested_at = NULL \
-         FROM unnest($1::uuid[], $2::timestamptz[]) AS u(id, next) WHERE c.id = u.id",
-    )
-    .bind(&ids)
-    .bind(nexts)
-    .execute(tx)
-    .await?;
-    Ok(())
-}
-
-/// The earliest next run of any live check that [`claim_due`] would claim
-/// on schedule, to sleep until.
+/// The earliest time [`claim_due`] would claim a check on schedule, to sleep
+/// until: a slot of a check no run holds, or the end of a hold.
 pub async fn next_due(pool: &PgPool, elsewhere: &[Uuid]) -> Result<Option<DateTime<Utc>>, Error> {
     Ok(sqlx::query_scalar(concat!(
-        "SELECT min(c.next_runtime) FROM checks c JOIN canaries k ON k.id = c.canary_id \
-         WHERE c.deleted_at IS NULL AND k.deleted_at IS NULL AND NOT c.transformed \
-           AND k.id <> ALL($1) AND NOT ",
-        paused!()
+        "SELECT least( \
+             (SELECT min(c.next_runtime) FROM checks c JOIN canaries k ON k.id = c.canary_id \
+              WHERE c.deleted_at IS NULL AND k.deleted_at IS NULL AND NOT c.transformed \
+                AND c.lease_until IS NULL AND k.id <> ALL($1) AND NOT ",
+        paused!(),
+        "), \
+             (SELECT min(c.lease_until) FROM checks c JOIN canaries k ON k.id = c.canary_id \
+              WHERE c.lease_until IS NOT NULL AND c.deleted_at IS NULL AND k.deleted_at IS NULL \
+                AND k.id <> ALL($1) AND NOT ",
+        paused!(),
+        "))"
     ))
     .bind(elsewhere)
     .fetch_one(pool)
@@ -228,6 +276,8 @@ pub struct CheckResult {
     pub message: String,
     pub error: Option<String>,
     pub details: Value,
+    /// The slot the run was for (None: Run Now, or a transform's result).
+    pub slot: Option<DateTime<Utc>>,
 }
 
 /// Creates or revives, in one statement, the checks (with their canary ids)
@@ -272,7 +322,7 @@ macro_rules! rollup {
              SELECT check_id, date_trunc('", $unit, "', time), avg(duration)::int, count(*), \
                     count(*) FILTER (WHERE status), count(*) FILTER (WHERE NOT status), \
                     qd_histogram_sum(qd_histogram_add('{}', qd_latency_bucket(duration))) \
-             FROM r GROUP BY 1, 2 \
+             FROM statuses GROUP BY 1, 2 \
              ON CONFLICT (check_id, created_at) DO UPDATE SET \
                  duration = ((t.duration::bigint * t.total + EXCLUDED.duration::bigint * EXCLUDED.total) \
                              / (t.total + EXCLUDED.total))::int, \
@@ -283,8 +333,10 @@ macro_rules! rollup {
 }
 
 /// Writes results in one statement: the status rows, the hourly and daily
-/// rollups, and each check's status, last run and last transition. Results
-/// of checks that no longer exist are dropped.
+/// rollups, and each check's status, last run and last transition, and ends
+/// the hold of the run each result is for. Results of checks that no longer
+/// exist are dropped; a result written before counts once (so a write may
+/// be tried again).
 pub async fn record<'c>(
     db: impl sqlx::PgExecutor<'c>,
     results: &[CheckResult],
@@ -299,24 +351,28 @@ pub async fn record<'c>(
     let messages: Vec<&str> = results.iter().map(|r| r.message.as_str()).collect();
     let errors: Vec<Option<&str>> = results.iter().map(|r| r.error.as_deref()).collect();
     let details: Vec<Json<&Value>> = results.iter().map(|r| Json(&r.details)).collect();
+    let slots: Vec<Option<DateTime<Utc>>> = results.iter().map(|r| r.slot).collect();
     sqlx::query(concat!(
         "WITH r AS ( \
-             SELECT u.* FROM unnest($1::uuid[], $2::timestamptz[], $3::bool[], $4::int[], $5::text[], $6::text[], $7::jsonb[]) \
-                 AS u(check_id, time, status, duration, message, error, details) \
+             SELECT u.* FROM unnest($1::uuid[], $2::timestamptz[], $3::bool[], $4::int[], $5::text[], $6::text[], $7::jsonb[], $8::timestamptz[]) \
+                 AS u(check_id, time, status, duration, message, error, details, slot) \
              JOIN checks c ON c.id = u.check_id), \
          statuses AS ( \
-             INSERT INTO check_statuses (check_id, time, status, duration, message, error, details) \
-             SELECT check_id, time, status, duration, message, error, details FROM r \
-             ON CONFLICT DO NOTHING), \
+             INSERT INTO check_statuses (check_id, time, status, duration, message, error, details, slot) \
+             SELECT check_id, time, status, duration, message, error, details, slot FROM r \
+             ON CONFLICT DO NOTHING \
+             RETURNING check_id, time, status, duration), \
          hourly AS (", rollup!("check_statuses_1h", "hour"), "), \
          daily AS (", rollup!("check_statuses_1d", "day"), "), \
          latest AS ( \
-             SELECT DISTINCT ON (check_id) check_id, time, \
+             SELECT DISTINCT ON (check_id) check_id, time, slot, \
                     CASE WHEN status THEN 'healthy' ELSE 'unhealthy' END AS health \
              FROM r ORDER BY check_id, time DESC) \
          UPDATE checks c SET status = l.health, last_runtime = l.time, \
              last_transition_time = CASE WHEN c.status IS DISTINCT FROM l.health THEN l.time \
-                                         ELSE c.last_transition_time END \
+                                         ELSE c.last_transition_time END, \
+             lease_until = CASE WHEN c.claimed_slot IS NOT DISTINCT FROM l.slot THEN NULL ELSE c.lease_until END, \
+             claimed_slot = CASE WHEN c.claimed_slot IS NOT DISTINCT FROM l.slot THEN NULL ELSE c.claimed_slot END \
          FROM latest l WHERE c.id = l.check_id"
     ))
     .bind(&ids)
@@ -326,6 +382,7 @@ pub async fn record<'c>(
     .bind(&messages)
     .bind(&errors)
     .bind(&details)
+    .bind(&slots)
     .execute(db)
     .await?;
     Ok(())

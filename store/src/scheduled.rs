@@ -3,7 +3,9 @@
 //! each slot runs once; "run now" asks for a run out of schedule.
 //!
 //! A claim moves the row's `next_run` to its next slot and holds it with
-//! `lease_until` for the run; `run_requested_at` marks a "run now".
+//! `lease_until` for the run; `run_requested_at` marks a "run now". A hold
+//! that ends without its release (the engine died, or gave the run back) is
+//! a run left unfinished: the next claim takes it over, keeping `next_run`.
 
 use chrono::{DateTime, Utc};
 use sqlx::postgres::PgRow;
@@ -40,9 +42,10 @@ pub trait Claimed: for<'r> FromRow<'r, PgRow> + Send + Unpin {
     fn now(&self) -> DateTime<Utc>;
 }
 
-/// Claims up to `limit` live rows that are due or asked for and not held by
-/// a run, in one transaction: each gets the next slot and the lease `plan`
-/// gives ("run now" keeps a future slot), so no other engine runs it.
+/// Claims up to `limit` live rows that are due, asked for, or left
+/// unfinished, and not held by a run, in one transaction: each gets the next
+/// slot and the lease `plan` gives ("run now" and a run taken over keep the
+/// slot it had), so no other engine runs it.
 pub async fn claim_due<T: Claimed>(
     pool: &PgPool,
     limit: i64,
@@ -56,7 +59,8 @@ pub async fn claim_due<T: Claimed>(
          FROM {table} t \
          WHERE t.deleted_at IS NULL \
            AND (t.lease_until IS NULL OR t.lease_until <= now()) \
-           AND (t.run_requested_at IS NOT NULL OR t.next_run IS NULL OR t.next_run <= now()) \
+           AND (t.run_requested_at IS NOT NULL OR t.lease_until IS NOT NULL \
+                OR t.next_run IS NULL OR t.next_run <= now()) \
          ORDER BY t.run_requested_at NULLS LAST, t.next_run NULLS FIRST \
          LIMIT $1 \
          FOR UPDATE SKIP LOCKED"
@@ -82,7 +86,8 @@ pub async fn claim_due<T: Claimed>(
         })
         .collect();
     sqlx::query(sqlx::AssertSqlSafe(format!(
-        "UPDATE {table} t SET next_run = u.next, lease_until = u.lease, run_requested_at = NULL \
+        "UPDATE {table} t SET next_run = CASE WHEN t.lease_until IS NULL THEN u.next ELSE t.next_run END, \
+                             lease_until = u.lease, run_requested_at = NULL \
          FROM unnest($1::uuid[], $2::timestamptz[], $3::timestamptz[]) AS u(id, next, lease) \
          WHERE t.id = u.id"
     )))
@@ -107,11 +112,29 @@ pub async fn release(pool: &PgPool, scheduled: Scheduled, id: Uuid) -> Result<()
     Ok(())
 }
 
-/// The earliest time [`claim_due`] has something to claim, to sleep until.
+/// Gives runs back before they finished (the engine is stopping): the next
+/// claim anywhere takes them over.
+pub async fn give_back(pool: &PgPool, scheduled: Scheduled, ids: &[Uuid]) -> Result<u64, Error> {
+    if ids.is_empty() {
+        return Ok(0);
+    }
+    Ok(sqlx::query(sqlx::AssertSqlSafe(format!(
+        "UPDATE {} SET lease_until = now() WHERE id = ANY($1) AND lease_until > now()",
+        scheduled.table
+    )))
+    .bind(ids)
+    .execute(pool)
+    .await?
+    .rows_affected())
+}
+
+/// The earliest time [`claim_due`] has something to claim, to sleep until:
+/// a held row's at the end of its hold.
 pub async fn next_due(pool: &PgPool, scheduled: Scheduled) -> Result<Option<DateTime<Utc>>, Error> {
     Ok(sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-        "SELECT min(CASE WHEN run_requested_at IS NOT NULL THEN coalesce(lease_until, now()) \
-                         ELSE greatest(coalesce(next_run, now()), coalesce(lease_until, now())) END) \
+        "SELECT min(CASE WHEN lease_until IS NOT NULL THEN lease_until \
+                         WHEN run_requested_at IS NOT NULL THEN now() \
+                         ELSE coalesce(next_run, now()) END) \
          FROM {} WHERE deleted_at IS NULL",
         scheduled.table
     )))

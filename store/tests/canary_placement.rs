@@ -39,15 +39,19 @@ async fn canary(pool: &PgPool, name: &str, spec: Value, checks: &[&str]) -> (Uui
 }
 
 async fn claimed(pool: &PgPool, elsewhere: &[Uuid]) -> Vec<Uuid> {
-    let mut ids: Vec<Uuid> =
-        health::claim_due(pool, 100, std::time::Duration::ZERO, elsewhere, |c| {
-            c.now + Duration::hours(1)
-        })
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|c| c.id)
-        .collect();
+    let mut ids: Vec<Uuid> = health::claim_due(
+        pool,
+        100,
+        std::time::Duration::ZERO,
+        |_| std::time::Duration::from_secs(60),
+        elsewhere,
+        |c| c.now + Duration::hours(1),
+    )
+    .await
+    .unwrap()
+    .into_iter()
+    .map(|c| c.id)
+    .collect();
     ids.sort();
     ids
 }
@@ -76,11 +80,15 @@ async fn paused_canaries_run_only_on_request(pool: PgPool) {
         .execute(&pool)
         .await
         .unwrap();
-    sqlx::query("UPDATE checks SET next_runtime = now() - interval '1 second' WHERE id = $1")
-        .bind(paused[0])
-        .execute(&pool)
-        .await
-        .unwrap();
+    // Due, and its Run Now result written (which ends the run's hold).
+    sqlx::query(
+        "UPDATE checks SET next_runtime = now() - interval '1 second', lease_until = NULL, \
+                           claimed_slot = NULL WHERE id = $1",
+    )
+    .bind(paused[0])
+    .execute(&pool)
+    .await
+    .unwrap();
     assert_eq!(claimed(&pool, &[]).await, paused);
 }
 
@@ -98,9 +106,16 @@ async fn a_check_with_its_own_schedule_runs_on_it(pool: PgPool) {
         .execute(&pool)
         .await
         .unwrap();
-    let mut due = health::claim_due(&pool, 100, std::time::Duration::ZERO, &[], |c| c.now)
-        .await
-        .unwrap();
+    let mut due = health::claim_due(
+        &pool,
+        100,
+        std::time::Duration::ZERO,
+        |_| std::time::Duration::from_secs(60),
+        &[],
+        |c| c.now,
+    )
+    .await
+    .unwrap();
     due.sort_by_key(|c| c.name.clone());
     let schedules: Vec<_> = due
         .iter()
@@ -162,6 +177,7 @@ async fn status_figures_cover_the_last_hour_and_the_latest_run(pool: PgPool) {
         message: format!("took {ms}ms"),
         error: (!passed).then(|| "refused".to_owned()),
         details: json!({}),
+        slot: None,
     };
     health::record(
         &pool,
@@ -221,6 +237,7 @@ async fn a_rollup_write_changes_its_checks_row_once(pool: PgPool) {
             message: String::new(),
             error: None,
             details: json!({}),
+            slot: None,
         })
         .collect();
     let mut tx = pool.begin().await.unwrap();

@@ -69,6 +69,68 @@ fn counts(added: i64, updated: i64, unchanged: i64, deleted: i64, changes: i64) 
 }
 
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn an_unfinished_run_is_taken_over_after_its_hold_keeping_the_next_slot(pool: PgPool) {
+    let id = scraper(&pool, "one").await;
+    let claim = || scheduled::claim_due::<catalog::DueScraper>(&pool, 10, slot(60));
+    assert_eq!(claim().await.unwrap().len(), 1);
+    let next_run = || async {
+        sqlx::query_scalar::<_, chrono::DateTime<Utc>>(
+            "SELECT next_run FROM config_scrapers WHERE id = $1",
+        )
+        .bind(id)
+        .fetch_one(&pool)
+        .await
+        .unwrap()
+    };
+    let next = next_run().await;
+    // The engine that claimed it died: its hold ends without a release.
+    sqlx::query(
+        "UPDATE config_scrapers SET lease_until = now() - interval '1 second' WHERE id = $1",
+    )
+    .bind(id)
+    .execute(&pool)
+    .await
+    .unwrap();
+    let taken = claim().await.unwrap();
+    assert_eq!(
+        taken.len(),
+        1,
+        "taken over although its next slot is an hour away"
+    );
+    assert_eq!(
+        next_run().await,
+        next,
+        "a run taken over keeps the next slot"
+    );
+    assert!(
+        claim().await.unwrap().is_empty(),
+        "held by the run taken over"
+    );
+    // A stopping engine gives its run back: taken over at once.
+    assert_eq!(
+        scheduled::give_back(&pool, catalog::SCHEDULED, &[id])
+            .await
+            .unwrap(),
+        1
+    );
+    assert_eq!(claim().await.unwrap().len(), 1);
+    scheduled::release(&pool, catalog::SCHEDULED, id)
+        .await
+        .unwrap();
+    assert!(
+        claim().await.unwrap().is_empty(),
+        "released: due only at its slot"
+    );
+    assert_eq!(
+        scheduled::give_back(&pool, catalog::SCHEDULED, &[id])
+            .await
+            .unwrap(),
+        0,
+        "nothing held, nothing given back"
+    );
+}
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
 async fn a_due_scraper_is_claimed_once_and_held_while_it_runs(pool: PgPool) {
     let id = scraper(&pool, "one").await;
     let (a, b) = tokio::join!(

@@ -9,6 +9,7 @@ pub mod lookup;
 pub mod schedule;
 pub(crate) mod wake;
 
+use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -23,7 +24,8 @@ use quarterdeck_store::jobs::{self, JobRun};
 use quarterdeck_store::placement;
 use serde_json::{Value, json};
 use sqlx::PgPool;
-use tokio::sync::{Semaphore, mpsc};
+use tokio::sync::{Notify, Semaphore, mpsc};
+use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use uuid::Uuid;
 
@@ -52,6 +54,11 @@ const FIRST_SLOTS: i64 = 2000;
 /// slots close together then wake the process once, not once each (a wake-up
 /// cost more CPU than an HTTP check).
 const START_TICK: Duration = Duration::from_millis(50);
+/// How long a claim holds a check beyond its time limit: for its result's
+/// write (batched, and tried again while the database is away).
+const HOLD_MARGIN: Duration = Duration::from_secs(30);
+/// How long the writer tries a batch again while the database is away.
+const WRITE_RETRY: Duration = Duration::from_secs(20);
 
 /// Runs one check; never fails (a failure is an unhealthy outcome).
 pub type Runner = Arc<dyn Fn(DueCheck) -> BoxFuture<'static, Outcome> + Send + Sync>;
@@ -104,6 +111,7 @@ impl Settings {
             retention: args.retention,
             hourly_retention: args.hourly_retention,
             prune_every: args.prune_every,
+            default_timeout: args.timeout,
             hostname: hostname(),
             ..Self::default()
         }
@@ -133,6 +141,12 @@ pub struct Settings {
     pub prune_every: Duration,
     /// How often a scheduler summary goes to job_history.
     pub report_every: Duration,
+    /// Time limit of checks whose spec sets none (their claims hold them
+    /// for it and [`HOLD_MARGIN`]).
+    pub default_timeout: Duration,
+    /// On shutdown, how long checks in flight may take to finish; the rest
+    /// are given back.
+    pub grace: Duration,
     pub hostname: String,
 }
 
@@ -146,6 +160,8 @@ impl Default for Settings {
             hourly_retention: Duration::from_secs(90 * 24 * 3600),
             prune_every: Duration::from_secs(3600),
             report_every: Duration::from_secs(60),
+            default_timeout: Duration::from_secs(30),
+            grace: Duration::from_secs(20),
             hostname: String::from("quarterdeck-operator"),
         }
     }
@@ -160,8 +176,9 @@ struct Finished {
     lag: Option<Duration>,
 }
 
-/// Runs the engine until `shutdown`; checks in flight finish and their
-/// results are written before it returns.
+/// Runs the engine until `shutdown`; checks in flight then finish (for the
+/// settings' grace at most) and their results are written; the runs claimed
+/// and not finished are given back for the next claim to take over.
 pub async fn run(
     pool: PgPool,
     runner: Runner,
@@ -170,16 +187,24 @@ pub async fn run(
     shutdown: impl std::future::Future<Output = ()>,
 ) {
     let (tx, rx) = mpsc::channel::<Finished>(settings.write_batch * 4);
+    let held = Held::default();
+    let written = Arc::new(Notify::new());
     let writer = tokio::spawn(write_results(
         pool.clone(),
         rx,
         settings.clone(),
         metrics.clone(),
+        held.clone(),
+        written.clone(),
     ));
     let pruner = tokio::spawn(prune_periodically(pool.clone(), settings.clone()));
     let slots = Arc::new(Semaphore::new(settings.concurrency.max(1)));
     // Claimed checks wait for their slot, then for a free place to run in.
     let claimed = TaskTracker::new();
+    // Set on shutdown: claimed checks not started yet do not start.
+    let stopping = CancellationToken::new();
+    // Set when the grace is over: checks still running are left.
+    let abandon = CancellationToken::new();
     let ticks_from = tokio::time::Instant::now();
     let mut listener = wake::listen(&pool, health::RUN_CHANNEL, "Run Now").await;
     tokio::pin!(shutdown);
@@ -203,10 +228,14 @@ pub async fn run(
             let free = slots.available_permits();
             if free > 0 {
                 let claiming = Instant::now();
-                match health::claim_due(&pool, free as i64, CLAIM_AHEAD, elsewhere, next_slot).await
+                let hold =
+                    |check: &DueCheck| time_limit(check, settings.default_timeout) + HOLD_MARGIN;
+                match health::claim_due(&pool, free as i64, CLAIM_AHEAD, hold, elsewhere, next_slot)
+                    .await
                 {
                     Ok(due) => {
                         backlog |= due.len() >= free;
+                        held.add(due.iter().map(|c| c.id));
                         // Slots are waited for from the answer, so no check
                         // starts early; lags are counted from the question.
                         let received = Instant::now();
@@ -214,14 +243,27 @@ pub async fn run(
                             let slots = slots.clone();
                             let runner = runner.clone();
                             let tx = tx.clone();
+                            let stopping = stopping.clone();
+                            let abandon = abandon.clone();
                             claimed.spawn(async move {
                                 let slot = received + time_to_slot(&check);
-                                tokio::time::sleep_until(on_tick(ticks_from, slot.into())).await;
-                                let Ok(_permit) = slots.acquire_owned().await else {
-                                    return;
+                                let start = async {
+                                    tokio::time::sleep_until(on_tick(ticks_from, slot.into()))
+                                        .await;
+                                    slots.acquire_owned().await.ok()
                                 };
-                                let finished = run_one(&runner, check, claiming.elapsed()).await;
-                                let _ = tx.send(finished).await;
+                                let permit = tokio::select! {
+                                    biased;
+                                    () = stopping.cancelled() => None,
+                                    permit = start => permit,
+                                };
+                                let Some(_permit) = permit else { return };
+                                tokio::select! {
+                                    finished = run_one(&runner, check, claiming.elapsed()) => {
+                                        let _ = tx.send(finished).await;
+                                    }
+                                    () = abandon.cancelled() => {}
+                                }
                             });
                         }
                     }
@@ -247,6 +289,8 @@ pub async fn run(
             biased;
             _ = &mut shutdown => break,
             _ = tokio::time::sleep(wait) => {}
+            // A written result ended a hold past the check's next slot.
+            () = written.notified() => {}
             notified = wake::recv(&mut listener) => {
                 if !notified {
                     listener = wake::listen(&pool, health::RUN_CHANNEL, "Run Now").await;
@@ -255,12 +299,67 @@ pub async fn run(
         }
     }
 
-    tracing::info!("health check engine stopping; waiting for checks in flight");
+    tracing::info!(grace = ?settings.grace, "health check engine stopping; waiting for checks in flight");
+    stopping.cancel();
     claimed.close();
-    let _ = tokio::time::timeout(Duration::from_secs(60), claimed.wait()).await;
+    if tokio::time::timeout(settings.grace, claimed.wait())
+        .await
+        .is_err()
+    {
+        abandon.cancel();
+        claimed.wait().await;
+    }
     drop(tx);
     let _ = writer.await;
     pruner.abort();
+    let left = held.take();
+    match health::give_back(&pool, &left).await {
+        Ok(0) => {}
+        Ok(given) => tracing::info!(checks = given, "unfinished check runs given back"),
+        Err(e) => {
+            tracing::warn!(error = %e, checks = left.len(), "giving back unfinished check runs failed; they are taken over when their hold ends")
+        }
+    }
+}
+
+/// The checks this engine claimed whose results are not written yet.
+#[derive(Clone, Default)]
+struct Held(Arc<std::sync::Mutex<HashSet<Uuid>>>);
+
+impl Held {
+    fn add(&self, ids: impl Iterator<Item = Uuid>) {
+        if let Ok(mut held) = self.0.lock() {
+            held.extend(ids);
+        }
+    }
+
+    fn remove(&self, ids: impl Iterator<Item = Uuid>) {
+        if let Ok(mut held) = self.0.lock() {
+            for id in ids {
+                held.remove(&id);
+            }
+        }
+    }
+
+    fn take(&self) -> Vec<Uuid> {
+        self.0
+            .lock()
+            .map(|mut held| held.drain().collect())
+            .unwrap_or_default()
+    }
+}
+
+/// The longest a claimed check may run: the `timeout` (seconds) its spec
+/// sets when that is longer than `default` (the kinds that read it), else
+/// `default`.
+fn time_limit(check: &DueCheck, default: Duration) -> Duration {
+    let own = check
+        .spec
+        .as_ref()
+        .and_then(|spec| spec.0.get("timeout"))
+        .and_then(Value::as_u64)
+        .map(Duration::from_secs);
+    own.map_or(default, |own| own.max(default))
 }
 
 /// The first [`START_TICK`] counted from `from` at or after `at`.
@@ -342,6 +441,7 @@ async fn run_one(runner: &Runner, check: DueCheck, since_claim: Duration) -> Fin
                 message: t.message,
                 error: t.error,
                 details: t.details,
+                slot: None,
             };
             let row = CheckRow {
                 id,
@@ -367,6 +467,7 @@ async fn run_one(runner: &Runner, check: DueCheck, since_claim: Duration) -> Fin
         message: outcome.message,
         error: outcome.error,
         details: outcome.details,
+        slot: slot(&check),
     };
     Finished {
         check,
@@ -383,6 +484,8 @@ async fn write_results(
     mut rx: mpsc::Receiver<Finished>,
     settings: Settings,
     metrics: Arc<Metrics>,
+    held: Held,
+    written: Arc<Notify>,
 ) {
     let mut report = Report::new();
     let mut batch = Vec::with_capacity(settings.write_batch);
@@ -402,7 +505,19 @@ async fn write_results(
             }
         };
         if !batch.is_empty() {
+            let ids: Vec<Uuid> = batch.iter().map(|f| f.check.id).collect();
+            // A hold that ended after the check's next slot came holds that
+            // slot's claim back: the engine looks again now.
+            let overdue = batch.iter().any(|f| {
+                next_slot(&f.check)
+                    <= Utc::now() + chrono::Duration::from_std(CLAIM_AHEAD).unwrap_or_default()
+            });
             flush(&pool, &mut batch, &metrics, &mut report).await;
+            // Unwritten results leave their holds to end on their own.
+            held.remove(ids.into_iter());
+            if overdue {
+                written.notify_one();
+            }
         }
         if report.started.elapsed() >= settings.report_every || (!open && report.runs > 0) {
             report.record(&pool, &settings.hostname).await;
@@ -426,8 +541,8 @@ async fn flush(pool: &PgPool, batch: &mut Vec<Finished>, metrics: &Metrics, repo
             tracing::warn!(error = %e, checks = checks.len(), "writing transformed checks failed")
         }
     }
-    if let Err(e) = health::record(pool, &results).await {
-        tracing::warn!(error = %e, results = results.len(), "writing check results failed");
+    if let Err(e) = record(pool, &results).await {
+        tracing::warn!(error = %e, results = results.len(), "writing check results failed; the runs are taken over when their holds end");
         report.write_errors += 1;
     }
     let asked: Vec<Uuid> = batch
@@ -445,6 +560,26 @@ async fn flush(pool: &PgPool, batch: &mut Vec<Finished>, metrics: &Metrics, repo
             report.lags.push(lag);
         }
         report.add(&done);
+    }
+}
+
+/// Writes results, trying again for [`WRITE_RETRY`] while the database is
+/// away (a write counts each result once, so a retry after a lost answer
+/// adds nothing twice).
+async fn record(pool: &PgPool, results: &[CheckResult]) -> Result<(), quarterdeck_store::Error> {
+    let started = Instant::now();
+    let mut pause = Duration::from_millis(250);
+    loop {
+        match health::record(pool, results).await {
+            Err(quarterdeck_store::Error::Database(e))
+                if quarterdeck_store::is_unavailable(&e) && started.elapsed() < WRITE_RETRY =>
+            {
+                tracing::debug!(error = %e, "the database is away; writing check results again shortly");
+                tokio::time::sleep(pause).await;
+                pause = (pause * 2).min(Duration::from_secs(4));
+            }
+            done => return done,
+        }
     }
 }
 

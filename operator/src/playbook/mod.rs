@@ -49,6 +49,9 @@ pub struct Settings {
     pub apis: Apis,
     /// The pod's own identities, for `exec.connections.serviceAccount` and `eksPodIdentity`.
     pub identity: PodIdentity,
+    /// On shutdown, how long runs in flight may take to finish before the
+    /// rest are given back.
+    pub grace: Duration,
 }
 
 /// The base URLs of the SaaS APIs actions call.
@@ -68,7 +71,7 @@ impl Default for Apis {
 }
 
 impl Settings {
-    pub fn from_args(args: &PlaybookArgs, script_user: &str) -> Self {
+    pub fn from_args(args: &PlaybookArgs, script_user: &str, grace: Duration) -> Self {
         let host = std::env::var("HOSTNAME").unwrap_or_else(|_| "operator".to_owned());
         Self {
             concurrency: usize::from(args.concurrency),
@@ -81,6 +84,7 @@ impl Settings {
                 azure_devops: args.azure_devops_api.clone(),
             },
             identity: PodIdentity::from_environment(),
+            grace,
         }
     }
 }
@@ -116,6 +120,15 @@ impl InFlight {
             .remove(&id);
     }
 
+    /// Tells every run in flight to stop writing (it is given back); their ids.
+    fn stop_all(&self) -> Vec<Uuid> {
+        let runs = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        for tx in runs.values() {
+            tx.send_replace(Signal::Lost);
+        }
+        runs.keys().copied().collect()
+    }
+
     pub(crate) fn signal(&self, id: Uuid, signal: Signal) {
         if let Some(tx) = self
             .0
@@ -128,8 +141,9 @@ impl InFlight {
     }
 }
 
-/// Runs the engine until `shutdown`; runs in flight then finish (for at most
-/// a minute; another replica takes over what is left when the lease ends).
+/// Runs the engine until `shutdown`; runs in flight then finish (for the
+/// settings' grace at most; the rest are given back for another replica or
+/// the next start to take over).
 /// `sources` resolve `EnvVar`s and named connections, and give `pod`
 /// actions their cluster.
 pub async fn run(
@@ -191,7 +205,18 @@ pub async fn run(
     cancels.abort();
     tracing::info!("playbook engine stopping; waiting for runs in flight");
     let all = u32::try_from(settings.concurrency).unwrap_or(u32::MAX);
-    let _ = tokio::time::timeout(Duration::from_secs(60), slots.acquire_many(all)).await;
+    if tokio::time::timeout(settings.grace, slots.acquire_many(all))
+        .await
+        .is_err()
+    {
+        let left = in_flight.stop_all();
+        match claims::give_back(&pool, &settings.replica, &left).await {
+            Ok(given) => tracing::info!(runs = given, "unfinished playbook runs given back"),
+            Err(e) => {
+                tracing::warn!(error = %e, runs = left.len(), "giving back unfinished playbook runs failed; they are taken over when their leases end")
+            }
+        }
+    }
 }
 
 /// Signals a cancel to the run it names as soon as it is requested.

@@ -46,17 +46,21 @@ pub struct Settings {
     pub retention_every: Duration,
     /// Who runs `exec` scrapers' scripts when the operator runs as root.
     pub script_user: String,
+    /// On shutdown, how long runs in flight may take to finish before the
+    /// rest are given back.
+    pub grace: Duration,
     pub hostname: String,
 }
 
 impl Settings {
-    pub fn from_args(args: &crate::config::ScrapeArgs, script_user: &str) -> Self {
+    pub fn from_args(args: &crate::config::ScrapeArgs, script_user: &str, grace: Duration) -> Self {
         Self {
             concurrency: usize::from(args.scrape_concurrency),
             poll: Duration::from_secs(1),
             timeout: args.scrape_timeout,
             retention_every: args.retention_every,
             script_user: script_user.to_owned(),
+            grace,
             hostname: crate::engine::hostname(),
         }
     }
@@ -82,6 +86,7 @@ pub async fn run(
         &pool,
         settings.concurrency,
         settings.poll,
+        settings.grace,
         |scraper: &DueScraper| plan(scraper, settings.timeout),
         |scraper| {
             let (pool, sources, settings) = (pool.clone(), sources.clone(), settings.clone());

@@ -42,22 +42,31 @@ pub struct Settings {
     pub timeout: Duration,
     /// Who runs `exec` lookups' scripts when the operator runs as root.
     pub script_user: String,
+    /// On shutdown, how long runs in flight may take to finish before the
+    /// rest are given back.
+    pub grace: Duration,
     pub hostname: String,
 }
 
 impl Settings {
-    pub fn from_args(args: &crate::config::TopologyArgs, script_user: &str) -> Self {
+    pub fn from_args(
+        args: &crate::config::TopologyArgs,
+        script_user: &str,
+        grace: Duration,
+    ) -> Self {
         Self {
             concurrency: usize::from(args.topology_concurrency),
             poll: Duration::from_secs(1),
             timeout: args.topology_timeout,
             script_user: script_user.to_owned(),
+            grace,
             hostname: crate::engine::hostname(),
         }
     }
 }
 
-/// Runs the engine until `shutdown`; runs in flight finish first (for at most a minute).
+/// Runs the engine until `shutdown`; runs in flight finish first (for the
+/// settings' grace at most; the rest are given back).
 pub async fn run(
     pool: PgPool,
     sources: Sources,
@@ -72,6 +81,7 @@ pub async fn run(
         &pool,
         settings.concurrency,
         settings.poll,
+        settings.grace,
         |topology: &DueTopology| plan(topology, settings.timeout),
         |topology| {
             let (pool, sources, settings) = (pool.clone(), sources.clone(), settings.clone());

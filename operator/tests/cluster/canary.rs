@@ -70,12 +70,19 @@ async fn claimable(pool: &PgPool) -> Vec<Uuid> {
         .filter(|(_, patterns)| !placement::selects(patterns, placement::LOCAL_AGENT))
         .map(|(id, _)| id)
         .collect();
-    health::claim_due(pool, 100, Duration::ZERO, &elsewhere, |c| c.now)
-        .await
-        .expect("claim")
-        .into_iter()
-        .map(|c| c.id)
-        .collect()
+    health::claim_due(
+        pool,
+        100,
+        Duration::ZERO,
+        |_| Duration::from_secs(60),
+        &elsewhere,
+        |c| c.now,
+    )
+    .await
+    .expect("claim")
+    .into_iter()
+    .map(|c| c.id)
+    .collect()
 }
 
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
@@ -110,6 +117,7 @@ async fn results_reach_the_status_and_scale_to_zero_pauses(pool: PgPool) {
         message: if passed { "200 OK" } else { "503" }.into(),
         error: (!passed).then(|| "status code 503".to_owned()),
         details: json!({}),
+        slot: None,
     };
     health::record(
         &pool,

@@ -61,6 +61,7 @@ pub async fn record(pool: &PgPool, check_id: Uuid, passed: bool) {
             message: String::new(),
             error: (!passed).then(|| "refused".to_owned()),
             details: json!({}),
+            slot: None,
         }],
     )
     .await

@@ -44,6 +44,7 @@ pub fn settings(replica: &str, lease: Duration) -> Settings {
         replica: replica.into(),
         apis: Apis::default(),
         identity: PodIdentity::default(),
+        grace: Duration::from_secs(20),
     }
 }
 

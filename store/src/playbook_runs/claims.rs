@@ -125,6 +125,29 @@ pub async fn renew(
     .await
 }
 
+/// Gives `replica`'s runs back before they finished (its engine is
+/// stopping): the next claim anywhere takes them over.
+pub async fn give_back(pool: &PgPool, replica: &str, run_ids: &[Uuid]) -> Result<u64, sqlx::Error> {
+    if run_ids.is_empty() {
+        return Ok(0);
+    }
+    sqlx::query_scalar(
+        "WITH runs AS ( \
+             UPDATE playbook_runs SET lease_until = now() \
+             WHERE id = ANY($1) AND claimed_by = $2 AND status = 'running' AND lease_until > now() \
+             RETURNING id), \
+         actions AS ( \
+             UPDATE playbook_run_actions SET lease_until = now() \
+             WHERE playbook_run_id IN (SELECT id FROM runs) AND claimed_by = $2 AND status = 'running') \
+         SELECT count(*) FROM runs",
+    )
+    .bind(run_ids)
+    .bind(replica)
+    .fetch_one(pool)
+    .await
+    .map(|n: i64| u64::try_from(n).unwrap_or_default())
+}
+
 /// The earliest time [`claim_due`] may find something, to sleep until.
 pub async fn next_due(pool: &PgPool) -> Result<Option<DateTime<Utc>>, sqlx::Error> {
     sqlx::query_scalar(
