@@ -27,6 +27,9 @@ from pathlib import Path
 # The slowest binaries (by their last measured times) start first, so that
 # none of them starts last and runs alone.
 SLOW_FIRST = ("scope_leak_sweep", "cluster", "playbook_triggers", "rest_query")
+# Binaries whose passing run prints figures for the log (the fault suite's
+# recovery times).
+PRINTS_FIGURES = ("faults",)
 SERVER = re.compile(r"\bQD_TEST_([A-Z0-9]+)_|\b(KUBECONFIG)\b")
 
 
@@ -124,7 +127,7 @@ def run(binaries, jobs):
                     lock.wait()
             started = time.monotonic()
             out = subprocess.run(
-                [binary["exe"]],
+                [binary["exe"], *(["--nocapture"] if binary["name"] in PRINTS_FIGURES else [])],
                 cwd=binary["dir"],
                 env=package_env(binary),
                 stdout=subprocess.PIPE,

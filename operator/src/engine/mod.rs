@@ -56,9 +56,9 @@ const FIRST_SLOTS: i64 = 2000;
 const START_TICK: Duration = Duration::from_millis(50);
 /// How long a claim holds a check beyond its time limit: for its result's
 /// write (batched, and tried again while the database is away).
-const HOLD_MARGIN: Duration = Duration::from_secs(30);
+const HOLD_MARGIN: Duration = Duration::from_secs(15);
 /// How long the writer tries a batch again while the database is away.
-const WRITE_RETRY: Duration = Duration::from_secs(20);
+const WRITE_RETRY: Duration = Duration::from_secs(10);
 
 /// Runs one check; never fails (a failure is an unhealthy outcome).
 pub type Runner = Arc<dyn Fn(DueCheck) -> BoxFuture<'static, Outcome> + Send + Sync>;
