@@ -12,6 +12,21 @@ use sqlx::PgPool;
 /// (table, column, why).
 const HIDDEN_COLUMNS: &[(&str, &str, &str)] = &[
     (
+        "checks",
+        "claimed_slot",
+        "the engine's hold on a claimed run (decision 105.4), not the check's state",
+    ),
+    (
+        "checks",
+        "lease_until",
+        "the engine's hold on a claimed run (decision 105.4), not the check's state",
+    ),
+    (
+        "check_statuses",
+        "slot",
+        "the engine's guard against a slot recorded twice (decision 105.5)",
+    ),
+    (
         "artifacts",
         "config_change_id",
         "only playbook actions keep artifacts today",

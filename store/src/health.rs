@@ -120,7 +120,7 @@ pub async fn claim_due(
                     AND NOT ",
         paused!(),
         ")) \
-         ORDER BY c.run_requested_at NULLS LAST, c.next_runtime \
+         ORDER BY c.run_requested_at NULLS LAST, next_runtime \
          LIMIT $1 \
          FOR UPDATE OF c SKIP LOCKED",
     ))

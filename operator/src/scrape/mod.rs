@@ -155,7 +155,7 @@ pub async fn run_one(pool: &PgPool, sources: &Sources, settings: &Settings, scra
     })
     .await;
     if let Err(e) = scheduled::release(pool, catalog::SCHEDULED, scraper.id).await {
-        tracing::warn!(error = %e, "releasing the scraper failed; it waits for its lease to end");
+        tracing::warn!(error = %e, "releasing the scraper failed; it runs again when its lease ends");
     }
     if let Some(client) = &sources.kube
         && execution_policy::trusted_source(&scraper.source)

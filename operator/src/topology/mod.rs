@@ -166,7 +166,7 @@ pub async fn record_one(
 pub async fn run_one(pool: &PgPool, sources: &Sources, settings: &Settings, topology: DueTopology) {
     let report = record_one(pool, sources, settings, &topology).await;
     if let Err(e) = scheduled::release(pool, topology_runs::SCHEDULED, topology.id).await {
-        tracing::warn!(error = %e, "releasing the topology failed; it waits for its lease to end");
+        tracing::warn!(error = %e, "releasing the topology failed; it runs again when its lease ends");
     }
     if let Some(client) = &sources.kube
         && execution_policy::trusted_source(&topology.source)

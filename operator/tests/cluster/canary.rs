@@ -57,9 +57,12 @@ async fn check_id(pool: &PgPool, canary: &str, ns: &str) -> Uuid {
     query().await.expect("found")
 }
 
-/// The checks the engine would claim now (overdue ones made due first).
+/// The checks the engine would claim now (made due first, and free as when
+/// their last runs' results are written).
 async fn claimable(pool: &PgPool) -> Vec<Uuid> {
-    sqlx::query("UPDATE checks SET next_runtime = now() - interval '1 second'")
+    sqlx::query(
+        "UPDATE checks SET next_runtime = now() - interval '1 second', lease_until = NULL, claimed_slot = NULL",
+    )
         .execute(pool)
         .await
         .expect("make due");
