@@ -21,7 +21,7 @@ use tower_http::trace::TraceLayer;
 
 use crate::body::MAX_BODY_BYTES;
 use crate::config::{AuthSettings, DEFAULT_CHART_REPOSITORY_URL};
-use crate::{ApiError, KubeProxy, routes, web};
+use crate::{ApiError, KubeProxy, retry, routes, web};
 
 /// Shared state of every handler. The API keeps no other state in memory,
 /// so any number of replicas can serve the same database.
@@ -151,6 +151,7 @@ pub fn router(state: AppState) -> Router {
     let metrics = state.metrics.clone();
     let tokens = state.tokens.clone();
     app.with_state(state)
+        .layer(middleware::from_fn(retry::reads_again))
         .layer(middleware::from_fn_with_state(
             tokens,
             token_cache::forget_after_writes,

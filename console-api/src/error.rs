@@ -232,6 +232,7 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let (status, _) = self.status_and_code();
         let challenge = matches!(self, Self::Unauthorized);
+        let database_away = matches!(self, Self::DatabaseAway);
         let retry_after = match &self {
             Self::TooManyRequests { retry_after, .. } => Some(*retry_after),
             Self::DatabaseAway => Some(quarterdeck_store::RETRY_AFTER_SECONDS),
@@ -256,6 +257,9 @@ impl IntoResponse for ApiError {
         }
         if let Some(seconds) = retry_after {
             headers.insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        if database_away {
+            response.extensions_mut().insert(crate::retry::DatabaseAway);
         }
         response
     }

@@ -15,6 +15,7 @@ mod metrics;
 pub mod openapi;
 mod plaintext_secrets;
 pub mod rbac;
+mod retry;
 pub mod rotate_key;
 mod routes;
 mod run_results;

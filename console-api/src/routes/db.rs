@@ -78,6 +78,7 @@ impl IntoResponse for DataApiError {
                 header::RETRY_AFTER,
                 HeaderValue::from(quarterdeck_store::RETRY_AFTER_SECONDS),
             );
+            response.extensions_mut().insert(crate::retry::DatabaseAway);
         }
         if status == StatusCode::UNAUTHORIZED {
             // As the console's 401: a Bearer challenge, which browsers do not prompt for.

@@ -57,40 +57,8 @@ impl Api {
 
     /// A browser client signed in as `email`, holding the session cookie.
     pub async fn signed_in(&self, email: &str, secret: &str) -> Client {
-        let mut headers = reqwest::header::HeaderMap::new();
-        headers.insert(
-            "origin",
-            self.public_url.trim_end_matches('/').parse().unwrap(),
-        );
-        headers.insert("x-requested-with", "quarterdeck".parse().unwrap());
-        let client = Client::builder()
-            .cookie_store(true)
-            .default_headers(headers)
-            .build()
-            .unwrap();
-        let flow: Value = client
-            .get(self.at("/api/auth/login/browser"))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        let csrf = flow["ui"]["nodes"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|n| n["attributes"]["name"] == "csrf_token")
-            .and_then(|n| n["attributes"]["value"].as_str())
-            .unwrap()
-            .to_owned();
-        let res = client
-            .post(self.at(&format!("/api/auth/login?flow={}", flow["id"].as_str().unwrap())))
-            .json(&json!({"method": "password", "identifier": email, "password": secret, "csrf_token": csrf}))
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(res.status(), StatusCode::OK, "sign-in of {email}");
+        let (client, res) = sign_in(&self.url, &self.public_url, email, secret).await;
+        assert_eq!(res.unwrap().status(), StatusCode::OK, "sign-in of {email}");
         client
     }
 
@@ -104,4 +72,49 @@ impl Api {
         .unwrap();
         testing::canary(&self.pool, &canary).await.unwrap().checks[0]
     }
+}
+
+/// A sign-in through the browser flow of the API at `url` whose public URL
+/// (the origin its browser requests carry) is `public_url`: the client,
+/// holding the session cookie once signed in, and the flow's last answer.
+pub async fn sign_in(
+    url: &str,
+    public_url: &str,
+    email: &str,
+    secret: &str,
+) -> (Client, Result<reqwest::Response, reqwest::Error>) {
+    let mut headers = reqwest::header::HeaderMap::new();
+    headers.insert("origin", public_url.trim_end_matches('/').parse().unwrap());
+    headers.insert("x-requested-with", "quarterdeck".parse().unwrap());
+    let client = Client::builder()
+        .cookie_store(true)
+        .default_headers(headers)
+        .timeout(std::time::Duration::from_secs(10))
+        .build()
+        .unwrap();
+    let flow = match client
+        .get(format!("{url}/api/auth/login/browser"))
+        .send()
+        .await
+    {
+        Ok(res) if res.status() == StatusCode::OK => res.json::<Value>().await.unwrap_or_default(),
+        answer => return (client, answer),
+    };
+    let csrf = flow["ui"]["nodes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|n| n["attributes"]["name"] == "csrf_token")
+        .and_then(|n| n["attributes"]["value"].as_str())
+        .unwrap_or_default()
+        .to_owned();
+    let res = client
+        .post(format!(
+            "{url}/api/auth/login?flow={}",
+            flow["id"].as_str().unwrap_or_default()
+        ))
+        .json(&json!({"method": "password", "identifier": email, "password": secret, "csrf_token": csrf}))
+        .send()
+        .await;
+    (client, res)
 }

@@ -26,13 +26,10 @@ use nix::sys::signal::{Signal, kill};
 use nix::unistd::Pid;
 use quarterdeck_store::embedded::{EmbeddedPostgres, Settings, server_pid};
 use reqwest::{Client, StatusCode};
-use serde_json::{Value, json};
+use serde_json::json;
 use sqlx::PgPool;
 use sqlx::postgres::PgPoolOptions;
 use uuid::Uuid;
-
-// Its load-time hook installs the test clients' TLS provider.
-use quarterdeck_system_tests as _;
 
 const ADMIN: &str = "admin@localhost";
 const PASSWORD: &str = "fault-suite-admin";
@@ -199,51 +196,14 @@ async fn status_of(client: &Client, url: &str) -> Option<StatusCode> {
 /// A browser session of the admin (kept in the database: it outlives the
 /// API's restarts).
 async fn signed_in(world: &World) -> Client {
-    let (client, res) = sign_in_with(world).await;
+    let (client, res) = sign_in(world).await;
     assert_eq!(res.unwrap().status(), StatusCode::OK, "the admin's sign-in");
     client
 }
 
-/// A sign-in of the admin through the browser flow: its last answer.
-async fn sign_in(world: &World) -> Result<reqwest::Response, reqwest::Error> {
-    sign_in_with(world).await.1
-}
-
-async fn sign_in_with(world: &World) -> (Client, Result<reqwest::Response, reqwest::Error>) {
-    let mut headers = reqwest::header::HeaderMap::new();
-    headers.insert("origin", world.url("").parse().unwrap());
-    headers.insert("x-requested-with", "quarterdeck".parse().unwrap());
-    let client = Client::builder()
-        .cookie_store(true)
-        .default_headers(headers)
-        .timeout(Duration::from_secs(10))
-        .build()
-        .unwrap();
-    let flow = match client
-        .get(world.url("/api/auth/login/browser"))
-        .send()
-        .await
-    {
-        Ok(res) if res.status() == StatusCode::OK => res.json::<Value>().await.unwrap_or_default(),
-        answer => return (client, answer),
-    };
-    let csrf = flow["ui"]["nodes"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .find(|n| n["attributes"]["name"] == "csrf_token")
-        .and_then(|n| n["attributes"]["value"].as_str())
-        .unwrap_or_default()
-        .to_owned();
-    let res = client
-        .post(world.url(&format!(
-            "/api/auth/login?flow={}",
-            flow["id"].as_str().unwrap_or_default()
-        )))
-        .json(&json!({"method": "password", "identifier": ADMIN, "password": PASSWORD, "csrf_token": csrf}))
-        .send()
-        .await;
-    (client, res)
+/// A sign-in of the admin through the browser flow.
+async fn sign_in(world: &World) -> (Client, Result<reqwest::Response, reqwest::Error>) {
+    quarterdeck_system_tests::sign_in(&world.url(""), &world.url(""), ADMIN, PASSWORD).await
 }
 
 /// What the writer saw: the names the API acknowledged, and every answer.
@@ -481,7 +441,7 @@ async fn load(
                 .count("run now", &ran, |s| s.is_success());
         }
         if n % 250 == 0 {
-            let signed = sign_in(world).await;
+            let (_, signed) = sign_in(world).await;
             tally
                 .lock()
                 .unwrap()
