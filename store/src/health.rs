@@ -86,7 +86,8 @@ macro_rules! claimed_columns {
                 CASE WHEN jsonb_typeof(k.spec->'interval') = 'number' THEN (k.spec->>'interval')::bigint END AS interval, \
                 CASE WHEN c.lease_until IS NULL THEN c.next_runtime ELSE c.claimed_slot END AS next_runtime, \
                 c.lease_until IS NOT NULL AS taken_over, \
-                (c.run_requested_at IS NOT NULL OR (c.lease_until IS NOT NULL AND c.claimed_slot IS NULL)) AS run_now, \
+                CASE WHEN c.lease_until IS NULL THEN c.run_requested_at IS NOT NULL \
+                     ELSE c.claimed_slot IS NULL END AS run_now, \
                 now() AS now \
          FROM checks c JOIN canaries k ON k.id = c.canary_id \
          WHERE c.deleted_at IS NULL AND k.deleted_at IS NULL AND NOT c.transformed \
@@ -99,7 +100,7 @@ macro_rules! claimed_columns {
 /// keeps the schedule), and the claim holds the check for what `hold` says
 /// from its slot, so no other engine runs it meanwhile. A run whose hold ended
 /// without a result (its engine died, or gave it back) is claimed again for
-/// the same slot. Checks of a paused canary are claimed only when asked for
+/// the same slot (a Run Now asked meanwhile waits for that run's result). Checks of a paused canary are claimed only when asked for
 /// (Run Now); checks of the canaries in `elsewhere` (their `agentSelector`
 /// leaves them to other agents) never; checks without a first slot only
 /// when asked for.
@@ -153,7 +154,9 @@ pub async fn claim_due(
     }
     sqlx::query(
         "UPDATE checks c SET next_runtime = coalesce(u.next, c.next_runtime), claimed_slot = u.slot, \
-                             lease_until = u.lease, run_requested_at = NULL \
+                             lease_until = u.lease, \
+                             run_requested_at = CASE WHEN c.lease_until IS NULL OR c.claimed_slot IS NULL \
+                                                     THEN NULL ELSE c.run_requested_at END \
          FROM unnest($1::uuid[], $2::timestamptz[], $3::timestamptz[], $4::timestamptz[]) AS u(id, next, slot, lease) \
          WHERE c.id = u.id",
     )

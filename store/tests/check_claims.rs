@@ -148,3 +148,31 @@ async fn a_run_given_back_is_taken_over_at_once(pool: PgPool) {
         "a held check is next due when its hold ends"
     );
 }
+
+#[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
+async fn a_run_now_asked_while_a_run_is_held_follows_the_run_taken_over(pool: PgPool) {
+    let (id, slot) = due_check(&pool).await;
+    assert_eq!(claim(&pool).await.len(), 1);
+    assert!(health::request_run(&pool, id).await.unwrap());
+    assert!(
+        claim(&pool).await.is_empty(),
+        "the Run Now waits for the run"
+    );
+    // The engine holding the run died.
+    sqlx::query("UPDATE checks SET lease_until = now() - interval '1 second' WHERE id = $1")
+        .bind(id)
+        .execute(&pool)
+        .await
+        .unwrap();
+    let taken = claim(&pool).await;
+    assert_eq!(taken.len(), 1);
+    assert!(
+        !taken[0].run_now,
+        "the slot's own run, recorded for its slot"
+    );
+    assert_eq!(taken[0].next_runtime, Some(slot));
+    health::record(&pool, &[result(&taken[0])]).await.unwrap();
+    let asked = claim(&pool).await;
+    assert_eq!(asked.len(), 1);
+    assert!(asked[0].run_now, "then the Run Now");
+}
