@@ -64,6 +64,15 @@ async fn hold_of(pool: &PgPool, id: Uuid) -> (Option<DateTime<Utc>>, Option<Date
         .unwrap()
 }
 
+/// The engine that claimed `id` died: its hold ends without a result.
+async fn engine_died(pool: &PgPool, id: Uuid) {
+    sqlx::query("UPDATE checks SET lease_until = now() - interval '1 second' WHERE id = $1")
+        .bind(id)
+        .execute(pool)
+        .await
+        .unwrap();
+}
+
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
 async fn a_claimed_check_is_held_until_its_result_is_written(pool: PgPool) {
     let (id, slot) = due_check(&pool).await;
@@ -97,12 +106,7 @@ async fn a_run_left_unfinished_is_taken_over_for_its_slot(pool: PgPool) {
             .fetch_one(&pool)
             .await
             .unwrap();
-    // The engine that claimed it died: the hold ends without a result.
-    sqlx::query("UPDATE checks SET lease_until = now() - interval '1 second' WHERE id = $1")
-        .bind(id)
-        .execute(&pool)
-        .await
-        .unwrap();
+    engine_died(&pool, id).await;
     let taken = claim(&pool).await;
     assert_eq!(taken.len(), 1);
     assert!(taken[0].taken_over);
@@ -158,12 +162,7 @@ async fn a_run_now_asked_while_a_run_is_held_follows_the_run_taken_over(pool: Pg
         claim(&pool).await.is_empty(),
         "the Run Now waits for the run"
     );
-    // The engine holding the run died.
-    sqlx::query("UPDATE checks SET lease_until = now() - interval '1 second' WHERE id = $1")
-        .bind(id)
-        .execute(&pool)
-        .await
-        .unwrap();
+    engine_died(&pool, id).await;
     let taken = claim(&pool).await;
     assert_eq!(taken.len(), 1);
     assert!(

@@ -15,24 +15,34 @@ fn scratch() -> tempfile::TempDir {
     dir
 }
 
+/// Writes `value` into the server's table `kept` (acknowledged when this returns).
+async fn keep(server: &EmbeddedPostgres, value: &str) {
+    let mut conn = PgConnection::connect_with(&server.connect_options())
+        .await
+        .unwrap();
+    sqlx::query("CREATE TABLE kept AS SELECT $1::text AS v")
+        .bind(value)
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    conn.close().await.unwrap();
+}
+
+/// What [`keep`] wrote.
+async fn kept(conn: &mut PgConnection) -> String {
+    sqlx::query_scalar("SELECT v FROM kept")
+        .fetch_one(conn)
+        .await
+        .unwrap()
+}
+
 #[tokio::test]
 async fn starts_restarts_on_the_same_data_and_stops() {
     let dir = scratch();
     let settings = Settings::new(dir.path().join("db"));
 
     let server = EmbeddedPostgres::start(&settings).await.unwrap();
-    let mut conn = PgConnection::connect_with(&server.connect_options())
-        .await
-        .unwrap();
-    sqlx::query("CREATE TABLE kept (v text)")
-        .execute(&mut conn)
-        .await
-        .unwrap();
-    sqlx::query("INSERT INTO kept VALUES ('survives')")
-        .execute(&mut conn)
-        .await
-        .unwrap();
-    conn.close().await.unwrap();
+    keep(&server, "survives").await;
     let first_port = server.port();
     server.stop().await.unwrap();
     assert!(
@@ -48,11 +58,7 @@ async fn starts_restarts_on_the_same_data_and_stops() {
     let mut conn = PgConnection::connect_with(&server.connect_options())
         .await
         .unwrap();
-    let v: String = sqlx::query_scalar("SELECT v FROM kept")
-        .fetch_one(&mut conn)
-        .await
-        .unwrap();
-    assert_eq!(v, "survives");
+    assert_eq!(kept(&mut conn).await, "survives");
     conn.close().await.unwrap();
     server.stop().await.unwrap();
 }
@@ -169,14 +175,7 @@ async fn a_killed_server_is_started_again_on_its_port_with_its_data() {
     let dir = scratch();
     let settings = Settings::new(dir.path().join("db"));
     let server = EmbeddedPostgres::start(&settings).await.unwrap();
-    let mut conn = PgConnection::connect_with(&server.connect_options())
-        .await
-        .unwrap();
-    sqlx::query("CREATE TABLE kept AS SELECT 'acknowledged' AS v")
-        .execute(&mut conn)
-        .await
-        .unwrap();
-    drop(conn);
+    keep(&server, "acknowledged").await;
     let killed = postmaster(&settings.data_dir);
     kill_9(killed);
 
@@ -193,11 +192,7 @@ async fn a_killed_server_is_started_again_on_its_port_with_its_data() {
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
     };
-    let v: String = sqlx::query_scalar("SELECT v FROM kept")
-        .fetch_one(&mut conn)
-        .await
-        .unwrap();
-    assert_eq!(v, "acknowledged");
+    assert_eq!(kept(&mut conn).await, "acknowledged");
     conn.close().await.unwrap();
     server.stop().await.unwrap();
 }
