@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::str::FromStr;
 use std::time::Duration;
 
+use sqlx::migrate::MigrateError;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::{Connection, PgPool};
 
@@ -40,6 +41,12 @@ pub struct DatabaseArgs {
     /// CPU cores plus two; more only queue inside PostgreSQL).
     #[arg(long, env = "QUARTERDECK_DB_MAX_CONNECTIONS")]
     pub db_max_connections: Option<u32>,
+
+    /// How long a starting process waits for the server at `DATABASE_URL`
+    /// while it cannot be reached (starting, restarting, failing over)
+    /// before it exits.
+    #[arg(long, env = "QUARTERDECK_DB_WAIT", default_value = "60s", value_parser = humantime::parse_duration)]
+    pub db_wait: Duration,
 }
 
 /// An open, migrated database, and the embedded server behind it if any.
@@ -74,13 +81,13 @@ impl Database {
             "statement_timeout",
             format!("{}ms", args.db_statement_timeout.as_millis()),
         )]);
-        let pool = connect(
-            &options,
-            application_name,
-            args.db_max_connections.unwrap_or_else(default_pool_size),
-        )
+        let max_connections = args.db_max_connections.unwrap_or_else(default_pool_size);
+        let pool = until_reachable(args.db_wait, || async {
+            let pool = connect(&options, application_name, max_connections).await?;
+            crate::migrate(&pool).await?;
+            Ok(pool)
+        })
         .await?;
-        crate::migrate(&pool).await?;
         Ok(Self {
             pool,
             options,
@@ -117,6 +124,31 @@ impl Database {
         match self.embedded {
             Some(server) => server.stop().await,
             None => Ok(()),
+        }
+    }
+}
+
+/// Runs `open` again, with backoff, while the database cannot be reached,
+/// for `wait` at most.
+async fn until_reachable<T, F: Future<Output = Result<T, Error>>>(
+    wait: Duration,
+    mut open: impl FnMut() -> F,
+) -> Result<T, Error> {
+    let started = tokio::time::Instant::now();
+    let mut pause = Duration::from_millis(500);
+    loop {
+        match open().await {
+            Err(
+                Error::Database(error)
+                | Error::Migrate(
+                    MigrateError::Execute(error) | MigrateError::ExecuteMigration(error, _),
+                ),
+            ) if is_unavailable(&error) && started.elapsed() + pause < wait => {
+                tracing::warn!(%error, retry_in = ?pause, "waiting for the database");
+                tokio::time::sleep(pause).await;
+                pause = (pause * 2).min(Duration::from_secs(5));
+            }
+            other => return other,
         }
     }
 }

@@ -74,10 +74,21 @@ impl Schedule {
             Self::Every(every) => {
                 let every = chrono::Duration::from_std(*every).unwrap_or(chrono::Duration::MAX);
                 match previous {
-                    // Keeps the check's phase; after a long pause the missed
-                    // slots are skipped rather than run back to back.
                     Some(previous) if previous + every > now => previous + every,
-                    Some(_) => now + every,
+                    // After a pause (the database away, the engine down) the
+                    // missed slots are skipped rather than run back to back,
+                    // and the phase is kept: checks spread over their
+                    // interval stay spread instead of all falling due at once.
+                    Some(previous) => {
+                        let every_ms = every.num_milliseconds().max(1);
+                        let missed = (now - previous).num_milliseconds() / every_ms;
+                        (missed + 1)
+                            .checked_mul(every_ms)
+                            .and_then(|ms| {
+                                previous.checked_add_signed(chrono::Duration::milliseconds(ms))
+                            })
+                            .unwrap_or(now + every)
+                    }
                     // The first slot comes soon, spread over the interval.
                     None => {
                         now + jitter(
@@ -121,8 +132,10 @@ mod tests {
         let id = Uuid::from_u128(7);
         assert_eq!(s.next(id, Some(at(10, 0, 0)), at(10, 0, 0)), at(10, 0, 30));
         assert_eq!(s.next(id, Some(at(10, 0, 0)), at(10, 0, 2)), at(10, 0, 30));
-        // An hour behind: next slot is an interval from now, not 120 catch-ups.
+        // An hour behind: the next slot in the same phase, not 120 catch-ups.
         assert_eq!(s.next(id, Some(at(9, 0, 0)), at(10, 0, 0)), at(10, 0, 30));
+        assert_eq!(s.next(id, Some(at(9, 0, 7)), at(10, 0, 0)), at(10, 0, 7));
+        assert_eq!(s.next(id, Some(at(9, 0, 7)), at(10, 0, 7)), at(10, 0, 37));
     }
 
     #[test]
