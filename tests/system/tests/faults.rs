@@ -123,6 +123,14 @@ impl Process {
     }
 }
 
+/// A failed test leaves no process behind.
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 /// The world the processes share: the database, the key file, the ports.
 #[derive(Clone)]
 struct World {
