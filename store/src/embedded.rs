@@ -229,6 +229,16 @@ impl EmbeddedPostgres {
         )
     }
 
+    /// The server's address with the superuser's credentials, for another
+    /// process to reach it through `DATABASE_URL`; never for logs. The
+    /// password is alphanumeric, so it needs no escaping.
+    pub fn url(&self) -> String {
+        format!(
+            "postgres://{SUPERUSER}:{}@127.0.0.1:{}/{}",
+            self.password, self.port, self.database
+        )
+    }
+
     pub fn port(&self) -> u16 {
         self.port
     }

@@ -74,14 +74,13 @@ impl Schedule {
             Self::Every(every) => {
                 let every = chrono::Duration::from_std(*every).unwrap_or(chrono::Duration::MAX);
                 match previous {
-                    Some(previous) if previous + every > now => previous + every,
                     // After a pause (the database away, the engine down) the
                     // missed slots are skipped rather than run back to back,
                     // and the phase is kept: checks spread over their
                     // interval stay spread instead of all falling due at once.
                     Some(previous) => {
                         let every_ms = every.num_milliseconds().max(1);
-                        let missed = (now - previous).num_milliseconds() / every_ms;
+                        let missed = ((now - previous).num_milliseconds() / every_ms).max(0);
                         (missed + 1)
                             .checked_mul(every_ms)
                             .and_then(|ms| {

@@ -476,16 +476,6 @@ fn steady() -> Duration {
         .map_or(Duration::from_secs(3), Duration::from_secs)
 }
 
-/// The server's URL with the superuser's password, which the server keeps
-/// in its data directory.
-fn database_url(database: &EmbeddedPostgres, data_dir: &Path) -> String {
-    let password =
-        std::fs::read_to_string(data_dir.join("quarterdeck-superuser.password")).unwrap();
-    database
-        .display_url()
-        .replacen("@", &format!(":{}@", password.trim()), 1)
-}
-
 fn postmaster(data_dir: &Path) -> Pid {
     Pid::from_raw(server_pid(data_dir).expect("the database's postmaster.pid"))
 }
@@ -510,7 +500,7 @@ async fn acknowledged_writes_and_claimed_checks_survive_kills_of_the_api_the_ope
         .unwrap();
     let (target_url, hits) = target().await;
     let world = World {
-        database_url: database_url(&database, &data_dir),
+        database_url: database.url(),
         api_port: free_port(),
         admin_port: free_port(),
         target: target_url,
@@ -623,7 +613,8 @@ async fn acknowledged_writes_and_claimed_checks_survive_kills_of_the_api_the_ope
         let holds_end = holds.iter().map(|(_, _, end)| *end - killed_at).max();
         let orphans: Vec<_> = holds
             .into_iter()
-            .filter_map(|(id, slot, _)| slot.map(|_| (id, slot)))
+            .filter(|(_, slot, _)| slot.is_some())
+            .map(|(id, slot, _)| (id, slot))
             .collect();
         operator = world.operator();
         until(
