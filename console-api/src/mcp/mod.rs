@@ -50,6 +50,21 @@ impl utoipa::PartialSchema for RpcMessages {
 
 impl utoipa::ToSchema for RpcMessages {}
 
+/// A protocol revision the server speaks, for the document: the
+/// `MCP-Protocol-Version` header is refused (400) with any other.
+pub struct ProtocolVersionName;
+
+impl utoipa::PartialSchema for ProtocolVersionName {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .enum_values(Some(transport::VERSIONS.iter().map(|v| v.as_str())))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for ProtocolVersionName {}
+
 /// Refuses a caller who may not use the MCP server.
 fn require(caller: Result<Caller, ApiError>) -> Result<Caller, ApiError> {
     let caller = caller?;
@@ -67,7 +82,7 @@ fn require(caller: Result<Caller, ApiError>) -> Result<Caller, ApiError> {
     request_body(content = RpcMessages, description = "A JSON-RPC 2.0 message (or a batch: an array of them): `{jsonrpc: \"2.0\", id, method, params}`", content_type = "application/json"),
     params(
         ("Mcp-Session-Id" = Option<String>, Header, description = "The session `initialize` opened; required on every other request"),
-        ("MCP-Protocol-Version" = Option<String>, Header, description = "The protocol revision agreed, e.g. 2025-11-25"),
+        ("MCP-Protocol-Version" = inline(Option<ProtocolVersionName>), Header, nullable = false, description = "The protocol revision agreed, e.g. 2025-11-25"),
     ),
     responses(
         (status = 200, description = "The JSON-RPC response (or responses); a JSON-RPC error for a method or tool that does not exist", body = RpcMessages,

@@ -125,7 +125,7 @@ fn parse_expiry(expiry: Option<&str>) -> Result<Option<Duration>, ApiError> {
         (status = 400, body = ErrorBody),
         (status = 401, body = ErrorBody),
         (status = 403, description = "A token cannot mint tokens, or a cross-site request", body = ErrorBody),
-        (status = 409, body = ErrorBody)))]
+        (status = 409, description = "The caller has a token of that name", body = ErrorBody)))]
 #[tracing::instrument(skip_all, fields(person = %caller.person.id, name = %body.name))]
 pub(crate) async fn create_token(
     State(state): State<AppState>,

@@ -361,7 +361,7 @@ pub struct RunNowResult {
         (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody),
-        (status = 409, body = ErrorBody),
+        (status = 409, description = "The check's canary runs on agents, not on this instance's engine", body = ErrorBody),
         (status = 503, body = ErrorBody)))]
 #[tracing::instrument(skip_all, fields(person = %caller.person.id, check = %id))]
 pub(crate) async fn run_now(

@@ -121,7 +121,7 @@ pub struct LinkPayload {
         (status = 400, body = ErrorBody),
         (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody),
-        (status = 409, body = ErrorBody)))]
+        (status = 409, description = "A person has the email", body = ErrorBody)))]
 #[tracing::instrument(skip_all, fields(person = %caller.person.id, role = %body.role))]
 pub(crate) async fn invite(
     State(state): State<AppState>,
@@ -345,7 +345,7 @@ pub(crate) struct Update {
         (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody),
-        (status = 409, body = ErrorBody)))]
+        (status = 409, description = "Another person has the email, or the change would leave no admin", body = ErrorBody)))]
 #[tracing::instrument(skip_all, fields(person = %caller.person.id, target = %body.id))]
 pub(crate) async fn update(
     State(state): State<AppState>,
@@ -390,7 +390,7 @@ pub(crate) async fn update(
         (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody),
-        (status = 409, body = ErrorBody)))]
+        (status = 409, description = "The caller themselves, or the last admin", body = ErrorBody)))]
 #[tracing::instrument(skip_all, fields(person = %caller.person.id, target = %id))]
 pub(crate) async fn remove(
     State(state): State<AppState>,

@@ -5905,6 +5905,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The caller has a token of that name */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6088,6 +6089,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A person has the email */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8309,6 +8311,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The check's canary runs on agents, not on this instance's engine */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10107,6 +10110,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Another person has the email, or the change would leave no admin */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10179,6 +10183,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The caller themselves, or the last admin */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12182,7 +12187,7 @@ export interface operations {
                 /** @description The session `initialize` opened; required on every other request */
                 "Mcp-Session-Id"?: string | null;
                 /** @description The protocol revision agreed, e.g. 2025-11-25 */
-                "MCP-Protocol-Version"?: string | null;
+                "MCP-Protocol-Version"?: "2025-11-25" | "2025-06-18" | "2025-03-26" | "2024-11-05";
             };
             path?: never;
             cookie?: never;
