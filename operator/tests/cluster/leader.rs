@@ -119,9 +119,11 @@ async fn the_standby_takes_over_within_the_lease_duration(pool: PgPool) {
 
     // The leader dies without releasing the lease; the standby waits for it to expire.
     let killed = Instant::now();
+    let killed_at = chrono::Utc::now();
     first.kill();
     eventually("the standby to lead", || async { second.leads() }).await;
     let took = killed.elapsed();
+    let led_at = chrono::Utc::now();
     println!(
         "failover: the standby led {} ms after the leader died (lease {LEASE_DURATION:?}, renew 200ms)",
         took.as_millis()
@@ -142,6 +144,11 @@ async fn the_standby_takes_over_within_the_lease_duration(pool: PgPool) {
         canary_live(&pool, ns, "two").await
     })
     .await;
+    eventually(
+        "a run of the first canary's check under the new leader",
+        || async { runs_of_one(&pool, ns).await.iter().any(|t| *t > led_at) },
+    )
+    .await;
     delete_and_wait(&canaries, &pool, ns, "one").await;
     // Several resyncs later, nothing has brought the row back.
     tokio::time::sleep(Duration::from_secs(3)).await;
@@ -149,15 +156,11 @@ async fn the_standby_takes_over_within_the_lease_duration(pool: PgPool) {
     assert_eq!(live(&pool, "canaries", ns).await, 1);
 
     // The check of `one` ran through the failover, once per slot.
-    let times: Vec<chrono::DateTime<chrono::Utc>> = sqlx::query_scalar(
-        "SELECT s.time FROM check_statuses s JOIN checks c ON c.id = s.check_id \
-         JOIN canaries k ON k.id = c.canary_id WHERE k.namespace = $1 AND k.name = 'one' ORDER BY s.time",
-    )
-    .bind(ns)
-    .fetch_all(&pool)
-    .await
-    .expect("results");
-    assert!(times.len() >= 4, "{} runs", times.len());
+    let times = runs_of_one(&pool, ns).await;
+    assert!(
+        times.iter().any(|t| *t < killed_at) && times.iter().any(|t| *t > led_at),
+        "runs before the kill at {killed_at} and after the failover at {led_at}: {times:?}"
+    );
     // The first run is the one made due by hand, off the schedule's grid.
     for pair in times[1..].windows(2) {
         let gap = pair[1] - pair[0];
@@ -170,6 +173,18 @@ async fn the_standby_takes_over_within_the_lease_duration(pool: PgPool) {
     // A clean shutdown releases the lease at once.
     second.shutdown().await;
     assert_eq!(holder(&cluster).await.0, None);
+}
+
+/// When the check of the canary `one` of `ns` ran, in order.
+async fn runs_of_one(pool: &PgPool, ns: &str) -> Vec<chrono::DateTime<chrono::Utc>> {
+    sqlx::query_scalar(
+        "SELECT s.time FROM check_statuses s JOIN checks c ON c.id = s.check_id \
+         JOIN canaries k ON k.id = c.canary_id WHERE k.namespace = $1 AND k.name = 'one' ORDER BY s.time",
+    )
+    .bind(ns)
+    .fetch_all(pool)
+    .await
+    .expect("results")
 }
 
 #[sqlx::test(migrator = "quarterdeck_store::MIGRATOR")]
