@@ -2,6 +2,7 @@
 # Validates the generated CRDs offline, and the sample manifests against them.
 #
 #   hack/check-crds.sh
+#   hack/check-crds.sh --install   (create the tools' venv only)
 #
 # 1. `kubernetes-validate --strict` on every charts/quarterdeck/crds/*.yaml.
 # 2. If config/samples/ exists: every sample must be a known quarterdeck.dev/v1 kind and match
@@ -21,6 +22,7 @@ if [[ ! -x "$venv/bin/kubernetes-validate" || ! -x "$venv/bin/python" ]]; then
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet kubernetes-validate jsonschema pyyaml
 fi
+[ "${1:-}" != --install ] || exit 0
 
 shopt -s nullglob
 crds=("$crd_dir"/*.yaml)

@@ -50,6 +50,12 @@ harness_log=$(mktemp)
 on_exit rm -f "$harness_log"
 (ensure_kube_harness) >"$harness_log" 2>&1 &
 harness_pid=$!
+# So do the CRD validators' (a Go build and a venv), niced: they are needed
+# only after the tests, and take the CPU the Rust build and the tests leave.
+crd_tools_log=$(mktemp)
+on_exit rm -f "$crd_tools_log"
+(nice -n 10 tests/crd-validate/run.sh --build && nice -n 10 hack/check-crds.sh --install) >"$crd_tools_log" 2>&1 &
+crd_tools_pid=$!
 
 step "cargo fmt --check"
 cargo fmt --all --check
@@ -134,6 +140,10 @@ on_exit stop_e2e
 renice -n 10 -p $$ >/dev/null
 
 # The generated files' drift is a test (xtask/tests/generated.rs), run above.
+step "CRD YAML: the validators' build (from the start, in the background)"
+wait "$crd_tools_pid" || { cat "$crd_tools_log" >&2; die "building the CRD validators failed"; }
+cat "$crd_tools_log" >&2
+
 step "CRD YAML: offline validation"
 hack/check-crds.sh
 
