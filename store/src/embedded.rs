@@ -24,6 +24,8 @@ use tokio::sync::watch;
 use crate::Error;
 
 const SUPERUSER: &str = "postgres";
+/// The only address the server listens on.
+const HOST: &str = "127.0.0.1";
 const PASSWORD_FILE: &str = "quarterdeck-superuser.password";
 const LOG_FILE: &str = "quarterdeck-server.log";
 
@@ -223,19 +225,20 @@ impl EmbeddedPostgres {
 
     /// The server's address without credentials, for logs.
     pub fn display_url(&self) -> String {
-        format!(
-            "postgres://{SUPERUSER}@127.0.0.1:{}/{}",
-            self.port, self.database
-        )
+        self.url_as(SUPERUSER)
     }
 
     /// The server's address with the superuser's credentials, for another
     /// process to reach it through `DATABASE_URL`; never for logs. The
     /// password is alphanumeric, so it needs no escaping.
     pub fn url(&self) -> String {
+        self.url_as(&format!("{SUPERUSER}:{}", self.password))
+    }
+
+    fn url_as(&self, userinfo: &str) -> String {
         format!(
-            "postgres://{SUPERUSER}:{}@127.0.0.1:{}/{}",
-            self.password, self.port, self.database
+            "postgres://{userinfo}@{HOST}:{}/{}",
+            self.port, self.database
         )
     }
 
@@ -286,12 +289,7 @@ impl EmbeddedPostgres {
     }
 
     fn options_for(&self, database: &str) -> PgConnectOptions {
-        PgConnectOptions::new_without_pgpass()
-            .host("127.0.0.1")
-            .port(self.port)
-            .username(SUPERUSER)
-            .password(&self.password)
-            .database(database)
+        superuser_options(self.port, &self.password, database)
     }
 
     async fn create_database(&self) -> Result<(), Error> {
@@ -328,12 +326,7 @@ impl Launch {
     }
 
     async fn wait_ready(&self, child: &mut tokio::process::Child) -> Result<(), Error> {
-        let options = PgConnectOptions::new_without_pgpass()
-            .host("127.0.0.1")
-            .port(self.port)
-            .username(SUPERUSER)
-            .password(&self.password)
-            .database("postgres");
+        let options = superuser_options(self.port, &self.password, "postgres");
         wait_ready(Some(child), &options, &self.data_dir, self.startup_timeout).await
     }
 
@@ -653,6 +646,16 @@ fn run_as(cmd: &mut std::process::Command, user: Option<&User>) {
     }
 }
 
+/// How the superuser reaches `database` on the server at `port`.
+fn superuser_options(port: u16, password: &str, database: &str) -> PgConnectOptions {
+    PgConnectOptions::new_without_pgpass()
+        .host(HOST)
+        .port(port)
+        .username(SUPERUSER)
+        .password(password)
+        .database(database)
+}
+
 fn read_password(data_dir: &Path) -> Result<String, Error> {
     let path = data_dir.join(PASSWORD_FILE);
     fs::read_to_string(&path)
@@ -693,7 +696,7 @@ fn refuse_if_running(data_dir: &Path) -> Result<(), Error> {
 }
 
 fn free_port() -> Result<u16, Error> {
-    let listener = std::net::TcpListener::bind(("127.0.0.1", 0))
+    let listener = std::net::TcpListener::bind((HOST, 0))
         .map_err(|e| Error::io("finding a free loopback port", e))?;
     listener
         .local_addr()
@@ -721,7 +724,7 @@ fn spawn_server(
     cmd.arg("-D")
         .arg(data_dir)
         .args(["-p", &port.to_string()])
-        .args(["-c", "listen_addresses=127.0.0.1"])
+        .args(["-c", &format!("listen_addresses={HOST}")])
         // TCP only: socket paths have a length limit and a fixed default directory.
         .args(["-c", "unix_socket_directories="])
         .stdin(Stdio::null())
